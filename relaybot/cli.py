@@ -1,0 +1,261 @@
+"""The ``relaybot`` command line (INTERFACE.md). Every failure is one clear line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+from relaybot.admin import AdminError, GameInput, MemberInput, add_member, create_game
+from relaybot.admin import import_members as import_members_csv
+from relaybot.config import TEMPLATE, Config, ConfigError, config_path, load_config
+from relaybot.store.db import Store, migrate
+
+log = logging.getLogger("relaybot")
+
+
+class CliError(Exception):
+    """Shown as ``relaybot: <message>`` with exit status 2."""
+
+
+def _now(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise CliError(
+            f"--now: not an ISO-8601 time: {text!r} (e.g. 2026-11-22T09:00:00+09:00)"
+        ) from None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+
+
+def _open(cfg: Config) -> Store:
+    store = Store.open(cfg.database.url)
+    try:
+        migrate(store.engine)
+    except OperationalError as exc:
+        raise CliError(f"database {cfg.database.url}: {exc.orig}") from None
+    return store
+
+
+def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
+    path = config_path()
+    if not path.exists():
+        path.write_text(TEMPLATE, encoding="utf-8")
+        print(f"wrote {path}")
+    else:
+        print(f"{path} exists; left as it is")
+    store = _open(cfg)
+    store.dispose()
+    print(f"database ready: {cfg.database.url}")
+    return 0
+
+
+def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
+    store = _open(cfg)
+    with store.session() as session:
+        member = add_member(session, cfg, MemberInput(
+            name=args.name, email=args.email, lang=args.lang, tz=args.tz, rating=args.rating,
+            notation=args.notation), datetime.now(UTC))
+        print(f"member {member.id}: {member.name} <{member.email}>")
+    return 0
+
+
+def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
+    store = _open(cfg)
+    with store.session() as session:
+        members = import_members_csv(session, cfg, Path(args.file), datetime.now(UTC))
+        print(f"imported {len(members)} members")
+    return 0
+
+
+def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.service import start_mails
+
+    store = _open(cfg)
+    now = datetime.now(UTC)
+    with store.session() as session:
+        game = create_game(session, cfg, GameInput(
+            white=args.white, black=args.black, event=args.event,
+            time_control=args.time_control, start=args.start,
+            conditionals=args.conditionals, notation=args.notation), now)
+        start_mails(session, cfg, game, now)
+        print(game.id)
+        print(cfg.bot.game_address(game.id))
+    return 0
+
+
+def _game(session: object, game_id: str) -> object:
+    from relaybot.store.models import Game
+
+    game = session.get(Game, game_id.strip().lower())  # type: ignore[attr-defined]
+    if game is None:
+        raise CliError(f"no game with id {game_id!r}")
+    return game
+
+
+def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.views import GameFile
+
+    store = _open(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        g = gf.game
+        position = gf.rules.load(g.position)
+        print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
+        print(f"White: {gf.white.name} <{gf.white.email}>")
+        print(f"Black: {gf.black.name} <{gf.black.email}>")
+        print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
+              f"  conditionals: {g.conditionals}")
+        print(f"address: {cfg.bot.game_address(g.id)}")
+        print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
+        if g.status == "active":
+            print("to move: " + ("White" if gf.rules.to_move(position) == 0 else "Black"))
+        else:
+            print(f"ended: {g.end_date} ({g.termination})")
+        for move in gf.moves:
+            print(f"  ply {move.ply + 1:>3} {move.san:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC")
+        print(gf.rules.board_text(position, "en"))
+    return 0
+
+
+def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.pgn import game_pgn
+    from relaybot.views import GameFile
+
+    store = _open(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        print(game_pgn(session, cfg, GameFile.load(session, game)))  # type: ignore[arg-type]
+    return 0
+
+
+def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.mail.imap import ImapError
+    from relaybot.runner import Service, run_once
+    from relaybot.store.locks import InstanceLock, LockHeld
+
+    now = _now(args.now)
+    if now is not None and not args.once:
+        raise CliError("--now only goes with --once")
+    store = _open(cfg)
+    lock = InstanceLock(store)
+    try:
+        lock.acquire()
+    except LockHeld as exc:
+        raise CliError(str(exc)) from None
+    try:
+        if args.once:
+            try:
+                report = run_once(store, cfg, now)
+            except ImapError as exc:
+                raise CliError(f"IMAP {cfg.imap.host}:{cfg.imap.port}: {exc}") from None
+            p, s = report.poll, report.send
+            print(f"mail: {p.processed} processed, {p.quarantined} quarantined, "
+                  f"{p.failed} failed; scheduled: {report.scheduled}; "
+                  f"sent: {s.sent}, retrying: {s.retried}, bounced: {s.bounced}")
+            return 0
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        Service(store, cfg).run(lock)
+        return 0
+    finally:
+        lock.release()
+
+
+def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
+    raise CliError("weekly digests are not available in this version yet")
+
+
+def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.demo import run_demo
+
+    return run_demo()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="relaybot", description=(
+        "Correspondence chess by email: checks every move mail and relays it."))
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("init", help="write relaybot.toml if missing; create/upgrade the database"
+                   ).set_defaults(func=cmd_init)
+
+    member = sub.add_parser("member", help="club members").add_subparsers(dest="sub", required=True)
+    add = member.add_parser("add", help="register one member")
+    add.add_argument("--name", required=True, help='"Family, Given"')
+    add.add_argument("--email", required=True)
+    add.add_argument("--lang", choices=["ja", "en"])
+    add.add_argument("--tz")
+    add.add_argument("--rating", type=int)
+    add.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
+    add.set_defaults(func=cmd_member_add)
+    imp = member.add_parser("import", help="add members from a CSV file")
+    imp.add_argument("file")
+    imp.set_defaults(func=cmd_member_import)
+
+    game = sub.add_parser("game", help="games").add_subparsers(dest="sub", required=True)
+    new = game.add_parser("new", help="start a game; prints its id and address")
+    new.add_argument("--white", required=True)
+    new.add_argument("--black", required=True)
+    new.add_argument("--event")
+    new.add_argument("--time-control", default="10/30")
+    new.add_argument("--start", type=_date)
+    new.add_argument("--conditionals", default="binding", choices=["binding", "optional", "off"])
+    new.add_argument("--notation", choices=["san", "numeric"])
+    new.set_defaults(func=cmd_game_new)
+    show = game.add_parser("show", help="record, clocks and state")
+    show.add_argument("id")
+    show.set_defaults(func=cmd_game_show)
+    pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
+    pgn.add_argument("id")
+    pgn.set_defaults(func=cmd_game_pgn)
+
+    run = sub.add_parser("run", help="the service (IMAP, outbox, scheduler)")
+    run.add_argument("--once", action="store_true", help="one full cycle, then exit")
+    run.add_argument("--now", help="ISO-8601 time for scheduled work (with --once)")
+    run.set_defaults(func=cmd_run)
+
+    digest = sub.add_parser("digest", help="weekly digests").add_subparsers(
+        dest="sub", required=True)
+    send = digest.add_parser("send", help="queue and send this week's digests now")
+    send.add_argument("--now")
+    send.set_defaults(func=cmd_digest_send)
+
+    sub.add_parser("demo", help="a self-contained tour: two players play by mail"
+                   ).set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``relaybot`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        cfg = load_config() if args.command != "demo" else None
+        return int(args.func(cfg, args))
+    except (ConfigError, AdminError, CliError) as exc:
+        print(f"relaybot: {exc}", file=sys.stderr)
+        return 2
+    except SQLAlchemyError as exc:
+        print(f"relaybot: database error: {exc.__class__.__name__}: "
+              f"{str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""Configuration: a TOML file plus ``RELAYBOT_<SECTION>_<KEY>`` environment overrides.
+
+Every problem is reported as one ``ConfigError`` line naming the key and where
+the bad value came from, so an operator can fix it without reading code.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+ADDRESS_RE = re.compile(
+    r"^[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z0-9\-]+$|^[A-Za-z0-9._%+\-]+@localhost$"
+)
+
+
+class ConfigError(ValueError):
+    """A bad or missing setting; the message is one line for the operator."""
+
+
+# section -> key -> (default, kind); kind drives validation
+SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
+    "database": {"url": ("sqlite:///relaybot.db", "str")},
+    "bot": {
+        "address": ("relay@club.example", "address"),
+        "timezone": ("Asia/Tokyo", "tz"),
+        "language": ("ja", "lang"),
+        "td": ("td@club.example", "address"),
+        "name": ("relaybot", "str"),
+        "site": ("JCCA", "str"),
+        "error_reply_cap": (10, "int"),
+    },
+    "imap": {
+        "host": ("127.0.0.1", "str"),
+        "port": (143, "port"),
+        "user": ("relay", "str"),
+        "password": ("", "str"),
+        "tls": ("none", "tls"),
+        "folder": ("INBOX", "str"),
+        "poll_seconds": (60, "int"),
+        "max_size": (10 * 1024 * 1024, "int"),
+    },
+    "smtp": {
+        "host": ("127.0.0.1", "str"),
+        "port": (25, "port"),
+        "user": ("", "str"),
+        "password": ("", "str"),
+        "tls": ("none", "tls"),
+        "timeout": (60, "int"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class DatabaseConfig:
+    url: str
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    address: str
+    timezone: str
+    language: str
+    td: str
+    name: str = "relaybot"
+    site: str = "JCCA"
+    error_reply_cap: int = 10
+
+    @property
+    def local(self) -> str:
+        return self.address.split("@", 1)[0]
+
+    @property
+    def domain(self) -> str:
+        return self.address.split("@", 1)[1]
+
+    def game_address(self, game_id: str) -> str:
+        """The plus address of one game, e.g. relay+k7m2qx@club.example."""
+        return f"{self.local}+{game_id}@{self.domain}"
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str
+    port: int
+    user: str
+    password: str
+    tls: str
+    folder: str
+    poll_seconds: int = 60
+    max_size: int = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int
+    user: str
+    password: str
+    tls: str
+    timeout: int = 60
+
+
+@dataclass(frozen=True)
+class Config:
+    database: DatabaseConfig
+    bot: BotConfig
+    imap: ImapConfig
+    smtp: SmtpConfig
+    source: str = field(default="defaults")
+
+
+def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
+    where = f"{section}.{key} (from {origin})"
+    if kind in ("int", "port"):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{where}: expected a whole number, got {value!r}") from None
+        if kind == "port" and not 1 <= number <= 65535:
+            raise ConfigError(f"{where}: expected a port number 1-65535, got {number}")
+        if number < 0:
+            raise ConfigError(f"{where}: must not be negative, got {number}")
+        return number
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: expected a string, got {value!r}")
+    if kind == "address" and not ADDRESS_RE.match(value):
+        raise ConfigError(f"{where}: not a mail address: {value!r}")
+    if kind == "address" and "+" in value.split("@", 1)[0] and key == "address":
+        raise ConfigError(f"{where}: the bot address must not contain '+': {value!r}")
+    if kind == "tz":
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"{where}: unknown time zone {value!r}") from None
+    if kind == "lang" and value not in ("ja", "en"):
+        raise ConfigError(f"{where}: expected ja or en, got {value!r}")
+    if kind == "tls" and value not in ("none", "starttls", "ssl"):
+        raise ConfigError(f"{where}: expected none, starttls or ssl, got {value!r}")
+    return value
+
+
+def config_path(environ: dict[str, str] | None = None) -> Path:
+    """Where the configuration file is looked for."""
+    env = os.environ if environ is None else environ
+    return Path(env.get("RELAYBOT_CONFIG", "relaybot.toml"))
+
+
+def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
+    """Read the TOML file (if any) and apply environment overrides; validate all keys."""
+    env = dict(os.environ if environ is None else environ)
+    path = path or config_path(env)
+    data: dict[str, Any] = {}
+    source = "defaults"
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        source = str(path)
+    elif "RELAYBOT_CONFIG" in env:
+        raise ConfigError(f"RELAYBOT_CONFIG points to {path}, which does not exist")
+    for section in data:
+        if section not in SCHEMA:
+            raise ConfigError(f"{path}: unknown section [{section}]")
+        if not isinstance(data[section], dict):
+            raise ConfigError(f"{path}: [{section}] must be a table")
+        for key in data[section]:
+            if key not in SCHEMA[section]:
+                raise ConfigError(f"{path}: unknown key {section}.{key}")
+    values: dict[str, dict[str, Any]] = {}
+    for section, keys in SCHEMA.items():
+        values[section] = {}
+        for key, (default, kind) in keys.items():
+            env_name = f"RELAYBOT_{section.upper()}_{key.upper()}"
+            if env_name in env:
+                raw, origin = env[env_name], env_name
+            elif key in data.get(section, {}):
+                raw, origin = data[section][key], str(path)
+            else:
+                raw, origin = default, "default"
+            values[section][key] = _check(section, key, raw, kind, origin)
+    return Config(
+        database=DatabaseConfig(**values["database"]),
+        bot=BotConfig(**values["bot"]),
+        imap=ImapConfig(**values["imap"]),
+        smtp=SmtpConfig(**values["smtp"]),
+        source=source,
+    )
+
+
+TEMPLATE = """\
+# relaybot configuration. Every key can be overridden by an environment variable
+# RELAYBOT_<SECTION>_<KEY>, e.g. RELAYBOT_IMAP_PASSWORD.
+# relaybot の設定ファイルです。環境変数 RELAYBOT_<SECTION>_<KEY> で上書きできます。
+
+[database]
+# SQLite by default; postgresql+psycopg://user@host/db for more than one machine.
+url = "sqlite:///relaybot.db"
+
+[bot]
+# Games get plus addresses: relay+<game-id>@club.example
+address = "relay@club.example"
+# Default time zone and language (ja | en) for members who have none.
+timezone = "Asia/Tokyo"
+language = "ja"
+# The tournament director: escalations, reports and TD commands by mail.
+td = "td@club.example"
+
+[imap]
+host = "127.0.0.1"
+port = 143
+user = "relay"
+password = ""
+tls = "none"          # none | starttls | ssl
+folder = "INBOX"
+
+[smtp]
+host = "127.0.0.1"
+port = 25
+user = ""             # empty: no AUTH
+password = ""
+tls = "none"          # none | starttls | ssl
+"""

@@ -1,0 +1,224 @@
+"""The referee: one player's mail against one game, decided as a value.
+
+``decide`` is pure: it gets the stored game, who sent the mail and the mail's
+text, and returns a ``Verdict`` saying what to apply and what to answer. The
+service turns a verdict into database rows and outbox mail. Nothing here does
+I/O or reads a clock.
+
+The J1 check is O(new plies): the mail's earlier moves are compared with the
+record as comparison keys (``token_key`` against the stored ``ply_keys``); only
+a token that misses its key (a localised letter, say) is parsed on a replayed
+board, and only new plies are played on the stored position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from relaybot.core.intent import Intent, read_intent, strip_lines
+from relaybot.games.base import GameRules, MoveError, RecordText
+
+PENALTY_DAYS = 5  # J5: an illegal, impossible, unreadable or ambiguous move
+
+VerdictKind = Literal[
+    "move",  # a new move applied (and maybe the game ended by the board)
+    "resign",
+    "draw_agreed",
+    "draw_claimed",
+    "draw_offer",  # an offer without a move
+    "sync_error",  # J1: earlier moves differ from the record
+    "bad_move",  # J5: illegal / ambiguous / unreadable
+    "not_your_turn",
+    "too_many_moves",
+    "no_move",
+    "game_over",
+    "status",
+    "help",
+    "unsupported",
+]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """What the referee needs of a stored game."""
+
+    plies: tuple[str, ...]
+    keys: tuple[frozenset[str], ...]
+    position: str
+    active: bool = True
+    draw_offer_by: int | None = None
+
+
+@dataclass
+class Verdict:
+    """The referee's decision on one mail."""
+
+    kind: VerdictKind
+    new_plies: list[str] = field(default_factory=list)
+    new_keys: list[frozenset[str]] = field(default_factory=list)
+    new_texts: list[str] = field(default_factory=list)  # SAN of each new ply
+    position: str | None = None  # the position after the new plies
+    result: str | None = None
+    termination: str | None = None
+    draw_offer_by: int | None = None
+    draw_declined: bool = False
+    penalty_days: int = 0
+    error: MoveError | None = None
+    diff_ply: int | None = None  # first differing ply (0-based) for a sync error
+    diff_token: str | None = None
+    notes: list[str] = field(default_factory=list)
+    intent: Intent = field(default_factory=Intent)
+    record: RecordText = field(default_factory=RecordText)
+
+    @property
+    def applies(self) -> bool:
+        """True when the game state changes."""
+        return bool(self.new_plies) or self.result is not None or self.kind == "draw_offer"
+
+
+def _winner_result(loser: int) -> str:
+    return "0-1" if loser == 0 else "1-0"
+
+
+def first_difference(
+    rules: GameRules, game: StoredGame, tokens: Sequence[str], letters: str
+) -> int | None:
+    """Index of the first of the mail's earlier plies that differs from the record (J1).
+
+    Compares comparison keys first; a token that misses is parsed on a board
+    replayed up to it (rare: localised letters, odd spellings).
+    """
+    board: Any = None
+    replayed = 0
+    for index, token in enumerate(tokens[: len(game.plies)]):
+        if rules.token_key(token) in game.keys[index]:
+            continue
+        if board is None or replayed > index:
+            board, replayed = rules.start(), 0
+        while replayed < index:
+            rules.play(board, game.plies[replayed])
+            replayed += 1
+        try:
+            if rules.parse(board, token, letters) == game.plies[index]:
+                continue
+        except MoveError:
+            pass
+        return index
+    return None
+
+
+def decide(
+    rules: GameRules,
+    game: StoredGame,
+    sender: int,
+    text: str,
+    *,
+    letters: str = "en",
+    allow_claims: bool = True,
+) -> Verdict:
+    """Decide what one mail from the player of colour ``sender`` does to ``game``."""
+    intent = read_intent(text)
+    record = rules.extract_record(strip_lines(text, intent.keyword_lines))
+    verdict = Verdict(kind="no_move", intent=intent, record=record,
+                      draw_offer_by=game.draw_offer_by)
+    if record.fullwidth:
+        verdict.notes.append("fullwidth")
+    if not game.active:
+        verdict.kind = "game_over"
+        return verdict
+    if intent.help and not record.tokens:
+        verdict.kind = "help"
+        return verdict
+    if intent.status and not record.tokens:
+        verdict.kind = "status"
+        return verdict
+    if intent.resign:
+        verdict.kind = "resign"
+        verdict.result = _winner_result(sender)
+        verdict.termination = "resignation"
+        return verdict
+
+    tokens = record.tokens
+    stored = len(game.plies)
+    if tokens:
+        diff = first_difference(rules, game, tokens, letters)
+        if diff is None and len(tokens) < stored:
+            diff = len(tokens)
+        if diff is not None:
+            verdict.kind = "sync_error"
+            verdict.diff_ply = diff
+            verdict.diff_token = tokens[diff] if diff < len(tokens) else None
+            return verdict
+    new_tokens = list(tokens[stored:])
+    opponent = 1 - sender
+
+    if intent.draw_accept and game.draw_offer_by == opponent:
+        verdict.kind = "draw_agreed"
+        verdict.result = "1/2-1/2"
+        verdict.termination = "agreement"
+        verdict.draw_offer_by = None
+        return verdict
+
+    position = rules.load(game.position)
+    if new_tokens:
+        if rules.to_move(position) != sender:
+            verdict.kind = "not_your_turn"
+            return verdict
+        if len(new_tokens) > 1:
+            verdict.kind = "too_many_moves"
+            return verdict
+        try:
+            ply = rules.parse(position, new_tokens[0], letters)
+        except MoveError as exc:
+            verdict.kind = "bad_move"
+            verdict.error = exc
+            verdict.penalty_days = PENALTY_DAYS
+            return verdict
+        verdict.new_keys.append(rules.ply_keys(position, ply))
+        verdict.new_texts.append(rules.format_ply(position, ply, "san"))
+        rules.play(position, ply)
+        verdict.new_plies.append(ply)
+        verdict.position = rules.save(position)
+        verdict.kind = "move"
+        if game.draw_offer_by == opponent:
+            verdict.draw_declined = True
+        verdict.draw_offer_by = None
+        ending = rules.outcome(position)
+        if ending is not None:
+            verdict.result, verdict.termination = ending.result, ending.reason
+            return verdict
+
+    if intent.draw_accept or (intent.draw_offer and allow_claims and not new_tokens):
+        claim = _claim(rules, game, verdict) if allow_claims else None
+        if claim is not None and intent.draw_accept:
+            verdict.kind = "draw_claimed"
+            verdict.result = "1/2-1/2"
+            verdict.termination = claim
+            return verdict
+    if intent.draw_offer or intent.draw_accept:
+        if intent.draw_accept and not intent.draw_offer:
+            verdict.notes.append("accept_without_offer")
+        verdict.draw_offer_by = sender
+        if not new_tokens:
+            verdict.kind = "draw_offer"
+        return verdict
+    if new_tokens:
+        return verdict
+    if intent.leave or intent.leave_invalid or intent.td_question:
+        verdict.kind = "unsupported"
+        return verdict
+    if intent.status:
+        verdict.kind = "status"
+    elif intent.help:
+        verdict.kind = "help"
+    elif tokens:
+        verdict.notes.append("no_new_move")
+    return verdict
+
+
+def _claim(rules: GameRules, game: StoredGame, verdict: Verdict) -> str | None:
+    """A draw the sender may claim after their new plies (threefold needs history)."""
+    board = rules.replay([*game.plies, *verdict.new_plies])
+    return rules.claimable_draw(board)

@@ -1,0 +1,147 @@
+"""``relaybot demo``: a whole game by mail on this machine, with nothing configured.
+
+Mail servers run on loopback inside the process (demo_servers), the database is
+a throwaway SQLite file, and two players - one writing in Japanese, one in
+English - play a short game by replying to the bot's mails, including one
+illegal move and its correction. Every mail is printed as it goes.
+"""
+
+from __future__ import annotations
+
+import email
+import smtplib
+import sys
+import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.demo_servers import Delivered, DemoMailServers
+
+RELAY = "relay@club.example"
+WHITE = ("Hayakawa, Satoru", "hayakawa@example.jp", "ja")
+BLACK = ("Horie, Takahiro", "horie@example.org", "en")
+
+
+def _print_mail(title: str, raw: bytes, out: Callable[[str], None]) -> None:
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    out("=" * 72)
+    out(title)
+    for name in ("From", "To", "Subject"):
+        out(f"{name}: {msg.get(name, '')}")
+    out("-" * 72)
+    part = msg.get_body(preferencelist=("plain",)) if isinstance(msg, EmailMessage) else None
+    body = part.get_content() if part is not None else ""
+    out(str(body).rstrip())
+
+
+class _Player:
+    def __init__(self, name: str, address: str, servers: DemoMailServers) -> None:
+        self.name, self.address, self.servers = name, address, servers
+        self.inbox: list[EmailMessage] = []
+
+    def last(self) -> EmailMessage:
+        return self.inbox[-1]
+
+    def reply(self, text: str, out: Callable[[str], None]) -> None:
+        """Answer the newest bot mail, as a mail client's Reply would."""
+        last = self.last()
+        msg = EmailMessage()
+        msg["From"] = Address(display_name=self.name, addr_spec=self.address)
+        msg["To"] = str(last.get("Reply-To") or last["From"])
+        msg["Subject"] = "Re: " + str(last["Subject"])
+        msg["Message-ID"] = make_msgid(domain=self.address.split("@")[1])
+        msg["In-Reply-To"] = str(last["Message-ID"])
+        msg.set_content(text)
+        raw = msg.as_bytes()
+        _print_mail(f"{self.name} -> relaybot", raw, out)
+        with smtplib.SMTP(self.servers.smtp_host, self.servers.smtp_port, timeout=10) as smtp:
+            smtp.send_message(msg)
+
+
+def run_demo(out: Callable[[str], None] = print) -> int:
+    """Play the demo game; returns the exit status."""
+    from relaybot.admin import GameInput, MemberInput, add_member, create_game
+    from relaybot.runner import run_once
+    from relaybot.service import start_mails
+    from relaybot.store.db import Store, migrate
+    from relaybot.views import GameFile
+
+    players: dict[str, _Player] = {}
+
+    def delivered(d: Delivered) -> None:
+        msg = email.message_from_bytes(d.raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        for rcpt in d.rcpt_tos:
+            if rcpt in players:
+                players[rcpt].inbox.append(msg)
+        _print_mail("relaybot -> " + ", ".join(d.rcpt_tos), d.raw, out)
+
+    with tempfile.TemporaryDirectory(prefix="relaybot-demo-") as tmp, DemoMailServers(
+        RELAY, on_delivery=delivered
+    ) as servers:
+        cfg = Config(
+            database=DatabaseConfig(url=f"sqlite:///{Path(tmp) / 'demo.db'}"),
+            bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="ja",
+                          td="td@club.example"),
+            imap=ImapConfig(host=servers.imap_host, port=servers.imap_port,
+                            user=servers.imap_user, password=servers.imap_password,
+                            tls="none", folder="INBOX", poll_seconds=1),
+            smtp=SmtpConfig(host=servers.smtp_host, port=servers.smtp_port, user="",
+                            password="", tls="none", timeout=10),
+            source="demo",
+        )
+        store = Store.open(cfg.database.url)
+        migrate(store.engine)
+        now = datetime.now(UTC)
+        for name, address, _lang in (WHITE, BLACK):
+            players[address] = _Player(name, address, servers)
+        with store.session() as session:
+            add_member(session, cfg, MemberInput(WHITE[0], WHITE[1], lang=WHITE[2]), now)
+            add_member(session, cfg, MemberInput(BLACK[0], BLACK[1], lang=BLACK[2],
+                                                 tz="Europe/London"), now)
+            game = create_game(session, cfg, GameInput(white=WHITE[1], black=BLACK[1],
+                                                       event="relaybot demo"), now)
+            start_mails(session, cfg, game, now)
+            game_id = game.id
+        out(f"relaybot demo: game {game_id} at {cfg.bot.game_address(game_id)}")
+
+        def cycle() -> None:
+            # SMTP hands mail over before answering 250, so one cycle sees it all
+            run_once(store, cfg)
+
+        white, black = players[WHITE[1]], players[BLACK[1]]
+        script = [
+            (white, "よろしくお願いします。\n\n1. e4\n"),
+            (black, "Hello and good luck!\n\n1. e4 e5\n"),
+            (white, "1. e4 e5 2. Bc4\n"),
+            (black, "1. e4 e5 2. Bc4 Nc6\n"),
+            (white, "1. e4 e5 2. Bc4 Nc6 3. Qh5\n"),
+            (black, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf7\n"),  # illegal: no knight reaches f7
+            (black, "Sorry, I meant:\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6\n"),
+            (white, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n\nありがとうございました。\n"),
+        ]
+        cycle()  # the start mails
+        for player, text in script:
+            player.reply(text, out)
+            cycle()
+        with store.session() as session:
+            from relaybot.pgn import game_pgn
+            from relaybot.store.models import Game
+
+            final = session.get(Game, game_id)
+            assert final is not None
+            out("=" * 72)
+            out(f"Game {game_id} ended {final.result} ({final.termination}). PGN:")
+            out(game_pgn(session, cfg, GameFile.load(session, final)))
+        store.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_demo())

@@ -1,0 +1,137 @@
+"""Chess behind the :class:`~relaybot.games.base.GameRules` protocol (python-chess).
+
+Positions are :class:`chess.Board`; canonical plies are UCI strings. Reading
+player text (J2-J4) and writing records (J3) is :mod:`relaybot.core.notation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import chess
+
+from relaybot.core import notation as _nt
+from relaybot.games.base import MoveError, Outcome, RecordText
+
+
+def _board(position: object) -> chess.Board:
+    if not isinstance(position, chess.Board):
+        raise TypeError(f"not a chess position: {type(position).__name__}")
+    return position
+
+
+def _move(board: chess.Board, ply: str) -> chess.Move:
+    """The legal move of a stored UCI ply; ValueError if it is not legal here."""
+    move = chess.Move.from_uci(ply)
+    if move not in board.legal_moves:
+        raise ValueError(f"ply {ply!r} is not legal in {board.fen()}")
+    return move
+
+
+class ChessRules:
+    """Standard chess: python-chess boards, UCI plies."""
+
+    kind = "chess"
+
+    def start(self) -> chess.Board:
+        """A new initial position."""
+        return chess.Board()
+
+    def replay(self, plies: Sequence[str]) -> chess.Board:
+        """The position after the stored UCI plies (ValueError on an illegal ply)."""
+        board = chess.Board()
+        for ply in plies:
+            board.push(_move(board, ply))
+        return board
+
+    def save(self, position: object) -> str:
+        """The position as FEN (no move history; repetition claims need ``replay``)."""
+        return _board(position).fen()
+
+    def load(self, saved: str) -> chess.Board:
+        """A board from ``save``'s FEN (ValueError if it is not a FEN)."""
+        return chess.Board(saved)
+
+    def extract_record(self, text: str) -> RecordText:
+        """Find the move record in a mail body (J1, J2)."""
+        return _nt.extract_record(text)
+
+    def token_key(self, token: str) -> str:
+        """A player's token reduced to a comparison key (J1, J2)."""
+        return _nt.token_key(token)
+
+    def ply_keys(self, position: object, ply: str) -> frozenset[str]:
+        """All keys a correctly written token for ``ply`` reduces to (J1)."""
+        board = _board(position)
+        return _nt.ply_keys(board, chess.Move.from_uci(ply))
+
+    def parse(self, position: object, token: str, letters: str = "en") -> str:
+        """The UCI ply a player's token means here (J2-J4); raises MoveError."""
+        return _nt.parse_move(_board(position), token, letters).uci()
+
+    def play(self, position: object, ply: str) -> None:
+        """Apply a UCI ply in place (ValueError if it is not legal)."""
+        board = _board(position)
+        board.push(_move(board, ply))
+
+    def to_move(self, position: object) -> int:
+        """0 when White is to move, else 1."""
+        return 0 if _board(position).turn == chess.WHITE else 1
+
+    def outcome(self, position: object) -> Outcome | None:
+        """Checkmate, stalemate, insufficient material (and the automatic
+        fivefold repetition / 75-move draws); claimable draws are not here."""
+        result = _board(position).outcome(claim_draw=False)
+        if result is None:
+            return None
+        return Outcome(result=result.result(), reason=result.termination.name.lower())
+
+    def claimable_draw(self, position: object) -> str | None:
+        """``threefold`` or ``fifty_moves`` when the side to move may claim a draw (J15)."""
+        board = _board(position)
+        if board.can_claim_threefold_repetition():
+            return "threefold"
+        if board.can_claim_fifty_moves():
+            return "fifty_moves"
+        return None
+
+    def format_record(self, plies: Sequence[str], notation: str, letters: str = "en") -> str:
+        """The whole game in a player's notation (``san`` or ``numeric``, J3)."""
+        board = chess.Board()
+        moves: list[chess.Move] = []
+        for ply in plies:
+            move = _move(board, ply)
+            moves.append(move)
+            board.push(move)
+        return _nt.format_record(moves, notation, letters)
+
+    def format_ply(self, position: object, ply: str, notation: str, letters: str = "en") -> str:
+        """One ply in a player's notation, from ``position`` before the ply."""
+        board = _board(position)
+        return _nt.format_move(board, _move(board, ply), notation, letters)
+
+    def board_text(self, position: object, lang: str) -> str:
+        """A monospace diagram from White's side plus whose move it is.
+
+        Upper case is White, lower case Black, ``.`` an empty square.
+        """
+        board = _board(position)
+        lines = []
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                piece = board.piece_at(chess.square(file, rank))
+                cells.append(piece.symbol() if piece else ".")
+            lines.append(f"{rank + 1} " + " ".join(cells))
+        lines.append("  " + " ".join(chess.FILE_NAMES))
+        white = board.turn == chess.WHITE
+        if lang == "ja":
+            lines.append("白番" if white else "黒番")
+        else:
+            lines.append("White to move" if white else "Black to move")
+        return "\n".join(lines)
+
+
+RULES = ChessRules()
+
+__all__ = ["RULES", "ChessRules", "MoveError"]

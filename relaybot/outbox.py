@@ -1,0 +1,205 @@
+"""The transactional outbox (G4, G5): queue with the state change, send afterwards.
+
+A row's Message-ID is fixed when it is queued, so a resend after a crash between
+the SMTP 250 and marking the row sent is recognisably the same mail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import aiosmtplib
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.faults import crash_point
+from relaybot.mail.compose import compose, message_id_for, new_token, verp_address
+from relaybot.mail.smtp import SendResult, SmtpSender
+from relaybot.store.db import Store
+from relaybot.store.models import Outbox
+
+log = logging.getLogger(__name__)
+
+GIVE_UP_AFTER = timedelta(days=5)  # G5
+FIRST_RETRY = timedelta(minutes=2)
+MAX_RETRY = timedelta(hours=4)
+
+
+@dataclass(frozen=True)
+class Recipient:
+    name: str
+    address: str
+    member_id: int | None = None
+
+
+def queue_mail(
+    session: Session,
+    cfg: Config,
+    *,
+    kind: str,
+    to: Recipient,
+    subject: str,
+    body: str,
+    now: datetime,
+    game_id: str | None = None,
+    reply_to: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    dedupe_key: str | None = None,
+    auto_submitted: str = "auto-generated",
+    from_address: str | None = None,
+) -> Outbox | None:
+    """Add one outgoing mail to the session; None when ``dedupe_key`` was already queued."""
+    if dedupe_key is not None:
+        exists = session.scalar(select(Outbox.id).where(Outbox.dedupe_key == dedupe_key))
+        if exists is not None:
+            return None
+    bot = cfg.bot
+    token = new_token()
+    message_id = message_id_for(token, bot.domain)
+    msg = compose(
+        from_name=bot.name,
+        from_addr=from_address or bot.address,
+        to_name=to.name,
+        to_addr=to.address,
+        subject=subject,
+        body=body,
+        message_id=message_id,
+        date=now,
+        reply_to=reply_to,
+        in_reply_to=in_reply_to,
+        references=references,
+        auto_submitted=auto_submitted,
+        extra={"X-Relaybot-Kind": kind, **({"X-Relaybot-Game": game_id} if game_id else {})},
+    )
+    row = Outbox(
+        message_id=message_id,
+        dedupe_key=dedupe_key,
+        kind=kind,
+        game_id=game_id,
+        member_id=to.member_id,
+        recipient=to.address,
+        envelope_from=verp_address(bot.local, bot.domain, token),
+        raw=msg.as_bytes(),
+        status="pending",
+        attempts=0,
+        next_attempt_at=now,
+        last_error="",
+        created_at=now,
+    )
+    if dedupe_key is None:
+        session.add(row)
+        return row
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError:
+        return None
+    return row
+
+
+def _backoff(attempts: int) -> timedelta:
+    return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), MAX_RETRY)
+
+
+@dataclass
+class SendCounts:
+    sent: int = 0
+    retried: int = 0
+    bounced: int = 0
+    failed: int = 0
+
+
+def send_pending(store: Store, cfg: Config, now: datetime, *, limit: int = 500) -> SendCounts:
+    """Send every due outbox row once; record retries, bounces and give-ups."""
+    return asyncio.run(_send_pending(store, cfg, now, limit))
+
+
+async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) -> SendCounts:
+    counts = SendCounts()
+    with store.session() as session:
+        rows = session.scalars(
+            select(Outbox)
+            .where(Outbox.status == "pending", Outbox.next_attempt_at <= now)
+            .order_by(Outbox.id)
+            .limit(limit)
+        ).all()
+        work = [(r.id, r.envelope_from, r.recipient, r.raw) for r in rows]
+    if not work:
+        return counts
+    sender: SmtpSender | None = None
+    try:
+        for row_id, envelope_from, recipient, raw in work:
+            try:
+                if sender is None:
+                    sender = await SmtpSender(cfg.smtp).__aenter__()
+                result = await sender.send(envelope_from, recipient, raw)
+            except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+                result = SendResult("temporary", f"{type(exc).__name__}: {exc}")
+                if sender is not None:
+                    await _drop(sender)
+                    sender = None
+            if result.status == "ok":
+                crash_point("after_smtp_250")
+            _record(store, cfg, row_id, result, now, counts)
+            if result.status == "ok":
+                crash_point("after_mark_sent")
+    finally:
+        if sender is not None:
+            await _drop(sender)
+    return counts
+
+
+async def _drop(sender: SmtpSender) -> None:
+    try:
+        await sender.__aexit__(None, None, None)
+    except Exception:  # the connection is being thrown away either way
+        log.debug("closing SMTP connection failed", exc_info=True)
+
+
+def _record(
+    store: Store, cfg: Config, row_id: int, result: SendResult, now: datetime, counts: SendCounts
+) -> None:
+    with store.session() as session:
+        row = session.get(Outbox, row_id)
+        if row is None:
+            return
+        row.attempts += 1
+        row.last_error = "" if result.status == "ok" else result.detail[:1000]
+        if result.status == "ok":
+            row.status = "sent"
+            row.sent_at = now
+            counts.sent += 1
+        elif result.status == "permanent":
+            row.status = "bounced"
+            counts.bounced += 1
+            _tell_td(session, cfg, row, now, "bounced")
+        elif now - row.created_at >= GIVE_UP_AFTER:
+            row.status = "failed"
+            counts.failed += 1
+            _tell_td(session, cfg, row, now, "gave_up")
+        else:
+            row.next_attempt_at = now + _backoff(row.attempts)
+            counts.retried += 1
+
+
+def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str) -> None:
+    """One notice to the TD about mail that could not be delivered (G5)."""
+    if row.kind == "td_delivery" or row.recipient == cfg.bot.td:
+        return  # never notify about the notices themselves
+    from relaybot.mail.render import render
+
+    subject, body = render(
+        cfg.bot.language, "td", "delivery", why=why, recipient=row.recipient, kind=row.kind,
+        game_id=row.game_id, message_id=row.message_id, detail=row.last_error,
+    )
+    queue_mail(
+        session, cfg, kind="td_delivery", to=Recipient("TD", cfg.bot.td), subject=subject,
+        body=body, now=now, game_id=row.game_id, dedupe_key=f"delivery:{row.id}",
+    )

@@ -1,0 +1,133 @@
+"""The service loop: IMAP (IDLE with a polling backstop), the outbox and the scheduler.
+
+``run_once`` is one full cycle (fetch and process all new mail, run scheduled
+work due as of ``now``, send the outbox). ``run`` repeats it until SIGTERM,
+waking on IMAP IDLE, with APScheduler triggering the periodic sweep.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import FrameType
+
+from relaybot.config import Config
+from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
+from relaybot.outbox import SendCounts, send_pending
+from relaybot.poller import PollCounts, poll_once
+from relaybot.store.db import Store
+from relaybot.store.locks import InstanceLock
+
+log = logging.getLogger(__name__)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def imap_settings(cfg: Config) -> ImapSettings:
+    i = cfg.imap
+    return ImapSettings(host=i.host, port=i.port, user=i.user, password=i.password, tls=i.tls,
+                        folder=i.folder, timeout=60.0)
+
+
+@dataclass
+class CycleReport:
+    poll: PollCounts = field(default_factory=PollCounts)
+    send: SendCounts = field(default_factory=SendCounts)
+    scheduled: int = 0
+
+
+def run_scheduled(store: Store, cfg: Config, now: datetime) -> int:
+    """Scheduled work due at ``now`` (reminders, escalations, digests); returns rows queued."""
+    from relaybot.sweep import sweep
+
+    return sweep(store, cfg, now)
+
+
+def run_once(store: Store, cfg: Config, now: datetime | None = None,
+             mailbox: Mailbox | None = None) -> CycleReport:
+    """One full cycle. ``now`` replaces the clock for scheduled work and sending only."""
+    report = CycleReport()
+    clock: Callable[[], datetime] = (lambda: now) if now is not None else utcnow
+    own = mailbox is None
+    box = mailbox or Mailbox(imap_settings(cfg), max_size=cfg.imap.max_size)
+    try:
+        if own:
+            box.connect()
+        report.poll = poll_once(store, cfg, box, clock)
+    finally:
+        if own:
+            box.close()
+    report.scheduled = run_scheduled(store, cfg, clock())
+    report.send = send_pending(store, cfg, clock())
+    return report
+
+
+class Service:
+    """``relaybot run``: until SIGTERM/SIGINT."""
+
+    def __init__(self, store: Store, cfg: Config) -> None:
+        self.store = store
+        self.cfg = cfg
+        self.stop = threading.Event()
+        self.wake = threading.Event()
+
+    def _signal(self, signum: int, _frame: FrameType | None) -> None:
+        log.info("signal %s: stopping", signum)
+        self.stop.set()
+        self.wake.set()
+
+    def run(self, lock: InstanceLock) -> None:
+        """Serve until stopped; the caller holds ``lock``."""
+        from apscheduler.schedulers.background import BackgroundScheduler
+
+        signal.signal(signal.SIGTERM, self._signal)
+        signal.signal(signal.SIGINT, self._signal)
+        scheduler = BackgroundScheduler(timezone="UTC")
+        # G10: APScheduler only triggers; deadlines and keys live in the database.
+        opts = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
+        scheduler.add_job(self._scheduled, "interval", minutes=5, id="sweep", **opts)
+        scheduler.add_job(self._send, "interval", seconds=30, id="outbox", **opts)
+        scheduler.add_job(lock.heartbeat, "interval", seconds=30, id="heartbeat", **opts)
+        scheduler.start()
+        try:
+            self._imap_loop()
+        finally:
+            scheduler.shutdown(wait=True)
+
+    def _scheduled(self) -> None:
+        try:
+            run_scheduled(self.store, self.cfg, utcnow())
+        except Exception:
+            log.exception("scheduled sweep failed")
+
+    def _send(self) -> None:
+        try:
+            send_pending(self.store, self.cfg, utcnow())
+        except Exception:
+            log.exception("sending the outbox failed")
+
+    def _imap_loop(self) -> None:
+        backoff = 1.0
+        while not self.stop.is_set():
+            box = Mailbox(imap_settings(self.cfg), max_size=self.cfg.imap.max_size)
+            try:
+                box.connect()
+                backoff = 1.0
+                while not self.stop.is_set():
+                    counts = poll_once(self.store, self.cfg, box, utcnow)
+                    if counts.processed or counts.quarantined:
+                        self._send()
+                    # IDLE, renewed by the poll interval: the UID SEARCH poll is the backstop
+                    box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
+            except ImapError as exc:
+                log.warning("IMAP: %s; reconnecting in %.0f s", exc, backoff)
+                self.stop.wait(backoff)
+                backoff = min(backoff * 2, 300.0)
+            finally:
+                box.close()

@@ -1,0 +1,385 @@
+"""One inbound mail = one transaction: load, decide, save state and outbox rows.
+
+The flow follows DESIGN.md: parse (never raises) -> who and which game (G12)
+-> the referee's verdict -> moves, ledger events and outbox mail, all in the
+same commit. The poller moves the mail out of INBOX only after that commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.faults import crash_point
+from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids, verp_id
+from relaybot.mail.render import render
+from relaybot.outbox import Recipient, queue_mail
+from relaybot.store.db import Store
+from relaybot.store.models import Game, GameEvent, Inbound, Member, Move, Outbox, ReplyCount
+from relaybot.views import GameFile, game_context, local_date, move_label
+
+log = logging.getLogger(__name__)
+
+ERROR_KINDS = {
+    "sync_error", "bad_move", "not_your_turn", "too_many_moves", "no_move", "game_over",
+    "unsupported", "no_game", "not_player",
+}
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """One mail as taken from IMAP."""
+
+    raw: bytes
+    internaldate: datetime
+    folder: str = "INBOX"
+    uidvalidity: int = 0
+    uid: int = 0
+
+
+def process_mail(store: Store, cfg: Config, arrival: Arrival, now: datetime) -> str:
+    """Handle one mail in one transaction; returns what happened (for logs and tests)."""
+    with store.session() as session:
+        outcome = _process(session, cfg, arrival, now)
+        crash_point("before_commit")
+    crash_point("after_commit")
+    return outcome
+
+
+def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
+    by_uid = session.scalar(
+        select(Inbound.id).where(
+            Inbound.folder == arrival.folder,
+            Inbound.uidvalidity == arrival.uidvalidity,
+            Inbound.uid == arrival.uid,
+        )
+    )
+    if by_uid is not None and arrival.uid:
+        return True
+    return session.scalar(select(Inbound.id).where(Inbound.message_id == message_id)) is not None
+
+
+def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> str:
+    mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
+    if _already_seen(session, arrival, mail.message_id):
+        return "duplicate"  # G2: the same mail again (redelivery, new UIDVALIDITY)
+    inbound = Inbound(
+        message_id=mail.message_id, folder=arrival.folder, uidvalidity=arrival.uidvalidity,
+        uid=arrival.uid, received_at=arrival.internaldate, from_addr=mail.from_addr,
+        subject=mail.subject[:2000], game_id=None, outcome="pending", raw=arrival.raw,
+        processed_at=now,
+    )
+    session.add(inbound)
+    session.flush()
+    inbound.outcome = _route(session, cfg, mail, inbound, arrival, now)
+    return inbound.outcome
+
+
+def _route(
+    session: Session, cfg: Config, mail: InboundMail, inbound: Inbound, arrival: Arrival,
+    now: datetime,
+) -> str:
+    for rcpt in mail.recipients:
+        token = verp_id(rcpt, cfg.bot.address)
+        if token is not None:
+            return _bounce(session, token)
+    if mail.automated:
+        return "automated"  # G7: never answer automated mail
+    if mail.from_addr is None:
+        return "no_sender"
+    member = session.scalar(select(Member).where(Member.email == mail.from_addr))
+    if member is None:
+        return "stranger"  # G12: strangers get no reply at all
+    games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
+    if not games:
+        _error_reply(session, cfg, member, mail, now, "no_game", game=None)
+        return "no_game"
+    game = games[0]
+    inbound.game_id = game.id
+    gf = GameFile.load(session, game)
+    colour = gf.colour_of(member.id)
+    if colour is None:
+        _error_reply(session, cfg, member, mail, now, "not_player", game=None)
+        return "not_player"
+    return _play(session, cfg, gf, colour, mail, inbound, arrival, now)
+
+
+def _bounce(session: Session, token: str) -> str:
+    """A delivery report for one of our mails (G6): record it against the row."""
+    row = session.scalar(select(Outbox).where(Outbox.message_id.startswith(token + "@")))
+    if row is None:
+        return "bounce_unknown"
+    row.status = "bounced"
+    row.last_error = "bounce received"
+    return "bounce"
+
+
+def _play(
+    session: Session, cfg: Config, gf: GameFile, colour: int, mail: InboundMail,
+    inbound: Inbound, arrival: Arrival, now: datetime,
+) -> str:
+    game = gf.game
+    member = gf.player(colour)
+    stored = StoredGame(
+        plies=tuple(gf.plies),
+        keys=tuple(frozenset(m.keys.split()) for m in gf.moves),
+        position=game.position,
+        active=game.status == "active",
+        draw_offer_by=game.draw_offer_by,
+    )
+    verdict = decide(gf.rules, stored, colour, mail.text, letters=member.letters)
+    words = _own_words(mail.text, verdict)
+    if verdict.kind == "bad_move":
+        _event(session, game, now, "penalty", colour, len(gf.plies), days=verdict.penalty_days,
+               detail={"rule": "J5", "reason": verdict.error.kind if verdict.error else "",
+                       "token": verdict.error.token if verdict.error else ""})
+    if verdict.kind == "sync_error":
+        _event(session, game, now, "sync_error", colour, verdict.diff_ply)
+    if verdict.kind in ERROR_KINDS:
+        _error_reply(session, cfg, member, mail, now, verdict.kind, game=gf, verdict=verdict)
+        return verdict.kind
+    if verdict.kind in ("status", "help"):
+        _reply(session, cfg, gf, member, mail, now, verdict.kind, verdict=verdict)
+        return verdict.kind
+
+    for offset, (ply, keys, text) in enumerate(
+        zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, strict=True)
+    ):
+        session.add(Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=text,
+                         keys=" ".join(sorted(keys)), sent_at=arrival.internaldate,
+                         inbound_id=inbound.id))
+    if verdict.new_plies:
+        plies = [*gf.plies, *verdict.new_plies]
+        game.plies = " ".join(plies)
+        game.ply_count = len(plies)
+        assert verdict.position is not None
+        game.position = verdict.position
+    if verdict.draw_declined:
+        _event(session, game, now, "draw_declined", colour, game.ply_count)
+    game.draw_offer_by = verdict.draw_offer_by
+    if verdict.draw_offer_by == colour and stored.draw_offer_by != colour:
+        _event(session, game, now, "draw_offer", colour, game.ply_count)
+    game.updated_at = now
+    session.flush()
+    gf = GameFile.load(session, game)
+    if verdict.result is not None:
+        _finish(session, cfg, gf, verdict, mail, arrival, now, words)
+        return verdict.kind
+    opponent = gf.player(1 - colour)
+    ctx = {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
+           "sender": member.name}
+    kind = "move" if verdict.new_plies else "draw_offer"
+    _forward(session, cfg, gf, opponent, now, kind, {**ctx, "move": _last_move(gf, opponent)})
+    _reply(session, cfg, gf, member, mail, now, "ack", verdict=verdict,
+           extra={**ctx, "move": _last_move(gf, member) if verdict.new_plies else ""})
+    return verdict.kind
+
+
+def _last_move(gf: GameFile, reader: Member) -> str:
+    """The newest ply as ``12... Nf6`` in the reader's notation (J3)."""
+    plies = gf.plies
+    if not plies:
+        return ""
+    notation, letters = gf.notation_for(reader)
+    before = gf.rules.replay(plies[:-1])
+    return move_label(len(plies) - 1, gf.rules.format_ply(before, plies[-1], notation, letters))
+
+
+def _own_words(text: str, verdict: Verdict) -> str:
+    """The sender's own words: everything but the record and keyword lines (J18)."""
+    record = verdict.record
+    skip = set(verdict.intent.keyword_lines)
+    if record.first_line >= 0:
+        skip.update(range(record.first_line, record.last_line + 1))
+    lines = [line for i, line in enumerate(text.splitlines()) if i not in skip]
+    return "\n".join(lines).strip()[:4000]
+
+
+def _event(
+    session: Session, game: Game, now: datetime, kind: str, colour: int | None,
+    ply: int | None, *, days: int = 0, detail: dict[str, object] | None = None,
+) -> None:
+    session.add(GameEvent(game_id=game.id, at=now, kind=kind, colour=colour, ply=ply,
+                          days=days, detail=detail or {}))
+
+
+def _thread(game: Game, mail: InboundMail | None) -> tuple[str | None, list[str]]:
+    if mail is not None:
+        return mail.message_id, [*mail.references, mail.message_id]
+    last = game.last_out_message_id
+    return last, [last] if last else []
+
+
+def _forward(
+    session: Session, cfg: Config, gf: GameFile, to: Member, now: datetime, kind: str,
+    extra: dict[str, object],
+) -> None:
+    """The mail to the opponent: the move, the record, the board (J18)."""
+    ctx = {**game_context(cfg, gf, to), **extra}
+    subject, body = render(to.lang, "player", kind, **ctx)
+    in_reply_to, refs = _thread(gf.game, None)
+    row = queue_mail(
+        session, cfg, kind=kind, to=Recipient(to.name, to.email, to.id), subject=subject,
+        body=body, now=now, game_id=gf.game.id, reply_to=cfg.bot.game_address(gf.game.id),
+        in_reply_to=in_reply_to, references=refs,
+        from_address=cfg.bot.game_address(gf.game.id),
+    )
+    if row is not None:
+        gf.game.last_out_message_id = row.message_id
+    crash_point("after_outbox_insert")
+
+
+def _reply(
+    session: Session, cfg: Config, gf: GameFile, to: Member, mail: InboundMail, now: datetime,
+    kind: str, *, verdict: Verdict | None = None, extra: dict[str, object] | None = None,
+) -> None:
+    ctx = {**game_context(cfg, gf, to), **(extra or {})}
+    if verdict is not None:
+        ctx.setdefault("notes", verdict.notes)
+    subject, body = render(to.lang, "player", kind, **ctx)
+    in_reply_to, refs = _thread(gf.game, mail)
+    queue_mail(
+        session, cfg, kind=kind, to=Recipient(to.name, to.email, to.id), subject=subject,
+        body=body, now=now, game_id=gf.game.id, reply_to=cfg.bot.game_address(gf.game.id),
+        in_reply_to=in_reply_to, references=refs, auto_submitted="auto-replied",
+        from_address=cfg.bot.game_address(gf.game.id),
+    )
+
+
+def _under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bool:
+    """At most ``error_reply_cap`` error replies per address per day (G7)."""
+    day = now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+    row = session.scalar(
+        select(ReplyCount).where(ReplyCount.address == address, ReplyCount.day == day)
+    )
+    if row is None:
+        session.add(ReplyCount(address=address, day=day, count=1))
+        return True
+    if row.count >= cfg.bot.error_reply_cap:
+        return False
+    row.count += 1
+    return True
+
+
+def _error_reply(
+    session: Session, cfg: Config, member: Member, mail: InboundMail, now: datetime, kind: str,
+    *, game: GameFile | None, verdict: Verdict | None = None,
+) -> None:
+    """One polite reply in the member's language saying what was wrong (J5, J1)."""
+    if not _under_cap(session, cfg, member.email, now):
+        return
+    ctx: dict[str, object] = {"kind": kind, "reader": member.name, "notes": [],
+                              "subject": mail.subject}
+    if game is not None:
+        ctx.update(game_context(cfg, game, member))
+    if verdict is not None:
+        ctx["notes"] = verdict.notes
+        if verdict.error is not None:
+            ctx["error_kind"] = verdict.error.kind
+            ctx["error_token"] = verdict.error.token
+            ctx["error_detail"] = verdict.error.detail
+            ctx["penalty_days"] = verdict.penalty_days
+        if verdict.diff_ply is not None and game is not None:
+            notation, letters = game.notation_for(member)
+            plies = game.plies
+            if verdict.diff_ply < len(plies):
+                before = game.rules.replay(plies[: verdict.diff_ply])
+                ctx["expected"] = move_label(verdict.diff_ply, game.rules.format_ply(
+                    before, plies[verdict.diff_ply], notation, letters))
+            else:
+                ctx["expected"] = ""
+            ctx["diff_number"] = move_label(verdict.diff_ply, "").strip()
+            ctx["diff_token"] = verdict.diff_token or ""
+    if game is None:
+        active = session.scalars(
+            select(Game).where(Game.status == "active",
+                               (Game.white_id == member.id) | (Game.black_id == member.id))
+        ).all()
+        ctx["games"] = [
+            {"id": g.id, "address": cfg.bot.game_address(g.id)} for g in active
+        ]
+    subject, body = render(member.lang, "player", "error", **ctx)
+    in_reply_to, refs = mail.message_id, [*mail.references, mail.message_id]
+    gid = game.game.id if game else None
+    queue_mail(
+        session, cfg, kind=f"error_{kind}", to=Recipient(member.name, member.email, member.id),
+        subject=subject, body=body, now=now, game_id=gid,
+        reply_to=cfg.bot.game_address(gid) if gid else None, in_reply_to=in_reply_to,
+        references=refs, auto_submitted="auto-replied",
+        from_address=cfg.bot.game_address(gid) if gid else None,
+    )
+
+
+def _finish(
+    session: Session, cfg: Config, gf: GameFile, verdict: Verdict, mail: InboundMail,
+    arrival: Arrival, now: datetime, words: str,
+) -> None:
+    """Game over: final mail to both players and the J15 report to the TD."""
+    game = gf.game
+    game.status = "finished"
+    game.result = verdict.result
+    game.termination = verdict.termination
+    # J15: the end date is the day the ending mail was sent (its arrival, in the bot's zone)
+    game.end_date = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+    game.draw_offer_by = None
+    _event(session, game, now, "result", None, game.ply_count,
+           detail={"result": verdict.result, "termination": verdict.termination})
+    session.flush()
+    from relaybot.pgn import game_pgn
+
+    pgn = game_pgn(session, cfg, gf)
+    for colour in (0, 1):
+        reader = gf.player(colour)
+        ctx = {**game_context(cfg, gf, reader), "words": words if colour != _sender(gf, mail)
+               else "", "pgn": pgn, "end_date": game.end_date.isoformat()}
+        subject, body = render(reader.lang, "player", "game_end", **ctx)
+        queue_mail(
+            session, cfg, kind="game_end", to=Recipient(reader.name, reader.email, reader.id),
+            subject=subject, body=body, now=now, game_id=game.id,
+            reply_to=cfg.bot.game_address(game.id), in_reply_to=mail.message_id,
+            references=[*mail.references, mail.message_id],
+            from_address=cfg.bot.game_address(game.id), dedupe_key=f"end:{game.id}:{colour}",
+        )
+    subject, body = render(
+        cfg.bot.language, "td", "result", game_id=game.id, white=gf.white.name,
+        black=gf.black.name, result=game.result, termination=game.termination or "",
+        event=game.event or "", end_date=game.end_date.isoformat(), pgn=pgn,
+    )
+    queue_mail(
+        session, cfg, kind="td_result", to=Recipient("TD", cfg.bot.td), subject=subject,
+        body=body, now=now, game_id=game.id, dedupe_key=f"td_result:{game.id}",
+    )
+
+
+def _sender(gf: GameFile, mail: InboundMail) -> int | None:
+    for colour in (0, 1):
+        if gf.player(colour).email == mail.from_addr:
+            return colour
+    return None
+
+
+def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> None:
+    """Queue the start mail to both players of a new game."""
+    gf = GameFile.load(session, game)
+    for colour in (0, 1):
+        reader = gf.player(colour)
+        ctx = {**game_context(cfg, gf, reader), "colour": colour}
+        subject, body = render(reader.lang, "player", "start", **ctx)
+        row = queue_mail(
+            session, cfg, kind="start", to=Recipient(reader.name, reader.email, reader.id),
+            subject=subject, body=body, now=now, game_id=game.id,
+            reply_to=cfg.bot.game_address(game.id), from_address=cfg.bot.game_address(game.id),
+            dedupe_key=f"start:{game.id}:{colour}",
+        )
+        if row is not None and colour == 0:
+            game.last_out_message_id = row.message_id
+
+
+__all__ = ["Arrival", "local_date", "process_mail", "start_mails"]

@@ -1,0 +1,215 @@
+"""SQLAlchemy 2.0 tables. The Alembic migrations in migrations/ create the same schema.
+
+Times are stored as timezone-aware UTC (``DateTime(timezone=True)``); SQLite
+keeps them naive, so ``UtcDateTime`` puts the zone back on the way out.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A DateTime that is always timezone-aware UTC in Python."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Member(Base):
+    __tablename__ = "members"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    lang: Mapped[str] = mapped_column(String(8))
+    tz: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    notation: Mapped[str] = mapped_column(String(16), default="san")
+    letters: Mapped[str] = mapped_column(String(8), default="en")
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), default="chess")
+    event: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    round: Mapped[str] = mapped_column(String(40), default="-")
+    white_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    black_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    time_control: Mapped[str] = mapped_column(String(40), default="10/30")
+    conditionals: Mapped[str] = mapped_column(String(16), default="binding")
+    notation: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    start_date: Mapped[date] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    result: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    termination: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    end_date: Mapped[date | None] = mapped_column(Date, nullable=True)
+    # Canonical plies (UCI for chess), space separated, and the position after them:
+    # the J1 check compares against per-ply keys and replays only what is new.
+    plies: Mapped[str] = mapped_column(Text, default="")
+    ply_count: Mapped[int] = mapped_column(Integer, default=0)
+    position: Mapped[str] = mapped_column(Text)
+    draw_offer_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    white_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_out_message_id: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Move(Base):
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "ply", name="uq_moves_game_ply"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    ply: Mapped[int] = mapped_column(Integer)  # 0-based
+    uci: Mapped[str] = mapped_column(String(16))
+    san: Mapped[str] = mapped_column(String(16))
+    keys: Mapped[str] = mapped_column(Text)  # comparison keys, space separated
+    sent_at: Mapped[datetime] = mapped_column(UtcDateTime())  # arrival (INTERNALDATE)
+    auto: Mapped[int] = mapped_column(Integer, default=0)  # 1: played by the bot (J16)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"), nullable=True)
+
+
+class GameEvent(Base):
+    """The game's ledger: penalties, errors, offers, results (J5, J15)."""
+
+    __tablename__ = "game_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+    kind: Mapped[str] = mapped_column(String(40))
+    colour: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ply: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    days: Mapped[int] = mapped_column(Integer, default=0)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class Inbound(Base):
+    """Every mail taken from IMAP, raw (J19), and the idempotency ledger (G2)."""
+
+    __tablename__ = "inbound"
+    __table_args__ = (
+        UniqueConstraint("folder", "uidvalidity", "uid", name="uq_inbound_uid"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(512), unique=True)
+    folder: Mapped[str] = mapped_column(String(255))
+    uidvalidity: Mapped[int] = mapped_column(Integer)
+    uid: Mapped[int] = mapped_column(Integer)
+    received_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    from_addr: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    subject: Mapped[str] = mapped_column(Text, default="")
+    game_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    outcome: Mapped[str] = mapped_column(String(40))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    processed_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class InboundFailure(Base):
+    """Failed attempts per IMAP message, committed apart from the rolled-back work (G3)."""
+
+    __tablename__ = "inbound_failures"
+    __table_args__ = (
+        UniqueConstraint("folder", "uidvalidity", "uid", name="uq_failure_uid"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    folder: Mapped[str] = mapped_column(String(255))
+    uidvalidity: Mapped[int] = mapped_column(Integer)
+    uid: Mapped[int] = mapped_column(Integer)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    quarantined: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Outbox(Base):
+    """Transactional outbox (G4): written with the state change, sent afterwards."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    dedupe_key: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    game_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True)
+    recipient: Mapped[str] = mapped_column(String(320))
+    envelope_from: Mapped[str] = mapped_column(String(320))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class ReplyCount(Base):
+    """Error replies per address per day (G7 cap)."""
+
+    __tablename__ = "reply_counts"
+    __table_args__ = (UniqueConstraint("address", "day", name="uq_reply_counts"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(320))
+    day: Mapped[date] = mapped_column(Date)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Lock(Base):
+    """One holder per role (G9); ``heartbeat`` lets a new holder notice a dead one."""
+
+    __tablename__ = "locks"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(255))
+    heartbeat: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ImapState(Base):
+    __tablename__ = "imap_state"
+
+    folder: Mapped[str] = mapped_column(String(255), primary_key=True)
+    uidvalidity: Mapped[int] = mapped_column(Integer)

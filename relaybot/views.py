@@ -1,0 +1,108 @@
+"""What a person reads about a game, as plain data for the templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.games import rules_for
+from relaybot.games.base import GameRules
+from relaybot.store.models import Game, Member, Move
+
+COLOUR = {"ja": ("白", "黒"), "en": ("White", "Black")}
+
+
+@dataclass
+class GameFile:
+    """A game with its players and moves loaded once."""
+
+    game: Game
+    white: Member
+    black: Member
+    moves: list[Move]
+    rules: GameRules
+
+    @classmethod
+    def load(cls, session: Session, game: Game) -> GameFile:
+        white = session.get(Member, game.white_id)
+        black = session.get(Member, game.black_id)
+        assert white is not None and black is not None
+        moves = list(
+            session.scalars(select(Move).where(Move.game_id == game.id).order_by(Move.ply))
+        )
+        return cls(game, white, black, moves, rules_for(game.kind))
+
+    @property
+    def plies(self) -> list[str]:
+        return self.game.plies.split() if self.game.plies else []
+
+    def player(self, colour: int) -> Member:
+        return self.white if colour == 0 else self.black
+
+    def colour_of(self, member_id: int) -> int | None:
+        if member_id == self.white.id:
+            return 0
+        if member_id == self.black.id:
+            return 1
+        return None
+
+    def notation_for(self, member: Member) -> tuple[str, str]:
+        """(notation, letters) a member reads: the game's notation wins (J3)."""
+        return (self.game.notation or member.notation, member.letters)
+
+
+def local_date(moment: datetime | None, tz: str) -> str:
+    """A date as the reader sees it in their own time zone (J6)."""
+    if moment is None:
+        return "-"
+    return moment.astimezone(ZoneInfo(tz)).strftime("%Y-%m-%d")
+
+
+def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
+    """Everything a player's mail shows about the game, in the reader's terms."""
+    lang = reader.lang
+    notation, letters = gf.notation_for(reader)
+    plies = gf.plies
+    position = gf.rules.load(gf.game.position)
+    colour = gf.colour_of(reader.id)
+    to_move = gf.rules.to_move(position)
+    last = gf.moves[-1] if gf.moves else None
+    previous = gf.moves[-2] if len(gf.moves) > 1 else None
+    return {
+        "game_id": gf.game.id,
+        "game_address": cfg.bot.game_address(gf.game.id),
+        "event": gf.game.event or "",
+        "white": gf.white.name,
+        "black": gf.black.name,
+        "reader": reader.name,
+        "reader_colour": COLOUR[lang][colour] if colour is not None else "",
+        "record": gf.rules.format_record(plies, notation, letters) or "-",
+        "ply_count": len(plies),
+        "board": gf.rules.board_text(position, lang),
+        "to_move_colour": COLOUR[lang][to_move],
+        "to_move_name": gf.player(to_move).name,
+        "your_move": colour == to_move and gf.game.status == "active",
+        "status": gf.game.status,
+        "result": gf.game.result or "",
+        "termination": gf.game.termination or "",
+        "time_control": gf.game.time_control,
+        "start_date": gf.game.start_date.isoformat(),
+        "last_sent": local_date(last.sent_at if last else None, reader.tz),
+        "previous_sent": local_date(previous.sent_at if previous else None, reader.tz),
+        "timezone": reader.tz,
+        "draw_offer_by": (
+            COLOUR[lang][gf.game.draw_offer_by] if gf.game.draw_offer_by is not None else ""
+        ),
+    }
+
+
+def move_label(ply: int, text: str) -> str:
+    """``12. Nf3`` or ``12... Nf6`` for a 0-based ply."""
+    number = ply // 2 + 1
+    return f"{number}. {text}" if ply % 2 == 0 else f"{number}... {text}"

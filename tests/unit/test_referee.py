@@ -1,0 +1,154 @@
+"""The referee's verdicts on one mail (J1, J2, J5, J15), pure and fast."""
+
+from __future__ import annotations
+
+from relaybot.core.referee import PENALTY_DAYS, StoredGame, Verdict, decide
+from relaybot.games.chess import RULES
+
+
+def stored(moves: str = "") -> StoredGame:
+    """A stored game after the given SAN moves, keys as the store keeps them."""
+    board = RULES.start()
+    plies: list[str] = []
+    keys = []
+    for token in moves.split():
+        ply = RULES.parse(board, token)
+        keys.append(RULES.ply_keys(board, ply))
+        RULES.play(board, ply)
+        plies.append(ply)
+    return StoredGame(plies=tuple(plies), keys=tuple(keys), position=RULES.save(board))
+
+
+def mail(game: StoredGame, sender: int, text: str) -> Verdict:
+    return decide(RULES, game, sender, text)
+
+
+def test_first_move_applied() -> None:
+    v = mail(stored(), 0, "Hello!\n\n1. e4\n\nRegards")
+    assert v.kind == "move"
+    assert v.new_plies == ["e2e4"]
+    assert v.new_texts == ["e4"]
+
+
+def test_j1_whole_game_compared_sync_error_marks_first_differing_ply() -> None:
+    game = stored("e4 e5 Nf3 Nc6")
+    v = mail(game, 0, "1. e4 e5 2. Nf3 Nf6 3. Bb5")
+    assert v.kind == "sync_error"
+    assert v.diff_ply == 3
+    assert v.diff_token == "Nf6"
+    assert not v.new_plies and not v.applies
+
+
+def test_j1_short_record_is_a_sync_error() -> None:
+    game = stored("e4 e5 Nf3 Nc6")
+    v = mail(game, 0, "2. Bb5")
+    assert v.kind == "sync_error"
+
+
+def test_j1_earlier_moves_in_other_notations_agree() -> None:
+    game = stored("e4 e5 Nf3 Nc6")
+    v = mail(game, 0, "1. e2-e4 5755 2. Ng1f3 Nb8-c6 3. Bb5")
+    assert v.kind == "move"
+    assert v.new_plies == ["f1b5"]
+
+
+def test_j2_localised_letters_in_the_record_fall_back_to_parsing() -> None:
+    game = stored("e4 e5 Nf3 Nc6")
+    v = decide(RULES, game, 0, "1. e4 e5 2. Sf3 Sc6 3. Lb5", letters="de")
+    assert v.kind == "move"
+    assert v.new_plies == ["f1b5"]
+
+
+def test_j5_illegal_move_costs_five_days_and_applies_nothing() -> None:
+    game = stored("e4 e5")
+    v = mail(game, 0, "1. e4 e5 2. Ke3")
+    assert v.kind == "bad_move"
+    assert v.error is not None and v.error.kind == "illegal"
+    assert v.penalty_days == PENALTY_DAYS == 5
+    assert not v.new_plies
+
+
+def test_j4_ambiguous_move_is_refused() -> None:
+    game = stored("Nf3 Nf6 d4 d5 Nbd2 Nbd7 e3 e6")
+    v = mail(game, 0, "1. Nf3 Nf6 2. d4 d5 3. Nbd2 Nbd7 4. e3 e6 5. Nb3")
+    assert v.kind == "move"  # only the d2 knight reaches b3
+    game = stored("Nf3 Nf6 d3 d6")
+    v = mail(game, 0, "1. Nf3 Nf6 2. d3 d6 3. Nd2")  # Nb1 and Nf3 both reach d2
+    assert v.kind == "bad_move" and v.error is not None and v.error.kind == "ambiguous"
+
+
+def test_not_your_turn() -> None:
+    v = mail(stored("e4"), 0, "1. e4 e5")
+    assert v.kind == "not_your_turn"
+
+
+def test_one_new_move_at_a_time() -> None:
+    v = mail(stored("e4"), 1, "1. e4 e5 2. Nf3 Nc6")
+    assert v.kind == "too_many_moves"
+
+
+def test_no_new_move() -> None:
+    v = mail(stored("e4"), 1, "1. e4")
+    assert v.kind == "no_move"
+
+
+def test_resign_any_time() -> None:
+    v = mail(stored("e4 e5"), 1, "投了します")
+    assert (v.kind, v.result, v.termination) == ("resign", "1-0", "resignation")
+    v = mail(stored("e4 e5"), 0, "resign")
+    assert v.result == "0-1"
+
+
+def test_draw_offer_with_move_then_accept() -> None:
+    v = mail(stored("e4"), 1, "1. e4 e5\ndraw?")
+    assert v.kind == "move" and v.draw_offer_by == 1
+    game = StoredGame(
+        plies=(*stored("e4 e5").plies,),
+        keys=stored("e4 e5").keys,
+        position=stored("e4 e5").position,
+        draw_offer_by=1,
+    )
+    v = mail(game, 0, "ドロー")
+    assert (v.kind, v.result, v.termination) == ("draw_agreed", "1/2-1/2", "agreement")
+
+
+def test_draw_declined_by_playing_on() -> None:
+    base = stored("e4 e5")
+    game = StoredGame(plies=base.plies, keys=base.keys, position=base.position, draw_offer_by=1)
+    v = mail(game, 0, "1. e4 e5 2. Nf3")
+    assert v.kind == "move" and v.draw_declined and v.draw_offer_by is None
+
+
+def test_threefold_claim_with_draw_keyword() -> None:
+    game = stored("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
+    v = mail(game, 0, "draw")
+    assert (v.kind, v.termination) == ("draw_claimed", "threefold")
+
+
+def test_draw_without_offer_or_claim_becomes_an_offer() -> None:
+    v = mail(stored("e4 e5"), 0, "draw")
+    assert v.kind == "draw_offer" and v.draw_offer_by == 0
+    assert "accept_without_offer" in v.notes
+
+
+def test_checkmate_ends_the_game() -> None:
+    game = stored("f3 e5 g4")
+    v = mail(game, 1, "1. f3 e5 2. g4 Qh4#")
+    assert (v.kind, v.result, v.termination) == ("move", "0-1", "checkmate")
+
+
+def test_j2_fullwidth_is_read_and_noted() -> None:
+    v = mail(stored(), 0, "１．ｅ４")
+    assert v.kind == "move" and v.new_plies == ["e2e4"]
+    assert "fullwidth" in v.notes
+
+
+def test_finished_game_refuses() -> None:
+    base = stored("e4")
+    game = StoredGame(plies=base.plies, keys=base.keys, position=base.position, active=False)
+    assert mail(game, 1, "1. e4 e5").kind == "game_over"
+
+
+def test_greeting_words_are_not_moves() -> None:
+    v = mail(stored("e4"), 1, "Thanks for the game, good luck!\n\n1. e4 c5\n\nBest wishes\nBob")
+    assert v.kind == "move" and v.new_plies == ["c7c5"]
