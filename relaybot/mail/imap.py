@@ -256,9 +256,10 @@ class Mailbox:
         stash = getattr(imap, "untagged_responses", None)
         if not isinstance(stash, dict):
             return
-        for key in ("EXISTS", "RECENT"):
-            if stash.pop(key, None):
-                self._news = True
+        if stash.pop("EXISTS", None):
+            self._news = True
+        if any(_nonzero(n) for n in stash.pop("RECENT", ())):
+            self._news = True
         for key in ("EXPUNGE", "FETCH", "VANISHED"):
             stash.pop(key, None)
 
@@ -471,9 +472,17 @@ def _has_news(responses: list[Any]) -> bool:
             continue
         if resp[0] == b"BYE":
             raise ImapError(f"server closed the connection: {resp[1]!r}")
-        if resp[1] in (b"EXISTS", b"RECENT"):
+        if resp[1] == b"EXISTS" or (resp[1] == b"RECENT" and _nonzero(resp[0])):
             news = True
     return news
+
+
+def _nonzero(value: object) -> bool:
+    if isinstance(value, int):
+        return value > 0
+    if isinstance(value, bytes | str):
+        return value.strip() not in (b"0", "0", b"", "")
+    return False
 
 
 def _as_bytes(value: object) -> bytes:

@@ -216,6 +216,24 @@ def test_reconnect_after_dovecot_restart(imap_account: Account, dovecot: Dovecot
     box.close()
 
 
+def test_killed_connection_mid_idle_raises_then_reconnects(
+    imap_account: Account, dovecot: Dovecot
+) -> None:
+    """T3: the server drops just this session (doveadm kick) while it IDLEs."""
+    with Mailbox(settings(imap_account)) as box:
+        timer = threading.Timer(0.3, dovecot.kick, args=(imap_account.user,))
+        timer.start()
+        try:
+            with pytest.raises(ImapError):
+                box.wait(10)
+        finally:
+            timer.join()
+        assert not box.connected
+        box.connect()
+        uid = imap_account.append(mail(), datetime(2024, 1, 1, tzinfo=UTC))
+        assert box.pending_uids() == [uid]
+
+
 def test_uidvalidity_changes_when_bumped(imap_account: Account) -> None:
     """T4 support: a bumped UIDVALIDITY is seen on the next connect."""
     uid = imap_account.append(mail(), datetime(2024, 1, 1, tzinfo=UTC))

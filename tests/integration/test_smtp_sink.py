@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from email.message import EmailMessage
+from typing import Any
 
 import aiosmtplib
 import pytest
@@ -25,7 +26,7 @@ def message(n: int = 1) -> EmailMessage:
     return msg
 
 
-def send(sink: SmtpSink, n: int = 1, timeout: float = 5.0) -> tuple[dict[str, object], str]:
+def send(sink: SmtpSink, n: int = 1, timeout: float = 5.0) -> tuple[dict[str, Any], str]:
     return asyncio.run(
         aiosmtplib.send(
             message(n),

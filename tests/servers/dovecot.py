@@ -20,6 +20,13 @@ Pitfalls this module works around (Dovecot 2.3 on Debian 12; 2.4 config is best 
   pid file or socket clashes with a system Dovecot or another test run.
 - Plaintext LOGIN without TLS needs ``ssl = no`` plus ``disable_plaintext_auth = no``
   (2.3) or ``auth_allow_cleartext = yes`` (2.4).
+- A failed login delays later logins from the same IP (``auth_failure_delay`` and the
+  anvil auth penalty); both are switched off so one wrong-password test costs nothing.
+- Stopping only the master leaves its imap children serving open connections (and the
+  log/stats helpers running), so :meth:`Dovecot.stop` signals the whole process group.
+- A session sees mail delivered by another session only after a command syncs its view
+  (FETCH/SEARCH/MOVE of a newer UID silently match nothing): relaybot's Mailbox sends
+  NOOP before UID SEARCH and retries a missed FETCH/MOVE once after NOOP.
 - IDLE notices new mail via inotify, with ``mailbox_idle_check_interval`` as the backstop
   (lowered to 1 s here so IDLE tests stay fast).
 """
@@ -126,6 +133,7 @@ info_log_path = {root}/log/dovecot.log
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+auth_failure_delay = 0 secs
 first_valid_uid = 1
 first_valid_gid = 1
 mail_location = maildir:~/Maildir
@@ -141,6 +149,13 @@ passdb {{
 userdb {{
   driver = static
   args = uid={uid} gid={gid} home={root}/home/%u
+}}
+service anvil {{
+  # mode 0 turns the per-IP auth penalty off: a test of a wrong password must not
+  # slow down every later login from 127.0.0.1
+  unix_listener anvil-auth-penalty {{
+    mode = 0
+  }}
 }}
 service imap-login {{
   inet_listener imap {{
@@ -170,6 +185,7 @@ info_log_path = {root}/log/dovecot.log
 ssl = no
 auth_allow_cleartext = yes
 auth_mechanisms = plain login
+auth_failure_delay = 0 secs
 first_valid_uid = 1
 first_valid_gid = 1
 mail_driver = maildir

@@ -1,0 +1,35 @@
+#!/bin/sh
+# System packages for relaybot's integration tests (Debian 12, run as root; idempotent).
+#
+# - dovecot-imapd, dovecot-core: the real IMAP server tests/servers/dovecot.py starts on
+#   loopback from a config in a temp dir (the system instance is not used).
+# - vmail: system user whose uid/gid the test Dovecot stores mail as (it refuses uid 0).
+set -eu
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-system.sh: run as root" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+PACKAGES="dovecot-core dovecot-imapd"
+
+missing=""
+for pkg in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $pkg"
+    fi
+done
+
+if [ -n "$missing" ]; then
+    apt-get update -qq
+    # shellcheck disable=SC2086  # word splitting of the package list is intended
+    apt-get install -y -qq $missing >/dev/null
+fi
+
+if ! getent passwd vmail >/dev/null; then
+    useradd --system --user-group --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin vmail
+fi
+
+/usr/sbin/dovecot --version >/dev/null
