@@ -44,7 +44,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -207,7 +207,6 @@ userdb static {{
 }}
 service imap-login {{
   inet_listener imap {{
-    listen = 127.0.0.1
     port = {port}
   }}
   inet_listener imaps {{
@@ -241,7 +240,8 @@ class Account:
             try:
                 imap.logout()
             except Exception:
-                imap.shutdown()
+                with suppress(Exception):
+                    imap.shutdown()
 
     def append(
         self,
@@ -471,8 +471,9 @@ class Dovecot:
     def bump_uidvalidity(self, user: str, folder: str = "INBOX") -> int:
         """Set a larger UIDVALIDITY on *folder* (``doveadm mailbox update``); return it.
 
-        Connected clients that have the folder selected are disconnected by Dovecot
-        (the mailbox index is recreated underneath them), as a real server would do.
+        Sessions that have the folder selected are disconnected by Dovecot at their next
+        command ("index reset, view is now inconsistent"); the mail stays, under the new
+        UIDVALIDITY.
         """
         new = self.uidvalidity(user, folder) + 1
         self.doveadm("mailbox", "update", "-u", user, "--uid-validity", str(new), folder)

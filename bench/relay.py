@@ -1,0 +1,501 @@
+"""Relay throughput and referee benchmarks, run by hand (see bench/README.md).
+
+    python -m bench.relay                  # 200 games, 2,000 move mails (~2-3 minutes)
+    python -m bench.relay --smoke          # a few seconds, for CI
+    python -m bench.relay --profile        # also cProfile the bot's cycles
+
+Three figures:
+
+1. relaybot: a real Dovecot and the aiosmtpd sink on loopback, a SQLite store with
+   ``2 * games`` members and ``games`` games. Move mails (each carrying the whole game
+   from move 1 plus one new legal move, from the right player) arrive by APPEND in
+   rounds, one ply for every game per round, and each round is one timed
+   ``relaybot.runner.run_once`` (IMAP fetch, referee, commit, MOVE, SMTP send).
+2. null relay: the same mails, the same servers (its own mailbox), interleaved round by
+   round with the bot: fetch (``BODY.PEEK[]`` + ``INTERNALDATE``), send on by SMTP to
+   one recipient, MOVE to ``Processed``; one IMAP and one SMTP connection per round,
+   as ``run_once`` opens per cycle. No parsing, no checks, no database.
+3. incremental referee: ``decide`` on a mail with a 300-ply game plus one new ply
+   against the stored game, versus replaying every token with ``parse_move``.
+
+Only the bot's (and the null relay's) processing is timed; APPEND is not. The SMTP
+sink runs in a child process so its parsing of captured mail does not compete with
+the timed code for the GIL (a real MTA is another process too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import io
+import multiprocessing
+import pstats
+import random
+import shutil
+import smtplib
+import sys
+import tempfile
+import textwrap
+import time
+import timeit
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import chess
+from imapclient import IMAPClient  # type: ignore[import-untyped]
+
+from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.core.notation import extract_record, parse_move
+from relaybot.core.referee import StoredGame, decide
+from relaybot.games.chess import RULES
+from relaybot.runner import CycleReport, run_once
+from relaybot.service import start_mails
+from relaybot.store.db import Store, migrate
+from tests.servers.dovecot import Account, Dovecot
+
+RELAY = "relay@club.example"
+TD = "td@club.example"
+NULL_RCPT = "null@players.example"
+PLAYER_DOMAIN = "players.example"
+START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+ROUND = timedelta(hours=12)
+
+TARGET_RATIO = 0.6
+TARGET_SPEEDUP = 10.0
+
+
+# -- the SMTP sink, in a child process ---------------------------------------------------
+
+
+def _sink_child(conn: Connection) -> None:
+    """Run :class:`SmtpSink` until told to stop; answer ``count`` with the mail taken since."""
+    from tests.servers.smtp_sink import SmtpSink
+
+    sink = SmtpSink()
+    sink.start()
+    conn.send((sink.host, sink.port))
+    try:
+        while True:
+            command = conn.recv()
+            if command == "count":  # only asked between cycles, when nothing is in flight
+                got = sink.captured
+                sink.clear()
+                conn.send(Counter(r for c in got for r in c.rcpt_tos))
+            else:
+                break
+    finally:
+        sink.stop()
+
+
+class SinkProcess:
+    """The aiosmtpd sink of ``tests.servers.smtp_sink`` in a forked child."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("fork")  # before any thread exists in this process
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_sink_child, args=(child,), daemon=True)
+        self._proc.start()
+        child.close()
+        if not self._conn.poll(30):
+            raise RuntimeError("SMTP sink did not start")
+        self.host, self.port = self._conn.recv()
+
+    def take(self) -> Counter[str]:
+        """Recipients of the mail captured since the last call (and forget it)."""
+        self._conn.send("count")
+        counts: Counter[str] = self._conn.recv()
+        return counts
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self._conn.send("stop")
+        self._proc.join(10)
+        if self._proc.is_alive():
+            self._proc.kill()
+
+
+# -- games and mails -------------------------------------------------------------------
+
+
+def random_game(rng: random.Random, plies: int) -> list[chess.Move]:
+    """``plies`` random legal moves after none of which the game is over."""
+    while True:
+        board = chess.Board()
+        moves: list[chess.Move] = []
+        while len(moves) < plies:
+            choices = list(board.legal_moves)
+            rng.shuffle(choices)
+            for move in choices:
+                board.push(move)
+                if board.outcome(claim_draw=False) is None:
+                    moves.append(move)
+                    break
+                board.pop()
+            else:
+                break  # every move ends the game: start again
+        if len(moves) == plies:
+            return moves
+
+
+def san_record(moves: Sequence[chess.Move]) -> str:
+    """``1. e4 e5 2. Nf3 ...`` as a player writes it, wrapped like a mail client."""
+    board = chess.Board()
+    parts: list[str] = []
+    for move in moves:
+        if board.turn == chess.WHITE:
+            parts.append(f"{board.fullmove_number}.")
+        parts.append(board.san(move))
+        board.push(move)
+    return textwrap.fill(" ".join(parts), width=72, break_long_words=False)
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    address: str
+    lang: str
+    tz: str
+
+
+@dataclass
+class BenchGame:
+    game_id: str
+    white: Member
+    black: Member
+    moves: list[chess.Move]
+    mails: list[bytes] = field(default_factory=list)
+
+
+def move_mail(game: BenchGame, ply: int, when: datetime) -> bytes:
+    """Ply ``ply`` (0-based) of ``game`` from the right player, whole game in the body."""
+    player = game.white if ply % 2 == 0 else game.black
+    msg = EmailMessage()
+    local, domain = player.address.split("@")
+    msg["From"] = Address(display_name=player.name, username=local, domain=domain)
+    msg["To"] = f"relay+{game.game_id}@club.example"
+    msg["Subject"] = f"Re: [{game.game_id}] {game.white.name} - {game.black.name}"
+    msg["Date"] = format_datetime(when)
+    msg["Message-ID"] = f"<{game.game_id}.{ply}.bench@{PLAYER_DOMAIN}>"
+    greeting = "こんにちは。" if player.lang == "ja" else "Hello,"
+    body = (f"{greeting}\n\nMy move, with the game so far:\n\n"
+            f"{san_record(game.moves[: ply + 1])}\n\nBest regards,\n{player.name}\n")
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def make_config(db_url: str, account: Account, smtp_host: str, smtp_port: int) -> Config:
+    return Config(
+        database=DatabaseConfig(url=db_url),
+        bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD),
+        imap=ImapConfig(host=account.host, port=account.port, user=account.user,
+                        password=account.password, tls="none", folder="INBOX"),
+        smtp=SmtpConfig(host=smtp_host, port=smtp_port, user="", password="", tls="none",
+                        timeout=30),
+    )
+
+
+def set_up_club(store: Store, cfg: Config, n_games: int, plies: int,
+                rng: random.Random) -> list[BenchGame]:
+    """Members, games and their start mails (queued; the caller's cycle sends them)."""
+    members = [
+        Member(f"Player {i:04d}", f"p{i:04d}@{PLAYER_DOMAIN}", "ja" if i % 3 == 0 else "en",
+               "Asia/Tokyo" if i % 3 == 0 else "Europe/London")
+        for i in range(2 * n_games)
+    ]
+    games: list[BenchGame] = []
+    with store.session() as session:
+        for m in members:
+            add_member(session, cfg, MemberInput(m.name, m.address, lang=m.lang, tz=m.tz), START)
+        for g in range(n_games):
+            white, black = members[2 * g], members[2 * g + 1]
+            game = create_game(session, cfg, GameInput(white=white.address, black=black.address,
+                                                       event="Bench 2026"), START)
+            start_mails(session, cfg, game, START)
+            games.append(BenchGame(game.id, white, black, random_game(rng, plies)))
+    return games
+
+
+# -- delivering and the null relay -----------------------------------------------------
+
+
+def append_all(account: Account, mails: Sequence[tuple[bytes, datetime]]) -> None:
+    """APPEND every mail to INBOX on one connection (not timed)."""
+    with account.client(None) as imap:
+        for raw, when in mails:
+            imap.append("INBOX", raw, msg_time=when)
+
+
+def null_round(account: Account, smtp_host: str, smtp_port: int) -> int:
+    """Relay every mail in INBOX unchanged: fetch, send to one recipient, MOVE."""
+    imap = IMAPClient(account.host, port=account.port, use_uid=True, ssl=False, timeout=60)
+    imap.normalise_times = False
+    done = 0
+    try:
+        imap.login(account.user, account.password)
+        if not imap.folder_exists("Processed"):
+            imap.create_folder("Processed")
+        imap.select_folder("INBOX")
+        uids = sorted(int(u) for u in imap.search(["ALL"]))
+        with smtplib.SMTP(smtp_host, smtp_port, timeout=60) as smtp:
+            for uid in uids:
+                entry = imap.fetch([uid], [b"BODY.PEEK[]", b"INTERNALDATE"])[uid]
+                raw: bytes = entry[b"BODY[]"]
+                _arrived = entry[b"INTERNALDATE"]
+                smtp.sendmail(RELAY, [NULL_RCPT], raw)
+                imap.move([uid], "Processed")
+                done += 1
+    finally:
+        with contextlib.suppress(Exception):
+            imap.logout()
+    return done
+
+
+# -- the relay benchmark ---------------------------------------------------------------
+
+
+@dataclass
+class RelayResult:
+    mails: int = 0
+    bot_seconds: float = 0.0
+    bot_sent: int = 0
+    null_seconds: float = 0.0
+    null_sent: int = 0
+    setup_seconds: float = 0.0
+    deliver_seconds: float = 0.0
+    round_seconds: list[float] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    profile: str = ""
+
+
+def _check_cycle(report: CycleReport, expected: int, sunk: Counter[str], k: int,
+                 problems: list[str]) -> None:
+    outcomes = report.poll.outcomes or {}
+    if report.poll.processed != expected or outcomes.get("move", 0) != expected:
+        problems.append(f"round {k + 1}: processed {report.poll.processed}/{expected}, "
+                        f"outcomes {outcomes}")
+    if report.send.sent != 2 * expected or sum(sunk.values()) != 2 * expected:
+        problems.append(f"round {k + 1}: sent {report.send.sent}, sink got "
+                        f"{sum(sunk.values())}, expected {2 * expected} (forward + ack)")
+
+
+def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool) -> RelayResult:
+    plies = max(1, n_mails // n_games)
+    result = RelayResult()
+    rng = random.Random(seed)
+    profiler = cProfile.Profile() if profile else None
+    sink = SinkProcess()  # first: forks before Dovecot's or anyone's threads exist
+    workdir = Path(tempfile.mkdtemp(prefix="relaybot-bench-"))
+    try:
+        with Dovecot() as server:
+            bot_box = server.new_account("bench-relay")
+            null_box = server.new_account("bench-null")
+            t0 = time.perf_counter()
+            cfg = make_config(f"sqlite:///{workdir / 'relaybot.db'}", bot_box, sink.host,
+                              sink.port)
+            store = Store.open(cfg.database.url)
+            migrate(store.engine)
+            games = set_up_club(store, cfg, n_games, plies, rng)
+            while run_once(store, cfg, START).send.sent:  # the start mails (500 per cycle)
+                pass
+            started = sum(sink.take().values())
+            if started != 2 * n_games:
+                result.problems.append(f"start mails: sink got {started}, want {2 * n_games}")
+            result.setup_seconds = time.perf_counter() - t0
+
+            for k in range(plies):
+                t0 = time.perf_counter()
+                when = START + ROUND * (k + 1)
+                batch = [(move_mail(g, k, when), when + timedelta(seconds=i))
+                         for i, g in enumerate(games)]
+                append_all(bot_box, batch)
+                append_all(null_box, batch)
+                result.deliver_seconds += time.perf_counter() - t0
+                now = when + timedelta(seconds=len(batch) + 60)
+
+                if profiler is not None:
+                    profiler.enable()
+                t0 = time.perf_counter()
+                report = run_once(store, cfg, now)
+                elapsed = time.perf_counter() - t0
+                if profiler is not None:
+                    profiler.disable()
+                result.bot_seconds += elapsed
+                result.round_seconds.append(elapsed)
+                sunk = sink.take()
+                result.bot_sent += report.send.sent
+                _check_cycle(report, len(batch), sunk, k, result.problems)
+
+                t0 = time.perf_counter()
+                relayed = null_round(null_box, sink.host, sink.port)
+                result.null_seconds += time.perf_counter() - t0
+                null_sunk = sink.take()
+                result.null_sent += null_sunk[NULL_RCPT]
+                if relayed != len(batch) or null_sunk[NULL_RCPT] != len(batch):
+                    result.problems.append(f"null round {k + 1}: relayed {relayed}, sink got "
+                                           f"{null_sunk[NULL_RCPT]}, want {len(batch)}")
+                result.mails += len(batch)
+            leftover = len(bot_box.uids()) + len(null_box.uids())
+            if leftover:
+                result.problems.append(f"{leftover} mail(s) left in INBOX")
+            store.dispose()
+    finally:
+        sink.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    if profiler is not None:
+        result.profile = _profile_text(profiler)
+    return result
+
+
+def _profile_text(profiler: cProfile.Profile, top: int = 25) -> str:
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(r"relaybot/", top)
+    return out.getvalue()
+
+
+# -- the incremental referee -----------------------------------------------------------
+
+
+@dataclass
+class RefereeResult:
+    plies: int
+    decide_us: float
+    replay_us: float
+    extract_us: float
+
+    @property
+    def speedup(self) -> float:
+        return self.replay_us / self.decide_us
+
+
+def stored_game(moves: Sequence[chess.Move]) -> StoredGame:
+    """The stored game after ``moves``, keys as the store keeps them (see test_referee)."""
+    board = RULES.start()
+    plies: list[str] = []
+    keys: list[frozenset[str]] = []
+    for move in moves:
+        ply = move.uci()
+        keys.append(RULES.ply_keys(board, ply))
+        RULES.play(board, ply)
+        plies.append(ply)
+    return StoredGame(plies=tuple(plies), keys=tuple(keys), position=RULES.save(board))
+
+
+def full_replay(tokens: Sequence[str], plies: Sequence[str]) -> chess.Board:
+    """Every token parsed on a fresh board from move 1 and compared with the record."""
+    board = chess.Board()
+    for index, token in enumerate(tokens):
+        move = parse_move(board, token)
+        if index < len(plies) and move.uci() != plies[index]:
+            raise AssertionError(f"replay differs at ply {index}")
+        board.push(move)
+    return board
+
+
+def best_of(fn: Callable[[], object], repeat: int, budget: float) -> float:
+    """Seconds per call: the best of ``repeat`` timeit runs of about ``budget`` seconds."""
+    timer = timeit.Timer(fn)
+    number, spent = timer.autorange()
+    number = max(1, int(number * budget / max(spent, 1e-9)))
+    return min(timer.repeat(repeat=repeat, number=number)) / number
+
+
+def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeResult:
+    moves = random_game(random.Random(seed), plies + 1)
+    game = stored_game(moves[:plies])
+    text = ("Dear TD,\n\nHere is the whole game and my move:\n\n"
+            f"{san_record(moves)}\n\nBest regards,\nPlayer\n")
+    sender = 0 if plies % 2 == 0 else 1
+    verdict = decide(RULES, game, sender, text)
+    if verdict.kind != "move" or verdict.new_plies != [moves[-1].uci()]:
+        raise AssertionError(f"decide: {verdict.kind} {verdict.new_plies}")
+    tokens = extract_record(text).tokens
+    if len(tokens) != plies + 1:
+        raise AssertionError(f"record has {len(tokens)} tokens, want {plies + 1}")
+    if full_replay(tokens, game.plies).fen() != chess.Board(verdict.position).fen():
+        raise AssertionError("replay and decide disagree on the position")
+    return RefereeResult(
+        plies=plies,
+        decide_us=1e6 * best_of(lambda: decide(RULES, game, sender, text), repeat, budget),
+        replay_us=1e6 * best_of(lambda: full_replay(tokens, game.plies), repeat, budget),
+        extract_us=1e6 * best_of(lambda: extract_record(text), repeat, budget),
+    )
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def _rows(relay: RelayResult, referee: RefereeResult) -> Iterator[tuple[str, str, str]]:
+    bot_rate = relay.mails / relay.bot_seconds if relay.bot_seconds else 0.0
+    null_rate = relay.mails / relay.null_seconds if relay.null_seconds else 0.0
+    ratio = bot_rate / null_rate if null_rate else 0.0
+    yield ("relaybot run_once", f"{bot_rate:8.1f} mails/s",
+           f"{relay.mails} in {relay.bot_seconds:.2f} s, {relay.bot_sent} sent")
+    yield ("null relay", f"{null_rate:8.1f} mails/s",
+           f"{relay.mails} in {relay.null_seconds:.2f} s, {relay.null_sent} sent")
+    yield ("ratio relaybot/null", f"{ratio:8.2f}",
+           f"target >= {TARGET_RATIO}: {'ok' if ratio >= TARGET_RATIO else 'BELOW'}")
+    yield (f"decide, {referee.plies}+1 plies", f"{referee.decide_us:8.0f} us",
+           f"incl. record extraction {referee.extract_us:.0f} us")
+    yield (f"full replay, {referee.plies + 1} plies", f"{referee.replay_us:8.0f} us",
+           "parse_move + push per token")
+    yield ("speed-up replay/decide", f"{referee.speedup:8.1f}x",
+           f"target >= {TARGET_SPEEDUP:.0f}x: "
+           f"{'ok' if referee.speedup >= TARGET_SPEEDUP else 'BELOW'}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.relay", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--mails", type=int, default=2000,
+                        help="move mails in all (mails // games plies per game)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run (10 games, 30 mails, short timings) for CI")
+    parser.add_argument("--profile", action="store_true",
+                        help="cProfile the bot's cycles (the figures then include its cost)")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.games, args.mails = 10, 30
+    if args.games < 1 or args.mails < args.games:
+        parser.error("need --games >= 1 and --mails >= --games")
+    repeat, budget = (3, 0.05) if args.smoke else (7, 0.3)
+
+    t0 = time.perf_counter()
+    relay = relay_bench(args.games, args.mails, args.seed, args.profile)
+    referee = referee_bench(args.seed, 300, repeat, budget)
+    total = time.perf_counter() - t0
+
+    plies = max(1, args.mails // args.games)
+    print(f"relaybot bench: {args.games} games x {plies} plies = {relay.mails} move mails, "
+          f"{2 * args.games} members, SQLite, Dovecot + aiosmtpd on loopback"
+          f"{' (cProfile on)' if args.profile else ''}")
+    rows = list(_rows(relay, referee))
+    width = max(len(r[0]) for r in rows)
+    for name, value, note in rows:
+        print(f"  {name:<{width}}  {value}   {note}")
+    rounds = relay.round_seconds
+    if rounds:
+        print(f"  bot cycle per round: first {rounds[0]:.2f} s, last {rounds[-1]:.2f} s, "
+              f"max {max(rounds):.2f} s; setup {relay.setup_seconds:.1f} s, "
+              f"APPEND {relay.deliver_seconds:.1f} s, total {total:.1f} s")
+    if relay.profile:
+        print(relay.profile)
+    for problem in relay.problems:
+        print(f"PROBLEM: {problem}", file=sys.stderr)
+    return 1 if relay.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The command line as an operator uses it (INTERFACE.md): exit codes, one-line errors,
+nothing half-written."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def relaybot(cwd: Path, *args: str, env: dict[str, str] | None = None,
+             timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
+    return subprocess.run([sys.executable, "-m", "relaybot.cli", *args], cwd=cwd,
+                          env={**base, **(env or {})}, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str], needle: str) -> None:
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("relaybot: ") and needle in lines[0], lines[0]
+
+
+def test_init_is_safe_to_run_twice(tmp_path: Path) -> None:
+    first = relaybot(tmp_path, "init")
+    assert first.returncode == 0, first.stderr
+    assert (tmp_path / "relaybot.toml").exists() and (tmp_path / "relaybot.db").exists()
+    (tmp_path / "relaybot.toml").write_text(
+        (tmp_path / "relaybot.toml").read_text() + "\n# operator note\n")
+    second = relaybot(tmp_path, "init")
+    assert second.returncode == 0
+    assert "# operator note" in (tmp_path / "relaybot.toml").read_text()
+
+
+def test_members_games_show_and_pgn(tmp_path: Path) -> None:
+    relaybot(tmp_path, "init")
+    ok = relaybot(tmp_path, "member", "add", "--name", "Hayakawa, Satoru", "--email",
+                  "Hayakawa@Example.jp", "--lang", "ja", "--rating", "1850")
+    assert ok.returncode == 0, ok.stderr
+    csv = tmp_path / "members.csv"
+    csv.write_text("name,email,lang,tz,rating,notation\n"
+                   "\"Horie, Takahiro\",horie@example.org,en,Europe/London,,numeric\n",
+                   encoding="utf-8")
+    assert relaybot(tmp_path, "member", "import", str(csv)).returncode == 0
+    new = relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp", "--black",
+                   "horie@example.org", "--event", "Club 2026", "--start", "2026-11-01")
+    assert new.returncode == 0, new.stderr
+    game_id, address = new.stdout.splitlines()[:2]
+    assert address == f"relay+{game_id}@club.example"
+    show = relaybot(tmp_path, "game", "show", game_id)
+    assert show.returncode == 0 and "Hayakawa, Satoru" in show.stdout and "active" in show.stdout
+    pgn = relaybot(tmp_path, "game", "pgn", game_id)
+    assert '[WhiteJCCA "1850"]' in pgn.stdout and '[Date "2026.11.01"]' in pgn.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("member", "add", "--name", "X, Y", "--email", "not-an-address"), "--email"),
+        (("member", "add", "--name", "X, Y", "--email", "x@y.example", "--tz", "Moon/Base"),
+         "--tz"),
+        (("game", "new", "--white", "nobody@example.org", "--black", "x@y.example"),
+         "nobody@example.org"),
+        (("game", "show", "zzzzzz"), "zzzzzz"),
+        (("run", "--now", "yesterday"), "--now"),
+    ],
+)
+def test_operator_mistakes_get_one_clear_line(tmp_path: Path, args: tuple[str, ...],
+                                              needle: str) -> None:
+    relaybot(tmp_path, "init")
+    one_line_error(relaybot(tmp_path, *args), needle)
+
+
+def test_bad_config_names_the_key(tmp_path: Path) -> None:
+    (tmp_path / "relaybot.toml").write_text("[imap]\nport = 'x'\n")
+    one_line_error(relaybot(tmp_path, "game", "show", "abc"), "imap.port")
+    (tmp_path / "relaybot.toml").write_text("[imap]\nport = 993\n")
+    one_line_error(relaybot(tmp_path, "game", "show", "abc",
+                            env={"RELAYBOT_SMTP_PORT": "99999"}), "RELAYBOT_SMTP_PORT")
+
+
+def test_import_is_all_or_nothing(tmp_path: Path) -> None:
+    relaybot(tmp_path, "init")
+    csv = tmp_path / "m.csv"
+    csv.write_text("name,email,lang,tz,rating,notation\n"
+                   "\"A, B\",a@example.org,en,,,\n"
+                   "\"C, D\",broken,en,,,\n", encoding="utf-8")
+    one_line_error(relaybot(tmp_path, "member", "import", str(csv)), "m.csv:3")
+    # the first row was not written either: adding it now succeeds
+    ok = relaybot(tmp_path, "member", "add", "--name", "A, B", "--email", "a@example.org")
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_run_once_with_unreachable_imap_is_one_line(tmp_path: Path) -> None:
+    relaybot(tmp_path, "init")
+    proc = relaybot(tmp_path, "run", "--once", env={"RELAYBOT_IMAP_PORT": "1"})
+    one_line_error(proc, "IMAP")
+
+
+def test_demo_plays_a_game_with_nothing_configured(tmp_path: Path) -> None:
+    proc = relaybot(tmp_path, "demo", timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Please correct your move" in out  # the illegal move and its answer
+    assert "ended 1-0 (checkmate)" in out
+    assert "4. Qxf7#" in out
+    assert list(tmp_path.iterdir()) == []  # throwaway: nothing left behind

@@ -1,0 +1,90 @@
+"""The outbox against the scripted SMTP sink (G4, G5, T2)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from relaybot.outbox import send_pending
+from relaybot.store.models import Outbox
+from tests.integration.relay_harness import TD, Club
+
+pytestmark = pytest.mark.integration
+
+
+def queued_game(club: Club) -> None:
+    """Two members and a game: two start mails queued (not yet sent)."""
+    club.member("Sato, Hanako", "sato@example.jp")
+    club.member("Brown, Tom", "brown@example.org")
+    from relaybot.admin import GameInput, create_game
+    from relaybot.service import start_mails
+
+    with club.store.session() as s:
+        game = create_game(s, club.cfg, GameInput("sato@example.jp", "brown@example.org"),
+                           club.clock)
+        start_mails(s, club.cfg, game, club.clock)
+
+
+def rows(club: Club) -> list[Outbox]:
+    with club.store.session() as s:
+        return list(s.scalars(select(Outbox).order_by(Outbox.id)))
+
+
+@pytest.mark.parametrize("failure", ["421", "451-rcpt", "drop"])
+def test_temporary_failures_retry_with_the_same_message_id(club: Club, failure: str) -> None:
+    queued_game(club)
+    if failure == "421":
+        club.sink.fail_next("mail", "421 4.3.2 shutting down")
+    elif failure == "451-rcpt":
+        club.sink.fail_next("rcpt", "451 4.3.0 try again")
+    else:
+        club.sink.drop_after_data()
+    ids = {r.id: r.message_id for r in rows(club)}
+    counts = send_pending(club.store, club.cfg, club.clock)
+    assert counts.retried >= 1
+    first = rows(club)
+    assert any(r.status == "pending" and r.attempts == 1 for r in first)
+    # not due yet: nothing is sent before the backoff
+    assert send_pending(club.store, club.cfg, club.clock).sent == 0
+    later = send_pending(club.store, club.cfg, club.clock + timedelta(hours=1))
+    assert later.sent >= 1
+    final = rows(club)
+    assert all(r.status == "sent" for r in final)
+    assert {r.id: r.message_id for r in final} == ids  # G4: the Message-ID never changes
+    got = [c.parsed["Message-ID"].strip("<>") for c in club.sink.captured]
+    assert sorted(got) == sorted(ids.values())
+
+
+def test_permanent_failure_is_a_bounce_and_the_td_is_told(club: Club) -> None:
+    queued_game(club)
+    club.sink.fail_next("rcpt", "550 5.1.1 no such user")
+    counts = send_pending(club.store, club.cfg, club.clock)
+    assert counts.bounced == 1
+    statuses = [r.status for r in rows(club)]
+    assert statuses.count("bounced") == 1
+    send_pending(club.store, club.cfg, club.clock)
+    notices = club.mails_to(TD)
+    assert len(notices) == 1
+    assert "550" in notices[0].parsed.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_gives_up_after_five_days_and_tells_the_td(club: Club) -> None:
+    queued_game(club)
+    club.sink.fail_next("mail", "451 4.3.0 try again", times=2)
+    send_pending(club.store, club.cfg, club.clock)
+    late = club.clock + timedelta(days=5, hours=1)
+    club.sink.fail_next("mail", "451 4.3.0 try again", times=2)
+    counts = send_pending(club.store, club.cfg, late)
+    assert counts.failed >= 1
+    send_pending(club.store, club.cfg, late)
+    assert len(club.mails_to(TD)) >= 1
+
+
+def test_envelope_sender_is_verp(club: Club) -> None:
+    queued_game(club)
+    send_pending(club.store, club.cfg, club.clock)
+    for captured in club.sink.captured:
+        token = captured.parsed["Message-ID"].strip("<>").split("@")[0]
+        assert captured.mail_from == f"relay+bounce-{token}@club.example"
