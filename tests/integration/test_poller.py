@@ -47,7 +47,8 @@ def test_g8_bodies_are_fetched_with_peek(club: Club) -> None:
     black = club.member("Brown, Tom", "brown@example.org")
     club.game(white, black)
     # a message that we must not process (a stranger), to check \Seen is not our marker
-    uid = club.deliver(b"From: x@y.example\r\nSubject: hi\r\nMessage-ID: <a@y.example>\r\n\r\nhi\r\n")
+    uid = club.deliver(
+        b"From: x@y.example\r\nSubject: hi\r\nMessage-ID: <a@y.example>\r\n\r\nhi\r\n")
     club.cycle()
     processed = club.account.uids("Processed")
     assert len(processed) == 1
