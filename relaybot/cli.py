@@ -144,6 +144,38 @@ def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
+    """J19: every mail in and out of one game, raw, as an mbox file for the TD."""
+    import mailbox
+
+    from sqlalchemy import select
+
+    from relaybot.store.models import Inbound, Outbox
+
+    store = _open(cfg)
+    out = Path(args.out)
+    if out.exists():
+        raise CliError(f"{out} exists; choose a new file name")
+    with store.session() as session:
+        game = _game(session, args.id)
+        gid = game.id  # type: ignore[attr-defined]
+        inbound = session.execute(select(Inbound.received_at, Inbound.raw).where(
+            Inbound.game_id == gid)).all()
+        outbound = session.execute(select(Outbox.created_at, Outbox.raw).where(
+            Outbox.game_id == gid)).all()
+    box = mailbox.mbox(str(out), create=True)
+    try:
+        box.lock()
+        for _when, raw in sorted([*inbound, *outbound], key=lambda row: row[0]):
+            box.add(mailbox.mboxMessage(raw))
+        box.flush()
+    finally:
+        box.unlock()
+        box.close()
+    print(f"wrote {len(inbound) + len(outbound)} mails of game {gid} to {out}")
+    return 0
+
+
 def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.mail.imap import ImapError
     from relaybot.runner import Service, run_once
@@ -222,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
     pgn.add_argument("id")
     pgn.set_defaults(func=cmd_game_pgn)
+
+    export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
+    export.add_argument("id")
+    export.add_argument("--out", required=True, help="mbox file to write")
+    export.set_defaults(func=cmd_game_export)
 
     run = sub.add_parser("run", help="the service (IMAP, outbox, scheduler)")
     run.add_argument("--once", action="store_true", help="one full cycle, then exit")

@@ -74,6 +74,15 @@ def test_seed_game_played_by_mail_end_to_end(club: Club) -> None:
     # J19: every mail in is kept raw with the game; every mail out too
     show = club.cli("game", "show", game_id).stdout
     assert "finished" in show and "1-0" in show
+    mbox_path = club.workdir / "game.mbox"
+    club.cli("game", "export", game_id, "--out", str(mbox_path))
+    import mailbox
+
+    kept = list(mailbox.mbox(str(mbox_path)))
+    mails_in = len(_sans()) + 1  # one mail per ply and the resignation
+    mails_out = len([c for c in club.sink.captured
+                     if c.parsed["X-Relaybot-Game"] == game_id])
+    assert len(kept) == mails_in + mails_out
 
 
 def test_store_on_postgresql_plays_the_seed_game(pg_club: Club) -> None:
