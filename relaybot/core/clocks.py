@@ -36,6 +36,8 @@ from datetime import date, datetime, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from relaybot.core.leave import DayRange, end_leave_on_move
+
 WHITE = 0
 BLACK = 1
 
@@ -43,9 +45,6 @@ PENALTY_DAYS = 5  # J5 (rule 6) and J16 (rule 4): days added to the offender's t
 SILENCE_REMINDER_DAYS = 10  # J11 (rule 12): resend the last mail after 10 days
 SILENCE_ESCALATION_DAYS = 20  # J11: 10 more days, then report to the TD
 DURATION_MONTHS = 24  # J14 (rule 19): unfinished after 24 months goes to the TD
-
-DayRange = tuple[date, date]
-"""An inclusive range of calendar days; ``(d, date.max)`` is open-ended."""
 
 ControlKind = Literal["moves", "bank", "fischer"]
 OverrunKind = Literal["control", "bank", "fischer", "max"]
@@ -192,11 +191,8 @@ def _merged(paused: Iterable[DayRange]) -> list[DayRange]:
     """Pauses sorted and merged (overlapping or touching ranges become one)."""
     out: list[DayRange] = []
     for first, last in sorted(p for p in paused if p[1] >= p[0]):
-        if out and first <= out[-1][1] or out and out[-1][1] != date.max and (
-            first == out[-1][1] + _ONE_DAY
-        ):
-            if last > out[-1][1]:
-                out[-1] = (out[-1][0], last)
+        if out and (out[-1][1] == date.max or first <= out[-1][1] + _ONE_DAY):
+            out[-1] = (out[-1][0], max(last, out[-1][1]))
         else:
             out.append((first, last))
     return out
@@ -365,15 +361,12 @@ def question_pauses(
     """J13 (rule 25): a question pauses the game for both players from the day it was sent
     to the day the answer arrived, each in their own zone; ``answered_at=None``: still open.
     """
-    return tuple(  # type: ignore[return-value]
-        Pause(
-            colour,
-            local_day(asked_at, tz[colour]),
-            local_day(answered_at, tz[colour]) if answered_at is not None else None,
-            "question",
-        )
-        for colour in (WHITE, BLACK)
-    )
+    def one(colour: int) -> Pause:
+        zone = tz[colour]
+        last = local_day(answered_at, zone) if answered_at is not None else None
+        return Pause(colour, local_day(asked_at, zone), last, "question")
+
+    return one(WHITE), one(BLACK)
 
 
 @dataclass(frozen=True)
@@ -455,27 +448,11 @@ class Books:
         return self.sides[BLACK]
 
 
-def end_leave_on_move(leave: DayRange, move_day: date) -> DayRange | None:
-    """J12 (rule 17): a move received from a player on leave ends the leave at once.
-
-    Returns the leave as it stands after a move sent on local day ``move_day``: cut to end
-    the day before the move; unchanged if the move came before the leave started or after
-    it ended; ``None`` when nothing of it is left (the move came on its first day).
-    """
-    first, last = leave
-    if move_day < first or move_day > last:
-        return leave
-    if move_day == first:
-        return None
-    return (first, move_day - _ONE_DAY)
-
-
 @dataclass
 class _Clock:
     """Mutable state while the books are run."""
 
     colour: int
-    control: TimeControl
     moves: int = 0
     move_days: int = 0
     penalty_days: int = 0
@@ -511,8 +488,7 @@ def compute_books(
     for i, ply in enumerate(moves):
         if ply.colour != i % 2:
             raise ValueError(f"ply {i} is by colour {ply.colour}, expected {i % 2}")
-    clocks = (_Clock(WHITE, control, reserve=control.days),
-              _Clock(BLACK, control, reserve=control.days))
+    clocks = (_Clock(WHITE, reserve=control.days), _Clock(BLACK, reserve=control.days))
     paused = _player_pauses(moves, pauses, tz)
 
     # J5/J16: each penalty goes with the first move of its colour arriving at or after it.
@@ -552,13 +528,23 @@ def compute_books(
     for colour in (WHITE, BLACK):
         clock = clocks[colour]
         extra = sum(p.days for p in pending_pen[colour])
+        if not extra:
+            continue
+        before = clock.total
         clock.penalty_days += extra
-        if extra and clock.overrun is None:
-            # J9: a bank at 0 (or a Fischer reserve below 0) loses by itself, at once.
-            over = _check_exhausted(clock, control)
-            if over is not None:
-                clock.overrun = over
-                first_overrun = first_overrun or over
+        if clock.overrun is not None:
+            continue
+        # J9: a bank at 0 (or a Fischer reserve below 0) loses by itself, at once, during
+        # the move being made (the moves still to come cannot give days back).
+        over = None
+        if control.kind == "bank" and clock.total >= control.days:
+            over = Overrun(colour, clock.moves + 1, "bank", clock.total, control.days)
+        elif control.kind == "fischer" and extra > clock.reserve:
+            over = Overrun(colour, clock.moves + 1, "fischer", clock.total,
+                           before + clock.reserve)
+        if over is not None:
+            clock.overrun = over
+            first_overrun = first_overrun or over
 
     sides = (_side(clocks[WHITE], control, pending_pen[WHITE]),
              _side(clocks[BLACK], control, pending_pen[BLACK]))
@@ -589,39 +575,32 @@ def _player_pauses(
 
 
 def _check_move(clock: _Clock, control: TimeControl, used: int, before: int) -> Overrun | None:
-    """J9: the overrun a move just made causes, if any (the per-move maximum first)."""
-    if control.max_per_move is not None and used > control.max_per_move:
-        return Overrun(clock.colour, clock.moves, "max", used, control.max_per_move)
+    """J9: the overrun a move just made causes, if any (the per-move maximum first).
+
+    For Fischer this also moves the reserve on: the move and its penalties come off it,
+    then the increment goes on, up to the cap.
+    """
+    over: Overrun | None = None
     if control.kind == "moves":
         if clock.moves % control.moves == 0:  # a control move: 10th, 20th, ...
             limit = control.limit_at(clock.moves)
             if clock.total > limit:
-                return Overrun(clock.colour, clock.moves, "control", clock.total, limit)
-        return None
-    if control.kind == "bank":
-        return _check_exhausted(clock, control)
-    # Fischer: the move (and its penalties) must fit the reserve; then the increment.
-    limit = before + clock.reserve
-    clock.reserve -= clock.total - before
-    over = None
-    if clock.reserve < 0:
-        over = Overrun(clock.colour, clock.moves, "fischer", clock.total, limit)
-    clock.reserve += control.increment
-    if control.cap is not None:
-        clock.reserve = min(clock.reserve, control.cap)
+                over = Overrun(clock.colour, clock.moves, "control", clock.total, limit)
+    elif control.kind == "bank":
+        # Seed 002 rule 9: "0日になったら負け": lost when the bank reaches 0.
+        if clock.total >= control.days:
+            over = Overrun(clock.colour, clock.moves, "bank", clock.total, control.days)
+    else:
+        limit = before + clock.reserve
+        clock.reserve -= clock.total - before
+        if clock.reserve < 0:
+            over = Overrun(clock.colour, clock.moves, "fischer", clock.total, limit)
+        clock.reserve += control.increment
+        if control.cap is not None:
+            clock.reserve = min(clock.reserve, control.cap)
+    if control.max_per_move is not None and used > control.max_per_move:
+        return Overrun(clock.colour, clock.moves, "max", used, control.max_per_move)
     return over
-
-
-def _check_exhausted(clock: _Clock, control: TimeControl) -> Overrun | None:
-    """A bank at 0 (total >= bank, seed 002 rule 9) or a Fischer reserve used up."""
-    if control.kind == "bank" and clock.total >= control.days:
-        return Overrun(clock.colour, clock.moves or 1, "bank", clock.total, control.days)
-    if control.kind == "fischer":
-        pending = clock.total - (clock.move_days + sum(r.penalty_days for r in clock.ledger))
-        limit = clock.total - pending + clock.reserve
-        if clock.total > limit:
-            return Overrun(clock.colour, clock.moves + 1, "fischer", clock.total, limit)
-    return None
 
 
 def _side(clock: _Clock, control: TimeControl, pending_pen: list[Penalty]) -> Side:
@@ -708,15 +687,11 @@ def pending(books: Books, now: datetime) -> PendingClock:
     if control.max_per_move is not None:
         move_left = control.max_per_move - days
         needs.append(control.max_per_move + 1)
-    if control.kind == "moves":
-        needs.append(side.left + 1)  # J8: past the limit at the control move
-        left = side.left - days
-    elif control.kind == "bank":
-        needs.append(side.left)  # seed 002: lost when the bank reaches 0
-        left = side.left - days
+    if control.kind == "bank":
+        needs.append(side.left)  # seed 002 rule 9: lost when the bank reaches 0
     else:
-        needs.append(side.left + 1)  # Fischer: the reserve below 0
-        left = side.left - days
+        needs.append(side.left + 1)  # J8 past the control's limit; Fischer reserve below 0
+    left = side.left - days
     need = min(needs)
     if need <= 0:
         overrun_day: date | None = relayed + _ONE_DAY
@@ -726,8 +701,7 @@ def pending(books: Books, now: datetime) -> PendingClock:
     return PendingClock(
         colour=colour, move=side.moves + 1, relayed_day=relayed,
         receipt_day=relayed + _ONE_DAY, today=today, days=days, total=total,
-        control_move=side.control_move, limit=side.limit if control.kind != "fischer"
-        else side.total + side.left,
-        left=left, move_left=move_left, overrun_day=overrun_day,
+        control_move=side.control_move, limit=side.limit, left=left, move_left=move_left,
+        overrun_day=overrun_day,
         overrun=overrun_day is not None and today >= overrun_day,
     )

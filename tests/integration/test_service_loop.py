@@ -1,0 +1,61 @@
+"""``relaybot run``: IDLE wakes it, SIGTERM stops it, a second instance is refused (G9)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.integration.relay_harness import Club, body_of
+
+pytestmark = pytest.mark.integration
+
+
+def _start(club: Club) -> subprocess.Popen[str]:
+    (club.workdir / "relaybot.toml").touch()
+    env = {**club.env(), "RELAYBOT_IMAP_POLL_SECONDS": "2"}
+    return subprocess.Popen([sys.executable, "-m", "relaybot.cli", "run"], cwd=club.workdir,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait(predicate, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _service(club: Club) -> None:
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    club.game(white, black)
+    proc = _start(club)
+    try:
+        # a second instance on the same database refuses with one clear line
+        assert _wait(lambda: club.cli("run", "--once", check=False).returncode == 2)
+        second = club.cli("run", "--once", check=False)
+        assert "already running" in second.stderr and len(second.stderr.splitlines()) == 1
+        # the running service picks the move up by itself (IDLE / poll) and relays it
+        before = len(black.inbox())
+        white.send("1. e4")
+        assert _wait(lambda: len(black.inbox()) > before), proc.stderr
+        assert "1. e4" in body_of(black.inbox()[-1])
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert proc.returncode == 0
+    # once stopped, the lock is free again
+    assert club.cli("run", "--once", check=False).returncode == 0
+
+
+def test_g9_service_relays_stops_on_sigterm_and_refuses_a_second_instance(club: Club) -> None:
+    _service(club)
+
+
+def test_g9_same_on_postgresql(pg_club: Club) -> None:
+    _service(pg_club)
