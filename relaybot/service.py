@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.books import books_for, ledgers
 from relaybot.config import Config
+from relaybot.core.clocks import Overrun
+from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.faults import crash_point
+from relaybot.games.chess import RULES as RULES_FOR_TEXT
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids, verp_id
 from relaybot.mail.render import render
 from relaybot.outbox import Recipient, queue_mail
+from relaybot.requests import ask_td, end_leave_by_move, request_leave
 from relaybot.store.db import Store
 from relaybot.store.models import Game, GameEvent, Inbound, Member, Move, Outbox, ReplyCount
 from relaybot.views import GameFile, game_context, local_date, move_label
@@ -29,7 +34,7 @@ log = logging.getLogger(__name__)
 
 ERROR_KINDS = {
     "sync_error", "bad_move", "not_your_turn", "too_many_moves", "no_move", "game_over",
-    "unsupported", "no_game", "not_player",
+    "no_game", "not_player",
 }
 
 
@@ -94,21 +99,68 @@ def _route(
         return "automated"  # G7: never answer automated mail
     if mail.from_addr is None:
         return "no_sender"
+    if mail.from_addr == cfg.bot.td.lower():
+        if mail.dmarc_fail:
+            return "td_unauthenticated"  # G12: our MTA says the TD address was forged
+        from relaybot.td import td_mail
+
+        return td_mail(session, cfg, mail.text, mail.message_id, mail.references, now)
     member = session.scalar(select(Member).where(Member.email == mail.from_addr))
     if member is None:
         return "stranger"  # G12: strangers get no reply at all
+    from relaybot.td import find_commands
+
+    if find_commands(mail.text):
+        # TD commands from anyone else: no effect and one polite refusal (issue 4, G12)
+        _error_reply(session, cfg, member, mail, now, "not_td", game=None)
+        return "not_td"
+    intent = read_intent(mail.text)
+    if intent.leave or intent.leave_invalid:
+        outcome = request_leave(session, cfg, member, intent.leave, mail, arrival.internaldate,
+                                now)
+        if not _has_more(mail.text, intent):
+            return outcome
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
     if not games:
         _error_reply(session, cfg, member, mail, now, "no_game", game=None)
         return "no_game"
     game = games[0]
     inbound.game_id = game.id
-    gf = GameFile.load(session, game)
+    gf = load_game(session, game, now)
     colour = gf.colour_of(member.id)
     if colour is None:
         _error_reply(session, cfg, member, mail, now, "not_player", game=None)
         return "not_player"
+    if intent.td_question:
+        outcome = ask_td(session, cfg, gf, colour, intent.td_question, mail,
+                         arrival.internaldate, now)
+        refresh_due(session, load_game(session, game, now), now)
+        if not _has_more(mail.text, intent):
+            return outcome
     return _play(session, cfg, gf, colour, mail, inbound, arrival, now)
+
+
+def _has_more(text: str, intent: Intent) -> bool:
+    """True when a mail holds more than its leave / question lines (moves, other keywords)."""
+    rest = strip_lines(text, intent.keyword_lines)
+    return bool(RULES_FOR_TEXT.extract_record(rest).tokens) or bool(
+        intent.resign or intent.draw_offer or intent.draw_accept)
+
+
+def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
+    """Store when the sweep must next look at this game (G10)."""
+    from relaybot.deadlines import schedule
+
+    books = gf.books if gf.books is not None else books_for(session, gf)
+    gf.game.due_at = schedule(gf, books, now).next_at
+
+
+def load_game(session: Session, game: Game, now: datetime) -> GameFile:
+    """A game with players, moves and its day books as of ``now`` (J18)."""
+    gf = GameFile.load(session, game)
+    gf.books = books_for(session, gf)
+    gf.now = now
+    return gf
 
 
 def _bounce(session: Session, token: str) -> str:
@@ -145,6 +197,8 @@ def _play(
     if verdict.kind in ERROR_KINDS:
         _error_reply(session, cfg, member, mail, now, verdict.kind, game=gf, verdict=verdict)
         return verdict.kind
+    if verdict.kind == "aside":
+        return "aside"
     if verdict.kind in ("status", "help"):
         _reply(session, cfg, gf, member, mail, now, verdict.kind, verdict=verdict)
         return verdict.kind
@@ -168,10 +222,22 @@ def _play(
         _event(session, game, now, "draw_offer", colour, game.ply_count)
     game.updated_at = now
     session.flush()
-    gf = GameFile.load(session, game)
+    gf = load_game(session, game, arrival.internaldate)
     if verdict.result is not None:
-        _finish(session, cfg, gf, verdict, mail, arrival, now, words)
+        # J15: the end date is the day the ending mail was sent (its arrival, bot's zone)
+        end_day = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+        end_game(session, cfg, gf, verdict.result, verdict.termination or "", end_day, now,
+                 words=words, words_from=colour, thread=mail)
         return verdict.kind
+    if verdict.new_plies:
+        end_leave_by_move(session, member, arrival.internaldate)
+        session.flush()
+        gf = load_game(session, game, arrival.internaldate)
+        overrun = gf.books.sides[colour].overrun if gf.books is not None else None
+        if overrun is not None and overrun.colour == colour:
+            if _overrun(session, cfg, gf, overrun, arrival, now):
+                return "time_lost"
+    refresh_due(session, gf, arrival.internaldate)
     opponent = gf.player(1 - colour)
     ctx = {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
            "sender": member.name}
@@ -180,6 +246,33 @@ def _play(
     _reply(session, cfg, gf, member, mail, now, "ack", verdict=verdict,
            extra={**ctx, "move": _last_move(gf, member) if verdict.new_plies else ""})
     return verdict.kind
+
+
+def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, arrival: Arrival,
+             now: datetime) -> bool:
+    """J9: a control exceeded. A bank clock loses by itself; otherwise the TD is told."""
+    if overrun.kind in ("bank", "fischer"):
+        end_day = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+        end_game(session, cfg, gf, "0-1" if overrun.colour == 0 else "1-0", "time", end_day, now)
+        return True
+    report_overrun(session, cfg, gf, overrun, now)
+    return False
+
+
+def report_overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun,
+                   now: datetime) -> None:
+    """The TD's overrun report with both sides' day ledgers and the command to confirm."""
+    assert gf.books is not None
+    colour_word = ("white", "black")[overrun.colour]
+    subject, body = render(
+        cfg.bot.language, "td", "overrun", game_id=gf.game.id, white=gf.white.name,
+        black=gf.black.name, player=gf.player(overrun.colour).name, colour=colour_word,
+        move=overrun.move, total=overrun.total, limit=overrun.limit, kind=overrun.kind,
+        ledgers=ledgers(gf), time_control=gf.game.time_control,
+    )
+    queue_mail(session, cfg, kind="td_overrun", to=Recipient("TD", cfg.bot.td),
+               subject=subject, body=body, now=now, game_id=gf.game.id,
+               dedupe_key=f"overrun:{gf.game.id}:{overrun.colour}:{overrun.move}")
 
 
 def _last_move(gf: GameFile, reader: Member) -> str:
@@ -317,40 +410,44 @@ def _error_reply(
     )
 
 
-def _finish(
-    session: Session, cfg: Config, gf: GameFile, verdict: Verdict, mail: InboundMail,
-    arrival: Arrival, now: datetime, words: str,
+def end_game(
+    session: Session, cfg: Config, gf: GameFile, result: str, termination: str, end_day: date,
+    now: datetime, *, words: str = "", words_from: int | None = None,
+    thread: InboundMail | None = None,
 ) -> None:
     """Game over: final mail to both players and the J15 report to the TD."""
     game = gf.game
+    if game.status != "active":
+        return
     game.status = "finished"
-    game.result = verdict.result
-    game.termination = verdict.termination
-    # J15: the end date is the day the ending mail was sent (its arrival, in the bot's zone)
-    game.end_date = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+    game.result = result
+    game.termination = termination
+    game.end_date = end_day
     game.draw_offer_by = None
+    game.due_at = None
     _event(session, game, now, "result", None, game.ply_count,
-           detail={"result": verdict.result, "termination": verdict.termination})
+           detail={"result": result, "termination": termination})
     session.flush()
     from relaybot.pgn import game_pgn
 
     pgn = game_pgn(session, cfg, gf)
+    in_reply_to, refs = _thread(game, thread)
     for colour in (0, 1):
         reader = gf.player(colour)
-        ctx = {**game_context(cfg, gf, reader), "words": words if colour != _sender(gf, mail)
-               else "", "pgn": pgn, "end_date": game.end_date.isoformat()}
+        ctx = {**game_context(cfg, gf, reader),
+               "words": words if colour != words_from else "", "pgn": pgn,
+               "end_date": end_day.isoformat()}
         subject, body = render(reader.lang, "player", "game_end", **ctx)
         queue_mail(
             session, cfg, kind="game_end", to=Recipient(reader.name, reader.email, reader.id),
             subject=subject, body=body, now=now, game_id=game.id,
-            reply_to=cfg.bot.game_address(game.id), in_reply_to=mail.message_id,
-            references=[*mail.references, mail.message_id],
+            reply_to=cfg.bot.game_address(game.id), in_reply_to=in_reply_to, references=refs,
             from_address=cfg.bot.game_address(game.id), dedupe_key=f"end:{game.id}:{colour}",
         )
     subject, body = render(
         cfg.bot.language, "td", "result", game_id=game.id, white=gf.white.name,
-        black=gf.black.name, result=game.result, termination=game.termination or "",
-        event=game.event or "", end_date=game.end_date.isoformat(), pgn=pgn,
+        black=gf.black.name, result=result, termination=termination,
+        event=game.event or "", end_date=end_day.isoformat(), pgn=pgn,
     )
     queue_mail(
         session, cfg, kind="td_result", to=Recipient("TD", cfg.bot.td), subject=subject,
@@ -367,7 +464,7 @@ def _sender(gf: GameFile, mail: InboundMail) -> int | None:
 
 def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> None:
     """Queue the start mail to both players of a new game."""
-    gf = GameFile.load(session, game)
+    gf = load_game(session, game, now)
     for colour in (0, 1):
         reader = gf.player(colour)
         ctx = {**game_context(cfg, gf, reader), "colour": colour}
@@ -380,6 +477,7 @@ def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> Non
         )
         if row is not None and colour == 0:
             game.last_out_message_id = row.message_id
+    refresh_due(session, gf, now)
 
 
 __all__ = ["Arrival", "local_date", "process_mail", "start_mails"]

@@ -1,15 +1,117 @@
-"""Scheduled work found in the database (G10). Reminders, escalations and digests
-come with the clocks and events issues; today the sweep has nothing to queue."""
+"""Scheduled work found in the database (G10): reminders, escalations, bank losses, J14.
+
+The sweep reads only games whose ``due_at`` has come, through its index, so its
+cost grows with what is due and not with the number of games. Every mail it
+writes is an outbox row under a unique key ((game, ply, kind)), so a sweep
+repeated after a crash or a restart can never send one twice, and downtime only
+delays mail.
+"""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.books import ledgers
 from relaybot.config import Config
+from relaybot.deadlines import Schedule, schedule
+from relaybot.mail.render import render
+from relaybot.outbox import Recipient, queue_mail
 from relaybot.store.db import Store
+from relaybot.store.models import Game
+from relaybot.views import GameFile, game_context
+
+log = logging.getLogger(__name__)
+
+BATCH = 200
 
 
 def sweep(store: Store, cfg: Config, now: datetime) -> int:
     """Queue every scheduled mail due at ``now``; returns how many rows were queued."""
-    del store, cfg, now
-    return 0
+    queued = 0
+    while True:
+        with store.session() as session:
+            games = session.scalars(
+                select(Game)
+                .where(Game.due_at <= now, Game.status == "active")
+                .order_by(Game.due_at)
+                .limit(BATCH)
+            ).all()
+            for game in games:
+                queued += _due(session, cfg, game, now)
+        if len(games) < BATCH:
+            return queued
+
+
+def _due(session: Session, cfg: Config, game: Game, now: datetime) -> int:
+    from relaybot.service import end_game, load_game
+
+    gf = load_game(session, game, now)
+    assert gf.books is not None
+    plan = schedule(gf, gf.books, now)
+    queued = 0
+    for kind in plan.due:
+        if kind == "reminder":
+            queued += _reminder(session, cfg, gf, plan, now)
+        elif kind == "escalation":
+            queued += _escalation(session, cfg, gf, plan, now)
+        elif kind == "duration":
+            queued += _duration(session, cfg, gf, now)
+        elif kind == "bank_lost":
+            # J8/J9: a bank clock loses at 0 by itself, without a claim
+            day = now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+            end_game(session, cfg, gf, "0-1" if plan.silent == 0 else "1-0", "time", day, now)
+            queued += 3
+            return queued
+    game.due_at = plan.next_at
+    return queued
+
+
+def _reminder(session: Session, cfg: Config, gf: GameFile, plan: Schedule, now: datetime) -> int:
+    """J11: day 10 of silence: the last mail again, to the silent player."""
+    player = gf.player(plan.silent)
+    subject, body = render(player.lang, "player", "reminder", **game_context(cfg, gf, player))
+    row = queue_mail(
+        session, cfg, kind="reminder", to=Recipient(player.name, player.email, player.id),
+        subject=subject, body=body, now=now, game_id=gf.game.id,
+        reply_to=cfg.bot.game_address(gf.game.id), from_address=cfg.bot.game_address(gf.game.id),
+        in_reply_to=gf.game.last_out_message_id,
+        references=[gf.game.last_out_message_id] if gf.game.last_out_message_id else (),
+        dedupe_key=f"reminder:{gf.game.id}:{plan.ply}",
+    )
+    return 1 if row is not None else 0
+
+
+def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
+                now: datetime) -> int:
+    """J11: day 20 of silence: the TD gets both ledgers and the commands to reply with."""
+    player = gf.player(plan.silent)
+    relayed = gf.books.last_sent_at if gf.books is not None else None
+    subject, body = render(
+        cfg.bot.language, "td", "silence", game_id=gf.game.id, white=gf.white.name,
+        black=gf.black.name, player=player.name, colour=("white", "black")[plan.silent],
+        email=player.email, ledgers=ledgers(gf),
+        relayed=(relayed.astimezone(ZoneInfo(player.tz)).date().isoformat()
+                 if relayed else gf.game.start_date.isoformat()),
+    )
+    row = queue_mail(session, cfg, kind="td_silence", to=Recipient("TD", cfg.bot.td),
+                     subject=subject, body=body, now=now, game_id=gf.game.id,
+                     dedupe_key=f"escalation:{gf.game.id}:{plan.ply}")
+    return 1 if row is not None else 0
+
+
+def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int:
+    """J14: unfinished 24 months after the start: to the TD for adjudication."""
+    subject, body = render(
+        cfg.bot.language, "td", "duration", game_id=gf.game.id, white=gf.white.name,
+        black=gf.black.name, start=gf.game.start_date.isoformat(),
+        record=gf.rules.format_record(gf.plies, "san") or "-",
+    )
+    row = queue_mail(session, cfg, kind="td_duration", to=Recipient("TD", cfg.bot.td),
+                     subject=subject, body=body, now=now, game_id=gf.game.id,
+                     dedupe_key=f"duration:{gf.game.id}")
+    return 1 if row is not None else 0

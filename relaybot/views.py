@@ -27,6 +27,8 @@ class GameFile:
     black: Member
     moves: list[Move]
     rules: GameRules
+    books: Any = None  # relaybot.core.clocks.Books, set by the service when it has them
+    now: datetime | None = None
 
     @classmethod
     def load(cls, session: Session, game: Game) -> GameFile:
@@ -74,7 +76,12 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     to_move = gf.rules.to_move(position)
     last = gf.moves[-1] if gf.moves else None
     previous = gf.moves[-2] if len(gf.moves) > 1 else None
-    return {
+    ctx: dict[str, Any] = {"clock_ok": False}
+    if gf.books is not None and gf.now is not None:
+        from relaybot.books import clock_context
+
+        ctx = clock_context(gf.books, colour, gf.now)
+    return ctx | {
         "game_id": gf.game.id,
         "game_address": cfg.bot.game_address(gf.game.id),
         "event": gf.game.event or "",

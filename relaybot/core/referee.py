@@ -36,7 +36,7 @@ VerdictKind = Literal[
     "game_over",
     "status",
     "help",
-    "unsupported",
+    "aside",  # only a leave notice or a TD question: the service handles those
 ]
 
 
@@ -207,7 +207,7 @@ def decide(
     if new_tokens:
         return verdict
     if intent.leave or intent.leave_invalid or intent.td_question:
-        verdict.kind = "unsupported"
+        verdict.kind = "aside"
         return verdict
     if intent.status:
         verdict.kind = "status"

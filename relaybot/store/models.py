@@ -90,6 +90,12 @@ class Game(Base):
     white_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     black_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     last_out_message_id: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    # J7: days of grace after receipt (1 JCCA/ICCF, 2 shogi league); J12: leave allowed
+    grace: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    leave_allowed: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    # G10: the next moment something may fall due for this game (reminder, escalation,
+    # a bank running out, J14); the sweep reads only rows with due_at <= now via its index
+    due_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
@@ -213,3 +219,31 @@ class ImapState(Base):
 
     folder: Mapped[str] = mapped_column(String(255), primary_key=True)
     uidvalidity: Mapped[int] = mapped_column(Integer)
+
+
+class Leave(Base):
+    """A player's leave (J12): inclusive days in the player's own zone."""
+
+    __tablename__ = "leaves"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    first: Mapped[date] = mapped_column(Date)
+    last: Mapped[date] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(16))  # active | pending (TD approval) | refused
+    extra_days: Mapped[int] = mapped_column(Integer, default=0)
+    announced_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Question(Base):
+    """A question to the TD (J13): the game's clocks stop from asked_at to answered_at."""
+
+    __tablename__ = "questions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    colour: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    asked_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    answer: Mapped[str] = mapped_column(Text, default="")

@@ -93,7 +93,9 @@ class Club:
     sink: SmtpSink
     db_url: str
     workdir: Path
-    clock: datetime = field(default_factory=lambda: datetime(2026, 11, 2, 9, 0, tzinfo=UTC))
+    # Dovecot replaces an INTERNALDATE far in the future with the real time: keep the
+    # club clock in the past.
+    clock: datetime = field(default_factory=lambda: datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     players: dict[str, Player] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

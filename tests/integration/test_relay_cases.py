@@ -190,11 +190,12 @@ def test_g2_the_same_mail_delivered_twice_is_applied_once(club: Club) -> None:
 def test_g1_crash_between_commit_and_move_processes_the_mail_once(club: Club) -> None:
     white, black, gid = two_players(club)
     white.send("1. e4")
-    crashed = club.cli("run", "--once", extra_env={"RELAYBOT_FAULT_AT": "after_commit"},
-                       check=False)
+    now = club.clock.isoformat()
+    crashed = club.cli("run", "--once", "--now", now,
+                       extra_env={"RELAYBOT_FAULT_AT": "after_commit"}, check=False)
     assert crashed.returncode == 137
     assert len(club.account.uids("INBOX")) == 1  # committed, but still in INBOX
-    club.cli("run", "--once")
+    club.cli("run", "--once", "--now", now)
     assert club.account.uids("INBOX") == []
     assert len(club.account.uids("Processed")) == 1
     with club.store.session() as s:

@@ -163,6 +163,16 @@ def test_html_only() -> None:
         assert gone not in mail.full_text
 
 
+def test_html_bottom_post() -> None:
+    """Thunderbird HTML bottom-post: the text after the removed blockquote is kept."""
+    html = (
+        '<div class="moz-cite-prefix">On 20/11/2026 09:15, Bob wrote:<br></div>'
+        '<blockquote type="cite">1. d4</blockquote><p>2. Nf3</p>'
+    )
+    mail = parse_mail(simple(ALICE + "Content-Type: text/html; charset=utf-8\n", html))
+    assert mail.text == "2. Nf3"
+
+
 def test_html_outlook_reply_marker() -> None:
     """Outlook HTML: divRplyFwdMsg and everything after it is quoted text."""
     mail = parse("html_outlook")
@@ -290,6 +300,7 @@ def test_nested_quote_header_does_not_cut_bottom_post() -> None:
         ("Return-Path: <>\n", "null return path"),
         ("Return-Path: <MAILER-DAEMON@mx.x.org>\n", "mailer-daemon return path"),
         ("Return-Path: <postmaster@x.org>\n", "mailer-daemon return path"),
+        ("Return-Path: <MAILER-DAEMON>\n", "mailer-daemon return path"),
         ("List-Id: Chess club <chess.lists.x.org>\n", "list header: list-id"),
         ("List-Unsubscribe: <mailto:leave@x.org>\n", "list header: list-unsubscribe"),
         ("Precedence: bulk\n", "precedence: bulk"),
@@ -361,6 +372,13 @@ def test_own_address(sender: str) -> None:
     """G7: mail from our own addresses (any +tag, any case) is never answered."""
     raw = simple(sender + "To: relay@club.example\nMessage-ID: <o@x>\n")
     assert parse_mail(raw, own_addresses=OWN).automated == "own address"
+
+
+@pytest.mark.parametrize("sender", ["From: <>\n", "From:\n", "From: (nobody) <>\n"])
+def test_empty_from(sender: str) -> None:
+    """G7: an empty sender is automated (and has no identity)."""
+    mail = parse_mail(simple(sender + "To: relay@club.example\nMessage-ID: <e@x>\n"))
+    assert (mail.automated, mail.from_addr) == ("empty sender", None)
 
 
 def test_own_address_hidden_in_malformed_from() -> None:

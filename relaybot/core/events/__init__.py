@@ -1,0 +1,42 @@
+"""Events (T1-T5): pairings for JCCA and ICCF events, standings and crosstables.
+
+Pure: stdlib only, no I/O. See :mod:`.pairings` and :mod:`.standings`.
+"""
+
+from relaybot.core.events.pairings import (
+    ICCF_SECTION_SIZES,
+    JCCA_GROUP_SIZE,
+    berger_rounds,
+    iccf_section,
+    jcca_group,
+    ladder,
+    match,
+)
+from relaybot.core.events.standings import (
+    DEFAULT_TIEBREAKS,
+    TIEBREAKS,
+    GameResult,
+    StandingRow,
+    crosstable_data,
+    crosstable_text,
+    final_entry,
+    standings,
+)
+
+__all__ = [
+    "DEFAULT_TIEBREAKS",
+    "ICCF_SECTION_SIZES",
+    "JCCA_GROUP_SIZE",
+    "TIEBREAKS",
+    "GameResult",
+    "StandingRow",
+    "berger_rounds",
+    "crosstable_data",
+    "crosstable_text",
+    "final_entry",
+    "iccf_section",
+    "jcca_group",
+    "ladder",
+    "match",
+    "standings",
+]

@@ -1,0 +1,445 @@
+"""Standings, tie-breaks and crosstables for every event (T5, T3, T1).
+
+Pure: stdlib only, no I/O.
+
+Points: win 1, draw 0.5, loss 0 (千日手・持将棋 are 0.5 in the shogi league, T3).
+Tie-breaks, by name, applied in the order given to players still tied:
+
+``sb``
+    Sonneborn-Berger: for every game, the player's score times the opponent's points
+    (beaten opponents' points in full, drawn opponents' points by half). Seed 002
+    defines it as "負かした相手の勝星の合計", the same when there are no draws.
+``solkoff`` (alias ``buchholz``)
+    The sum of the opponents' points, one term per game (seed 002 ソルコフ方式).
+``median``
+    Seed 002 ミディアム方式: "負かした相手の勝星が最高と最低の2人を除いた相手の勝星の合計":
+    the Sonneborn-Berger terms of the games the player scored in (won, or drawn at
+    half), without the highest and the lowest one (0 with two such games or fewer).
+``median_buchholz``
+    Solkoff without the highest and the lowest opponent (0 with two games or fewer):
+    the "median Buchholz" of Western chess.
+``direct``
+    Direct encounter (seed 002 DH方式): the points scored in the games among the
+    players tied at that point; applied only when each of them has played each other.
+``wins``
+    The number of games won outright.
+``start``
+    The order at the start of the season (shogi league, T3), from ``start_order``;
+    a smaller number is higher; players without one come after those with one.
+``entry``
+    The order of ``players`` (参加表明順, T3): no two players tie on it.
+
+Players still tied after every tie-break share a rank ("1, 2, 2, 4").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+__all__ = [
+    "DEFAULT_TIEBREAKS",
+    "TIEBREAKS",
+    "GameResult",
+    "StandingRow",
+    "crosstable_data",
+    "crosstable_text",
+    "final_entry",
+    "standings",
+]
+
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("sb", "solkoff", "median", "direct")
+TIEBREAKS: tuple[str, ...] = (
+    "sb",
+    "solkoff",
+    "buchholz",
+    "median",
+    "median_buchholz",
+    "direct",
+    "wins",
+    "start",
+    "entry",
+)
+
+# Result -> (White's score, Black's score); None: not finished, not counted.
+_SCORES: dict[str, tuple[Fraction, Fraction] | None] = {
+    "1-0": (Fraction(1), Fraction(0)),
+    "0-1": (Fraction(0), Fraction(1)),
+    "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
+    "0-0": (Fraction(0), Fraction(0)),  # both lose (shogi league past the deadline, J14)
+    "*": None,
+}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of an event: ``result`` is "1-0", "0-1", "1/2-1/2", "0-0" or "*"."""
+
+    white: str
+    black: str
+    result: str
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One player's line in the standings (T5).
+
+    ``results`` maps each opponent to this player's score in every game against
+    them, in the order given (None for a game not finished). ``direct`` is the
+    direct-encounter score if that tie-break was used to separate this player,
+    else None. ``shared`` is True when the rank is shared with another player.
+    """
+
+    rank: int
+    player: str
+    points: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    sb: float
+    solkoff: float
+    median: float
+    median_buchholz: float
+    direct: float | None = None
+    shared: bool = False
+    results: Mapping[str, tuple[float | None, ...]] = field(default_factory=dict)
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+
+    @property
+    def percent(self) -> float:
+        """Score as a percentage of games finished (0 with no games)."""
+        return 100.0 * self.points / self.games if self.games else 0.0
+
+
+@dataclass
+class _Tally:
+    points: Fraction = Fraction(0)
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    # (opponent, own score) per finished game
+    played: list[tuple[str, Fraction]] = field(default_factory=list)
+    cells: dict[str, list[Fraction | None]] = field(default_factory=dict)
+
+
+def _trimmed(values: list[Fraction]) -> Fraction:
+    """Sum without the highest and the lowest value; 0 for two values or fewer."""
+    if len(values) <= 2:
+        return Fraction(0)
+    return sum(values, Fraction(0)) - max(values) - min(values)
+
+
+def _tally(players: Sequence[str], results: Sequence[GameResult]) -> dict[str, _Tally]:
+    if len(set(players)) != len(players):
+        dup = next(p for p in players if list(players).count(p) > 1)
+        raise ValueError(f"player {dup!r} is listed twice")
+    tallies = {p: _Tally() for p in players}
+    for game in results:
+        for name in (game.white, game.black):
+            if name not in tallies:
+                raise ValueError(f"game {game.white} - {game.black}: {name!r} is not a player")
+        if game.white == game.black:
+            raise ValueError(f"game {game.white} - {game.black}: a player cannot play themself")
+        if game.result not in _SCORES:
+            known = ", ".join(_SCORES)
+            raise ValueError(
+                f"game {game.white} - {game.black}: unknown result {game.result!r}; use {known}"
+            )
+        scores = _SCORES[game.result]
+        pairs = ((game.white, game.black, 0), (game.black, game.white, 1))
+        for me, opp, side in pairs:
+            tally = tallies[me]
+            cell = tally.cells.setdefault(opp, [])
+            if scores is None:
+                cell.append(None)
+                continue
+            mine = scores[side]
+            cell.append(mine)
+            tally.points += mine
+            tally.games += 1
+            tally.played.append((opp, mine))
+            if mine == 1:
+                tally.wins += 1
+            elif mine == Fraction(1, 2):
+                tally.draws += 1
+            else:
+                tally.losses += 1
+    return tallies
+
+
+def standings(
+    players: Sequence[str],
+    results: Sequence[GameResult],
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    *,
+    start_order: Mapping[str, int] | None = None,
+) -> list[StandingRow]:
+    """The standings of an event, best first (T5; T3 with ``start``/``entry``).
+
+    ``players`` in entry order; ``results`` every game (unfinished ones as "*").
+    Rows are ordered by points, then by ``tiebreaks`` in turn (see the module text);
+    players tied on all of them share a rank and keep their entry order.
+    """
+    for name in tiebreaks:
+        if name not in TIEBREAKS:
+            raise ValueError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
+    if "start" in tiebreaks and start_order is None:
+        raise ValueError("tie-break 'start' needs start_order")
+    tallies = _tally(players, results)
+    points = {p: t.points for p, t in tallies.items()}
+    sb: dict[str, Fraction] = {}
+    solkoff: dict[str, Fraction] = {}
+    median: dict[str, Fraction] = {}
+    median_bh: dict[str, Fraction] = {}
+    for p, t in tallies.items():
+        terms = [s * points[o] for o, s in t.played if s > 0]
+        opp_points = [points[o] for o, _ in t.played]
+        sb[p] = sum(terms, Fraction(0))
+        solkoff[p] = sum(opp_points, Fraction(0))
+        median[p] = _trimmed(terms)
+        median_bh[p] = _trimmed(opp_points)
+    entry = {p: i for i, p in enumerate(players)}
+    direct: dict[str, Fraction] = {}
+
+    def direct_scores(group: list[str]) -> dict[str, Fraction]:
+        members = set(group)
+        met = {frozenset((p, o)) for p in group for o, _ in tallies[p].played if o in members}
+        if len(met) < len(group) * (len(group) - 1) // 2:
+            return {p: Fraction(0) for p in group}  # not all met: no separation
+        scores = {
+            p: sum((s for o, s in tallies[p].played if o in members), Fraction(0)) for p in group
+        }
+        direct.update(scores)
+        return scores
+
+    def key_values(key: str, group: list[str]) -> dict[str, Fraction]:
+        if key == "points":
+            return {p: points[p] for p in group}
+        if key == "sb":
+            return {p: sb[p] for p in group}
+        if key in ("solkoff", "buchholz"):
+            return {p: solkoff[p] for p in group}
+        if key == "median":
+            return {p: median[p] for p in group}
+        if key == "median_buchholz":
+            return {p: median_bh[p] for p in group}
+        if key == "wins":
+            return {p: Fraction(tallies[p].wins) for p in group}
+        if key == "direct":
+            return direct_scores(group)
+        if key == "start":
+            assert start_order is not None
+            last = max(start_order.values(), default=0) + 1
+            return {p: Fraction(-start_order.get(p, last)) for p in group}
+        return {p: Fraction(-entry[p]) for p in group}  # "entry"
+
+    def order(group: list[str], keys: Sequence[str]) -> list[list[str]]:
+        if len(group) <= 1 or not keys:
+            return [group]
+        values = key_values(keys[0], group)
+        out: list[list[str]] = []
+        for value in sorted(set(values.values()), reverse=True):
+            sub = [p for p in group if values[p] == value]
+            out.extend(order(sub, keys[1:]))
+        return out
+
+    rows: list[StandingRow] = []
+    position = 1
+    for group in order(list(players), ("points", *tiebreaks)):
+        for p in group:
+            t = tallies[p]
+            rows.append(
+                StandingRow(
+                    rank=position,
+                    player=p,
+                    points=float(t.points),
+                    games=t.games,
+                    wins=t.wins,
+                    draws=t.draws,
+                    losses=t.losses,
+                    sb=float(sb[p]),
+                    solkoff=float(solkoff[p]),
+                    median=float(median[p]),
+                    median_buchholz=float(median_bh[p]),
+                    direct=float(direct[p]) if p in direct else None,
+                    shared=len(group) > 1,
+                    results={
+                        o: tuple(None if s is None else float(s) for s in cell)
+                        for o, cell in t.cells.items()
+                    },
+                    tiebreaks=tuple(tiebreaks),
+                )
+            )
+        position += len(group)
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Crosstables (T5): plain text for mail, data for the web page.
+
+_HEADINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "no": "No",
+        "player": "Player",
+        "points": "Pts",
+        "rank": "Rank",
+        "sb": "SB",
+        "solkoff": "Solkoff",
+        "buchholz": "Buchholz",
+        "median": "Median",
+        "median_buchholz": "MedBH",
+        "wins": "Wins",
+    },
+    "ja": {
+        "no": "番号",
+        "player": "氏名",
+        "points": "得点",
+        "rank": "順位",
+        "sb": "SB",
+        "solkoff": "ソルコフ",
+        "buchholz": "ソルコフ",
+        "median": "ミディアム",
+        "median_buchholz": "MedBH",
+        "wins": "勝数",
+    },
+}
+# Cell marks: win, draw, loss, not finished, the diagonal.
+_MARKS: dict[str, tuple[str, str, str, str, str]] = {
+    "en": ("1", "½", "0", ".", "x"),
+    "ja": ("○", "△", "●", "・", "＊"),
+}
+_SHOWN = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "wins")
+
+
+def _number(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def _width(text: str, lang: str) -> int:
+    """Display width in a monospace font: East Asian wide characters take two
+    columns, and in Japanese fonts so do the ambiguous ones (○, △, ½)."""
+    wide = ("W", "F", "A") if lang == "ja" else ("W", "F")
+    return sum(2 if unicodedata.east_asian_width(ch) in wide else 1 for ch in text)
+
+
+def _pad(text: str, width: int, lang: str, right: bool) -> str:
+    gap = " " * max(0, width - _width(text, lang))
+    return gap + text if right else text + gap
+
+
+def _cell(scores: tuple[float | None, ...] | None, lang: str) -> str:
+    win, draw, loss, unplayed, _ = _MARKS[lang]
+    if not scores:
+        return ""
+    marks = {1.0: win, 0.5: draw, 0.0: loss}
+    return "".join(unplayed if s is None else marks[s] for s in scores)
+
+
+def crosstable_data(rows: Sequence[StandingRow]) -> list[dict[str, object]]:
+    """The crosstable as data for the web page (T5): one dict per row, JSON-ready."""
+    number = {r.player: i + 1 for i, r in enumerate(rows)}
+    return [
+        {
+            "no": number[r.player],
+            "rank": r.rank,
+            "shared": r.shared,
+            "player": r.player,
+            "points": r.points,
+            "games": r.games,
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+            "percent": r.percent,
+            "sb": r.sb,
+            "solkoff": r.solkoff,
+            "median": r.median,
+            "median_buchholz": r.median_buchholz,
+            "direct": r.direct,
+            "tiebreaks": list(r.tiebreaks),
+            "results": [
+                {"opponent": o, "no": number.get(o), "scores": list(s)}
+                for o, s in r.results.items()
+            ],
+        }
+        for r in rows
+    ]
+
+
+def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
+    """The crosstable as monospace text for mail, headings in ``lang`` (T5).
+
+    Columns: number, player, one column per opponent (by number; several games
+    against one opponent side by side), points, the tie-breaks used, rank
+    ("=" marks a shared rank). Wins/draws/losses: 1 ½ 0 (en) or ○ △ ● (ja).
+    """
+    if lang not in _HEADINGS:
+        raise ValueError(f"lang must be one of {', '.join(_HEADINGS)}, got {lang!r}")
+    head = _HEADINGS[lang]
+    diagonal = _MARKS[lang][4]
+    shown = [t for t in (rows[0].tiebreaks if rows else ()) if t in _SHOWN]
+    columns: list[tuple[str, bool]] = [(head["no"], True), (head["player"], False)]
+    columns += [(str(i + 1), True) for i in range(len(rows))]
+    columns += [(head["points"], True)] + [(head[t], True) for t in shown]
+    columns.append((head["rank"], True))
+    table: list[list[str]] = []
+    for i, r in enumerate(rows):
+        line = [str(i + 1), r.player]
+        for other in rows:
+            if other.player == r.player:
+                line.append(diagonal)
+            else:
+                line.append(_cell(r.results.get(other.player), lang))
+        line.append(_number(r.points))
+        values = {
+            "sb": r.sb,
+            "solkoff": r.solkoff,
+            "buchholz": r.solkoff,
+            "median": r.median,
+            "median_buchholz": r.median_buchholz,
+            "wins": float(r.wins),
+        }
+        line += [_number(values[t]) for t in shown]
+        line.append(f"{r.rank}=" if r.shared else str(r.rank))
+        table.append(line)
+    widths = [
+        max([_width(title, lang)] + [_width(line[c], lang) for line in table])
+        for c, (title, _) in enumerate(columns)
+    ]
+    out = [" ".join(_pad(t, w, lang, right) for (t, right), w in zip(columns, widths, strict=True))]
+    out.append(" ".join("-" * w for w in widths))
+    for line in table:
+        cells = zip(line, columns, widths, strict=True)
+        out.append(" ".join(_pad(text, w, lang, right) for text, (_, right), w in cells))
+    return "\n".join(s.rstrip() for s in out) + "\n"
+
+
+def final_entry(
+    rows: Sequence[StandingRow], last_final_pct: Mapping[str, float] | None = None
+) -> list[str]:
+    """Players of a finished JCCA preliminary group entitled to the final (T1).
+
+    Seed 000: the sole first (単独1位, by points alone); players tied first with a
+    score of 70% or more; players who scored 50% or more in the last final they played
+    (``last_final_pct``: player -> percentage 0-100 in that final). Returns players of
+    ``rows`` only, in standings order.
+    """
+    if not rows:
+        return []
+    top = max(r.points for r in rows)
+    first = sum(1 for r in rows if r.points == top)
+    past = last_final_pct or {}
+    entitled: list[str] = []
+    for r in rows:
+        is_first = r.points == top
+        if is_first and first == 1:
+            entitled.append(r.player)  # sole first
+        elif is_first and r.games and r.points * 10 >= 7 * r.games:
+            entitled.append(r.player)  # tied first with >= 70%
+        elif past.get(r.player, -1.0) >= 50:
+            entitled.append(r.player)  # >= 50% in the last final
+    return entitled

@@ -1,0 +1,173 @@
+"""PAA Go salon rules (R4, seed 004): points after a game, handicap and komi, ranks.
+
+Pure: stdlib only, no I/O.
+
+Handicap from the difference ``diff`` of the two players' points (持点差):
+``N`` is the largest integer with ``diff - 8N >= 0``; the weaker player takes Black
+with ``N + 1`` stones (one "stone" = 先番: Black moves first, no stones placed);
+komi from Black is ``5.5 - (diff - 8N)``, a negative value being komi from White.
+From a difference of 56: 7 stones and White gives ``diff - 54 + 0.5``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "GO_RANKS",
+    "MAX_STONES",
+    "GoPoints",
+    "Handicap",
+    "go_points",
+    "go_rank",
+    "handicap_between",
+    "handicap_for",
+]
+
+MAX_STONES = 7
+"""R4: 7 stones at most (from a difference of 56); such games are free games."""
+
+
+@dataclass(frozen=True)
+class Handicap:
+    """Game conditions (手合い割, R4).
+
+    ``stones``: 1 means 先番 (Black plays first, no handicap stones; with a difference
+    of 0 it is an even game, 互先, colours by toss); 2..7 handicap stones.
+    ``komi``: points Black gives White; negative when White gives Black (白からコミ).
+    ``counted``: False for 7 stones or more, which seed 004 lists as free games
+    (カウント外の自由対局) that change no one's points.
+    """
+
+    diff: int
+    stones: int
+    komi: float
+
+    @property
+    def even(self) -> bool:
+        """True for 互先 (equal points): colours by toss, Black gives 5.5."""
+        return self.diff == 0
+
+    @property
+    def counted(self) -> bool:
+        """R4: games with 7 stones or more do not count (free games)."""
+        return self.stones < MAX_STONES
+
+    def describe(self, lang: str = "ja") -> str:
+        """The conditions as the seed writes them, e.g. ``"2子;黒から3.5目コミ出し"``."""
+        giver_ja, giver_en = ("黒", "Black") if self.komi >= 0 else ("白", "White")
+        amount = abs(self.komi)
+        if lang == "ja":
+            start = "互先" if self.even else ("先番" if self.stones == 1 else f"{self.stones}子")
+            return f"{start};{giver_ja}から{amount:.1f}目コミ出し"
+        if self.even:
+            start = "even game"
+        elif self.stones == 1:
+            start = "Black moves first (no stones)"
+        else:
+            start = f"{self.stones} stones"
+        return f"{start}; {giver_en} gives {amount:.1f} komi"
+
+
+def handicap_for(diff: int) -> Handicap:
+    """Stones and komi for a points difference ``diff`` >= 0 (R4, seed 004 section 4)."""
+    if diff < 0:
+        raise ValueError(f"points difference must be >= 0, got {diff}")
+    if diff >= 56:  # R4: 7 stones, White gives diff - 54 + 0.5
+        return Handicap(diff, MAX_STONES, -(diff - 54 + 0.5))
+    n = diff // 8  # largest N with diff - 8N >= 0
+    return Handicap(diff, n + 1, 5.5 - (diff - 8 * n))
+
+
+def handicap_between(points_a: int, points_b: int) -> tuple[str | None, Handicap]:
+    """Who takes Black (``"a"``, ``"b"``, or None for a toss) and the conditions (R4).
+
+    The player with fewer points takes Black; with equal points colours are decided
+    by a toss (電子トス) or agreement.
+    """
+    diff = abs(points_a - points_b)
+    black: str | None = None
+    if points_a < points_b:
+        black = "a"
+    elif points_b < points_a:
+        black = "b"
+    return black, handicap_for(diff)
+
+
+@dataclass(frozen=True)
+class GoPoints:
+    """Point changes after a game (R4) and whether it counts.
+
+    ``counted``: counts as a game played (対戦数); ``win_rate``: counts in the win rate.
+    """
+
+    black: int
+    white: int
+    counted: bool
+    win_rate: bool
+
+
+_BLACK_WINS = ("0-1",)
+_WHITE_WINS = ("1-0",)
+_JIGO = ("1/2-1/2", "0", "draw", "jigo", "持碁")
+_NO_RESULT = ("", "*", "?", "void", "none", "勝負なし")
+
+
+def go_points(result: str, *, stones: int = 1, free_game: bool = False) -> GoPoints:
+    """Point changes for Black and White after one game (R4, seed 004 section 2).
+
+    ``result``: SGF style ``"B+R"``, ``"B+3.5"``, ``"W+..."``; or ``"0-1"`` (Black
+    wins), ``"1-0"`` (White wins), as elsewhere in relaybot; ``"jigo"``/``"0"``/
+    ``"draw"``/``"1/2-1/2"``/``"持碁"``; ``"void"``/``"*"``/``""`` for no result.
+    Winner +1, loser -1; jigo 0 and counted as a game; no result 0 and not counted.
+    A game with 7 stones or more, or one the players mark as free (``free_game``:
+    unrecorded teaching games, 9x9 and 13x13 boards), changes nothing: it counts as a
+    game but not in the win rate.
+    """
+    text = result.strip()
+    low = text.lower()
+    if low in _NO_RESULT:
+        return GoPoints(0, 0, counted=False, win_rate=False)
+    if low.startswith("b+") or text in _BLACK_WINS:
+        black, white = 1, -1
+    elif low.startswith("w+") or text in _WHITE_WINS:
+        black, white = -1, 1
+    elif low in _JIGO:
+        black, white = 0, 0
+    else:
+        raise ValueError(f"unknown Go result {result!r}; use B+..., W+..., jigo or void")
+    if free_game or stones >= MAX_STONES:
+        return GoPoints(0, 0, counted=True, win_rate=False)
+    return GoPoints(black, white, counted=True, win_rate=True)
+
+
+# R4: the PAA points/rank table (PAA持点と段級位対応表), lowest points of each rank.
+GO_RANKS: tuple[tuple[str, int], ...] = (
+    ("9k以下", 0),  # the table gives 40 for 9 kyu and below / beginners
+    ("8k", 41),
+    ("7k", 51),
+    ("6k", 61),
+    ("5k", 71),
+    ("4k", 81),
+    ("3k", 91),
+    ("2k", 101),
+    ("1k", 111),
+    ("1d", 121),
+    ("2d", 131),
+    ("3d", 141),
+    ("4d", 151),
+    ("5d", 161),
+    ("6d", 171),
+    ("7d", 181),
+    ("8d", 191),
+    ("プロ棋士、8d以上", 201),
+)
+
+
+def go_rank(points: int) -> str:
+    """The rank (段級位) for salon points, from the seed's table (R4)."""
+    reached = GO_RANKS[0][0]
+    for rank, lowest in GO_RANKS:
+        if points >= lowest:
+            reached = rank
+    return reached

@@ -1,0 +1,131 @@
+"""Players' requests besides moves: leave (J12) and questions to the TD (J13)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.core.clocks import local_day
+from relaybot.core.leave import check_leave, end_leave_on_move
+from relaybot.mail.inbound import InboundMail
+from relaybot.mail.render import render
+from relaybot.outbox import Recipient, queue_mail
+from relaybot.store.models import Game, Leave, Member, Question
+from relaybot.views import GameFile
+
+
+def active_games(session: Session, member: Member) -> list[Game]:
+    """The member's games still being played."""
+    return list(session.scalars(select(Game).where(
+        Game.status == "active", (Game.white_id == member.id) | (Game.black_id == member.id))))
+
+
+def _leaves(session: Session, member: Member, *statuses: str) -> list[Leave]:
+    return list(session.scalars(select(Leave).where(
+        Leave.member_id == member.id, Leave.status.in_(statuses)).order_by(Leave.first)))
+
+
+def _reply(session: Session, cfg: Config, member: Member, mail: InboundMail | None,
+           now: datetime, kind: str, **ctx: object) -> None:
+    subject, body = render(member.lang, "player", kind, reader=member.name, **ctx)
+    queue_mail(
+        session, cfg, kind=kind, to=Recipient(member.name, member.email, member.id),
+        subject=subject, body=body, now=now, auto_submitted="auto-replied",
+        in_reply_to=mail.message_id if mail else None,
+        references=[*mail.references, mail.message_id] if mail else (),
+    )
+
+
+def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
+                   now: datetime) -> None:
+    """Tell the TD and every opponent (J12: leave must be announced to all of them)."""
+    opponents: dict[int, Member] = {}
+    for game in active_games(session, member):
+        other_id = game.black_id if game.white_id == member.id else game.white_id
+        other = session.get(Member, other_id)
+        if other is not None:
+            opponents[other.id] = other
+    ctx = {"player": member.name, "first": leave.first.isoformat(),
+           "last": leave.last.isoformat(), "leave_id": leave.id}
+    for other in opponents.values():
+        subject, body = render(other.lang, "player", "leave_notice", reader=other.name, **ctx)
+        queue_mail(session, cfg, kind="leave_notice",
+                   to=Recipient(other.name, other.email, other.id), subject=subject, body=body,
+                   now=now, dedupe_key=f"leave:{leave.id}:{other.id}")
+    subject, body = render(cfg.bot.language, "td", "leave", **ctx, status=leave.status,
+                           extra_days=leave.extra_days)
+    queue_mail(session, cfg, kind="td_leave", to=Recipient("TD", cfg.bot.td), subject=subject,
+               body=body, now=now, dedupe_key=f"td_leave:{leave.id}:{leave.status}")
+
+
+def request_leave(session: Session, cfg: Config, member: Member, period: tuple[date, date] | None,
+                  mail: InboundMail, arrival_at: datetime, now: datetime,
+                  leave_allowed: bool = True) -> str:
+    """J12: check a leave against the yearly 30 days; accept, hold for the TD, or refuse."""
+    if period is None:
+        _reply(session, cfg, member, mail, now, "leave_reply", ok=False, reason="format",
+               first="", last="", left=0)
+        return "leave_refused"
+    today = local_day(arrival_at, member.tz)
+    existing = [(lv.first, lv.last) for lv in _leaves(session, member, "active")]
+    decision = check_leave(existing, period, today, allowed=leave_allowed)
+    first, last = period
+    if decision.ok or decision.reason_code == "over_allowance":
+        status = "active" if decision.ok else "pending"
+        leave = Leave(member_id=member.id, first=first, last=last, status=status,
+                      extra_days=0, announced_at=arrival_at)
+        session.add(leave)
+        session.flush()
+        if decision.ok:
+            announce_leave(session, cfg, member, leave, now)
+            _reply(session, cfg, member, mail, now, "leave_reply", ok=True, reason="ok",
+                   first=first.isoformat(), last=last.isoformat(),
+                   left=decision.left_this_year - decision.days)
+            return "leave"
+        # over the 30 days: the extra 30 need the TD's approval (illness, work, travel)
+        subject, body = render(cfg.bot.language, "td", "leave", player=member.name,
+                               first=first.isoformat(), last=last.isoformat(),
+                               leave_id=leave.id, status="pending", extra_days=0)
+        queue_mail(session, cfg, kind="td_leave", to=Recipient("TD", cfg.bot.td),
+                   subject=subject, body=body, now=now, dedupe_key=f"td_leave:{leave.id}:pending")
+        _reply(session, cfg, member, mail, now, "leave_reply", ok=False, reason="pending_td",
+               first=first.isoformat(), last=last.isoformat(), left=decision.left_this_year)
+        return "leave_pending"
+    _reply(session, cfg, member, mail, now, "leave_reply", ok=False,
+           reason=decision.reason_code, first=first.isoformat(), last=last.isoformat(),
+           left=decision.left_this_year)
+    return "leave_refused"
+
+
+def end_leave_by_move(session: Session, member: Member, moved_at: datetime) -> None:
+    """J12: a move received from a player on leave ends that leave at once."""
+    day = local_day(moved_at, member.tz)
+    for leave in _leaves(session, member, "active"):
+        if leave.first <= day <= leave.last:
+            cut = end_leave_on_move((leave.first, leave.last), day)
+            if cut is None:
+                leave.status = "ended"
+            else:
+                leave.first, leave.last = cut
+
+
+def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,
+           mail: InboundMail, arrival_at: datetime, now: datetime) -> str:
+    """J13: relay a question to the TD; the game's days stop until the answer."""
+    member = gf.player(colour)
+    question = Question(game_id=gf.game.id, colour=colour, text=text[:4000],
+                        asked_at=arrival_at, answered_at=None, answer="")
+    session.add(question)
+    session.flush()
+    subject, body = render(cfg.bot.language, "td", "question", game_id=gf.game.id,
+                           player=member.name, question=text, question_id=question.id,
+                           white=gf.white.name, black=gf.black.name)
+    queue_mail(session, cfg, kind="td_question", to=Recipient("TD", cfg.bot.td),
+               subject=subject, body=body, now=now, dedupe_key=f"question:{question.id}",
+               reply_to=cfg.bot.address)
+    _reply(session, cfg, member, mail, now, "question_ack", game_id=gf.game.id,
+           question=text)
+    return "question"

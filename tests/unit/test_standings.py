@@ -1,0 +1,272 @@
+"""Standings, tie-breaks and crosstables (T5, T3) and the JCCA final entry (T1)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from relaybot.core.events import (
+    GameResult,
+    StandingRow,
+    crosstable_data,
+    crosstable_text,
+    final_entry,
+    jcca_group,
+    standings,
+)
+
+# A five-player round robin, worked by hand.
+#
+#        A  B  C  D  E   pts
+#   A    x  1  ½  1  0   2.5
+#   B    0  x  1  ½  1   2.5
+#   C    ½  0  x  1  ½   2
+#   D    0  ½  0  x  1   1.5
+#   E    1  0  ½  0  x   1.5
+#
+# Sonneborn-Berger (beaten opponents' points in full, drawn ones by half):
+#   A: B 2.5 + D 1.5 + ½·C 2 = 5        B: C 2 + E 1.5 + ½·D 1.5 = 4.25
+#   C: D 1.5 + ½·A 2.5 + ½·E 1.5 = 3.5  D: E 1.5 + ½·B 2.5 = 2.75
+#   E: A 2.5 + ½·C 2 = 3.5
+# Solkoff (all opponents' points):
+#   A: 2.5+2+1.5+1.5 = 7.5   B: 2.5+2+1.5+1.5 = 7.5   C: 2.5+2.5+1.5+1.5 = 8
+#   D: 2.5+2.5+2+1.5 = 8.5   E: 2.5+2.5+2+1.5 = 8.5
+# Median, seed 002 (the SB terms without the highest and lowest):
+#   A: {2.5, 1, 1.5} -> 1.5   B: {2, 0.75, 1.5} -> 1.5   C: {1.25, 1.5, 0.75} -> 1.25
+#   D: {1.25, 1.5} -> 0 (two terms)   E: {2.5, 1} -> 0
+# Median Buchholz (Solkoff without the highest and lowest opponent):
+#   A: 7.5-2.5-1.5 = 3.5   B: 3.5   C: 8-2.5-1.5 = 4   D: 8.5-2.5-1.5 = 4.5   E: 4.5
+# Ranking with ("sb", "solkoff", "median", "direct"): A (SB 5) before B (4.25); C;
+# E (SB 3.5) before D (2.75).
+PLAYERS = ["A", "B", "C", "D", "E"]
+GAMES = [
+    GameResult("A", "B", "1-0"),
+    GameResult("A", "C", "1/2-1/2"),
+    GameResult("D", "A", "0-1"),
+    GameResult("A", "E", "0-1"),
+    GameResult("B", "C", "1-0"),
+    GameResult("B", "D", "1/2-1/2"),
+    GameResult("E", "B", "0-1"),
+    GameResult("C", "D", "1-0"),
+    GameResult("C", "E", "1/2-1/2"),
+    GameResult("D", "E", "1-0"),
+]
+
+
+def summary(rows: list[StandingRow]) -> list[tuple[object, ...]]:
+    return [
+        (r.rank, r.player, r.points, r.sb, r.solkoff, r.median, r.median_buchholz) for r in rows
+    ]
+
+
+def test_hand_computed_crosstable() -> None:
+    rows = standings(PLAYERS, GAMES)
+    assert summary(rows) == [
+        (1, "A", 2.5, 5.0, 7.5, 1.5, 3.5),
+        (2, "B", 2.5, 4.25, 7.5, 1.5, 3.5),
+        (3, "C", 2.0, 3.5, 8.0, 1.25, 4.0),
+        (4, "E", 1.5, 3.5, 8.5, 0.0, 4.5),
+        (5, "D", 1.5, 2.75, 8.5, 0.0, 4.5),
+    ]
+    a = rows[0]
+    assert (a.games, a.wins, a.draws, a.losses) == (4, 2, 1, 1)
+    assert a.results == {"B": (1.0,), "C": (0.5,), "D": (1.0,), "E": (0.0,)}
+    assert not any(r.shared for r in rows)
+
+
+def test_tiebreak_order_matters() -> None:
+    # Direct encounter alone: A beat B, D beat E.
+    rows = standings(PLAYERS, GAMES, ("direct",))
+    assert [(r.rank, r.player, r.direct) for r in rows] == [
+        (1, "A", 1.0),
+        (2, "B", 0.0),
+        (3, "C", None),
+        (4, "D", 1.0),
+        (5, "E", 0.0),
+    ]
+    # Solkoff first ties A/B and D/E again; SB then separates them.
+    rows = standings(PLAYERS, GAMES, ("solkoff", "sb"))
+    assert [r.player for r in rows] == ["A", "B", "C", "E", "D"]
+
+
+def test_shared_ranks_when_everything_ties() -> None:
+    rows = standings(PLAYERS, GAMES, ("median_buchholz",))
+    assert [(r.rank, r.player, r.shared) for r in rows] == [
+        (1, "A", True),
+        (1, "B", True),
+        (3, "C", False),
+        (4, "D", True),
+        (4, "E", True),
+    ]
+    rows = standings(PLAYERS, GAMES, ())
+    assert [r.rank for r in rows] == [1, 1, 3, 4, 4]
+
+
+def test_crosstable_text_en() -> None:
+    text = crosstable_text(standings(PLAYERS, GAMES), "en")
+    assert text == (
+        "No Player 1 2 3 4 5 Pts   SB Solkoff Median Rank\n"
+        "-- ------ - - - - - --- ---- ------- ------ ----\n"
+        " 1 A      x 1 ½ 0 1 2.5    5     7.5    1.5    1\n"
+        " 2 B      0 x 1 1 ½ 2.5 4.25     7.5    1.5    2\n"
+        " 3 C      ½ 0 x ½ 1   2  3.5       8   1.25    3\n"
+        " 4 E      1 0 ½ x 0 1.5  3.5     8.5      0    4\n"
+        " 5 D      0 ½ 0 1 x 1.5 2.75     8.5      0    5\n"
+    )
+    shared = crosstable_text(standings(PLAYERS, GAMES, ("median_buchholz",)), "en")
+    assert " 1 A      x 1 ½ 1 0 2.5   3.5   1=\n" in shared
+    assert "MedBH" in shared
+
+
+def display_width(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WFA" else 1 for c in line)
+
+
+def test_crosstable_text_ja_aligned() -> None:
+    players = ["佐藤", "鈴木", "Takahashi", "田中"]
+    games = [GameResult(w, b, "1-0") for w, b in jcca_group(players)[:11]]
+    games.append(GameResult(*jcca_group(players)[11], "*"))
+    text = crosstable_text(standings(players, games), "ja")
+    lines = text.splitlines()
+    assert lines[0].split()[:2] == ["番号", "氏名"]
+    assert "得点" in lines[0] and "順位" in lines[0] and "ソルコフ" in lines[0]
+    assert "○" in text and "●" in text and "・" in text  # win, loss, not finished
+    widths = {display_width(line) for line in lines if not line.endswith(" ")}
+    # every line ends with the right-aligned rank column: same display width
+    assert len(widths) == 1, text
+    with pytest.raises(ValueError):
+        crosstable_text([], "fr")
+
+
+def test_crosstable_data() -> None:
+    data = crosstable_data(standings(PLAYERS, GAMES))
+    assert [d["player"] for d in data] == ["A", "B", "C", "E", "D"]
+    first = data[0]
+    assert first["points"] == 2.5 and first["sb"] == 5.0 and first["percent"] == 62.5
+    assert first["results"] == [
+        {"opponent": "B", "no": 2, "scores": [1.0]},
+        {"opponent": "C", "no": 3, "scores": [0.5]},
+        {"opponent": "D", "no": 5, "scores": [1.0]},
+        {"opponent": "E", "no": 4, "scores": [0.0]},
+    ]
+
+
+def test_double_round_robin_counts_every_game() -> None:
+    """A JCCA group: Solkoff and SB take one term per game (each opponent twice)."""
+    players = ["P", "Q", "R", "S"]
+    outcome = {  # (white, black) -> result
+        ("P", "S"): "1-0",
+        ("Q", "R"): "1/2-1/2",
+        ("S", "R"): "0-1",
+        ("P", "Q"): "1-0",
+        ("Q", "S"): "1-0",
+        ("R", "P"): "1/2-1/2",
+    }
+    results = []
+    for w, b in jcca_group(players):
+        if (w, b) in outcome:
+            results.append(GameResult(w, b, outcome[(w, b)]))
+        else:  # the return game: the same result from the other side
+            flipped = {"1-0": "0-1", "0-1": "1-0"}.get(outcome[(b, w)], "1/2-1/2")
+            results.append(GameResult(w, b, flipped))
+    rows = {r.player: r for r in standings(players, results)}
+    # P: 1+1+½ twice = 5; Q: 0+½+1 twice = 3; R: ½+1+½ twice = 4; S: 0 -> 0
+    assert {p: r.points for p, r in rows.items()} == {"P": 5, "Q": 3, "R": 4, "S": 0}
+    # P's Solkoff: (Q 3 + R 4 + S 0) * 2 = 14; SB: (Q 3 + S 0 + ½·R 4) * 2 = 10
+    assert (rows["P"].solkoff, rows["P"].sb) == (14, 10)
+    assert rows["P"].results["Q"] == (1.0, 1.0)
+    assert [r.player for r in standings(players, results)] == ["P", "R", "Q", "S"]
+
+
+def test_shogi_league_order() -> None:
+    """T3: wins, then the starting order; new players (no start order) by tie-breaks."""
+    players = ["old1", "old2", "new1", "new2"]
+    games = [
+        GameResult("old1", "old2", "0-1"),
+        GameResult("old1", "new1", "1-0"),
+        GameResult("old1", "new2", "0-1"),
+        GameResult("old2", "new1", "0-1"),
+        GameResult("old2", "new2", "1-0"),
+        GameResult("new1", "new2", "1-0"),
+    ]
+    # points: old1 1, old2 2, new1 2, new2 1
+    tiebreaks = ("start", "solkoff", "sb", "median", "direct", "entry")
+    rows = standings(players, games, tiebreaks, start_order={"old1": 1, "old2": 2})
+    assert [(r.rank, r.player) for r in rows] == [
+        (1, "old2"),  # 2 wins, start order 2
+        (2, "new1"),  # 2 wins, no start order
+        (3, "old1"),  # 1 win, start order 1
+        (4, "new2"),
+    ]
+    with pytest.raises(ValueError, match="start_order"):
+        standings(players, games, ("start",))
+    # entry order breaks every remaining tie
+    rows = standings(players, [], ("entry",))
+    assert [(r.rank, r.player) for r in rows] == [
+        (1, "old1"),
+        (2, "old2"),
+        (3, "new1"),
+        (4, "new2"),
+    ]
+
+
+def test_unfinished_games_and_double_losses() -> None:
+    rows = standings(["A", "B"], [GameResult("A", "B", "*"), GameResult("B", "A", "0-0")])
+    assert [(r.points, r.games, r.losses) for r in rows] == [(0, 1, 1), (0, 1, 1)]
+    assert rows[0].results == {"B": (None, 0.0)}
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="not a player"):
+        standings(["A"], [GameResult("A", "Z", "1-0")])
+    with pytest.raises(ValueError, match="unknown result"):
+        standings(["A", "B"], [GameResult("A", "B", "2-0")])
+    with pytest.raises(ValueError, match="themself"):
+        standings(["A", "B"], [GameResult("A", "A", "1-0")])
+    with pytest.raises(ValueError, match="twice"):
+        standings(["A", "A"], [])
+    with pytest.raises(ValueError, match="unknown tie-break"):
+        standings(["A"], [], ("elo",))
+
+
+def group_rows(points: dict[str, float]) -> list[StandingRow]:
+    """Rows of a finished 6-game group with the given points (only points matter)."""
+    order = sorted(points, key=lambda p: -points[p])
+    return [
+        StandingRow(
+            rank=i + 1,
+            player=p,
+            points=points[p],
+            games=6,
+            wins=0,
+            draws=0,
+            losses=0,
+            sb=0,
+            solkoff=0,
+            median=0,
+            median_buchholz=0,
+        )
+        for i, p in enumerate(order)
+    ]
+
+
+def test_final_entry() -> None:
+    """T1: sole first; tied first with >= 70%; >= 50% in the last final."""
+    # sole first, even below 70%
+    assert final_entry(group_rows({"A": 4, "B": 3.5, "C": 3.5, "D": 1})) == ["A"]
+    # tied first at 4.5/6 = 75%: both
+    assert final_entry(group_rows({"A": 4.5, "B": 4.5, "C": 2, "D": 1})) == ["A", "B"]
+    # tied first at 4/6 = 66.7%: neither
+    assert final_entry(group_rows({"A": 4, "B": 4, "C": 3, "D": 1})) == []
+    # ... unless one scored >= 50% in the last final; so can anyone else
+    rows = group_rows({"A": 4, "B": 4, "C": 3, "D": 1})
+    assert final_entry(rows, {"B": 50.0, "D": 62.5, "C": 49.9}) == ["B", "D"]
+
+
+def test_final_entry_70_percent_boundary() -> None:
+    ten = [StandingRow(1, p, 7.0, 10, 7, 0, 3, 0, 0, 0, 0, shared=True) for p in ("A", "B")] + [
+        StandingRow(3, "C", 6.5, 10, 6, 1, 3, 0, 0, 0, 0)
+    ]
+    assert final_entry(ten) == ["A", "B"]  # exactly 70%
+    assert final_entry([]) == []
