@@ -80,10 +80,10 @@ class Player:
         msg.set_content(text)
         return msg
 
-    def send(self, text: str, **kw: object) -> bytes:
-        """Compose and deliver one mail; returns its raw bytes."""
+    def send(self, text: str, *, at: datetime | None = None, **kw: object) -> bytes:
+        """Compose and deliver one mail (arriving ``at``, default 20 hours on)."""
         raw = self.compose(text, **kw).as_bytes()  # type: ignore[arg-type]
-        self.club.deliver(raw)
+        self.club.deliver(raw, at)
         return raw
 
 
