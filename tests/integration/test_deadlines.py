@@ -29,7 +29,7 @@ def run_at(club: Club, days: float) -> None:
 
 
 def test_j11_reminder_day_10_escalation_day_20_once_each_across_downtime(club: Club) -> None:
-    white, black, gid = setup(club)
+    white, _black, gid = setup(club)
     white.send("1. e4")
     club.cycle()
     start = club.clock
@@ -45,14 +45,14 @@ def test_j11_reminder_day_10_escalation_day_20_once_each_across_downtime(club: C
     escalation = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_silence"]
     text = body_of(escalation[0])
     assert f"forfeit {gid} black" in text and "Brown, Tom" in text
-    reminder = [c for c in club.mails_to("brown@example.org")
-                if c.parsed["X-Relaybot-Kind"] == "reminder"][0]
+    reminder = next(c for c in club.mails_to("brown@example.org")
+                if c.parsed["X-Relaybot-Kind"] == "reminder")
     assert reminder.parsed["In-Reply-To"]  # threaded on the last mail of the game
     # a second instance while one holds the lock is refused (T9)
 
 
 def test_j11_no_reminder_while_the_player_is_on_leave(club: Club) -> None:
-    white, black, gid = setup(club)
+    white, black, _gid = setup(club)
     first = (club.clock + timedelta(days=2)).date()
     last = (club.clock + timedelta(days=25)).date()
     white.send("1. e4")
@@ -70,7 +70,7 @@ def test_j11_no_reminder_while_the_player_is_on_leave(club: Club) -> None:
 
 
 def test_j12_leave_over_the_yearly_30_days_waits_for_the_td(club: Club) -> None:
-    white, black, gid = setup(club)
+    white, black, _gid = setup(club)
     d0 = (club.clock + timedelta(days=1)).date()
     black.send(f"leave {d0} {d0 + timedelta(days=9)}", to="relay@club.example", subject="休戦")
     club.cycle()
@@ -95,7 +95,7 @@ def test_j12_leave_over_the_yearly_30_days_waits_for_the_td(club: Club) -> None:
 
 
 def test_j12_leave_announced_after_it_started_is_refused(club: Club) -> None:
-    white, black, gid = setup(club)
+    _white, black, _gid = setup(club)
     started = (club.clock - timedelta(days=3)).date()
     black.send(f"leave {started} {started + timedelta(days=7)}", to="relay@club.example",
                subject="leave")
@@ -129,7 +129,7 @@ def test_j9_overrun_at_move_10_reported_and_forfeit_confirmed_by_td_mail(club: C
 
 
 def test_j13_question_pauses_the_clock_until_the_answer(club: Club) -> None:
-    white, black, gid = setup(club)
+    white, black, _gid = setup(club)
     white.send("1. d4")
     club.cycle()
     black.send("td: may I claim a draw by repetition by mail?")
@@ -159,7 +159,7 @@ def test_j13_question_pauses_the_clock_until_the_answer(club: Club) -> None:
 
 
 def test_td_commands_from_anyone_else_do_nothing(club: Club) -> None:
-    white, black, gid = setup(club)
+    _white, black, gid = setup(club)
     black.send(f"forfeit {gid} white")
     club.cycle()
     with club.store.session() as s:
