@@ -8,11 +8,13 @@ A mail leaves INBOX only after its transaction has committed: moved to
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -28,6 +30,8 @@ log = logging.getLogger(__name__)
 PROCESSED = "Processed"
 QUARANTINE = "Quarantine"
 MAX_ATTEMPTS = 3  # G3
+STORE_RETRIES = (0.5, 1.0, 2.0, 4.0)
+"""Pauses between retries of a mail whose transaction met a transient database error (T7)."""
 
 
 @dataclass
@@ -91,6 +95,7 @@ def poll_once(
     uidvalidity = mailbox.uidvalidity
     _note_uidvalidity(store, folder, uidvalidity)
     for uid in mailbox.pending_uids():
+        crash_point("after_search")
         fetched = mailbox.fetch(uid)
         if fetched is None:
             counts.vanished += 1  # T5: another client expunged it; nothing to do
@@ -112,8 +117,10 @@ def _handle(store: Store, cfg: Config, mailbox: Mailbox, fetched: Fetched, folde
     arrival = Arrival(raw=fetched.raw, internaldate=fetched.internaldate, folder=folder,
                       uidvalidity=uidvalidity, uid=uid)
     try:
-        outcome = process_mail(store, cfg, arrival, now())
+        outcome = _process_retrying(store, cfg, arrival, now)
     except Exception as exc:  # G3: one bad mail must never block the rest
+        if transient(exc):
+            raise  # T7: the database, not the mail; it stays in INBOX, uncounted
         log.exception("processing uid %s failed", uid)
         counts.failed += 1
         error = f"{type(exc).__name__}: {exc}"
@@ -124,6 +131,34 @@ def _handle(store: Store, cfg: Config, mailbox: Mailbox, fetched: Fetched, folde
     counts.count(outcome)
     mailbox.move(uid, PROCESSED)
     crash_point("after_move")
+
+
+def transient(exc: BaseException) -> bool:
+    """True for a database error that says nothing about the mail (T7).
+
+    A locked SQLite file, a PostgreSQL backend that was terminated or restarted, a lost
+    connection: the transaction was rolled back and doing it again may well succeed.
+    Such errors must never count towards quarantine (G3 is for poison mail only).
+    """
+    if isinstance(exc, OperationalError):
+        return True
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
+
+
+def _process_retrying(store: Store, cfg: Config, arrival: Arrival,
+                      now: Callable[[], datetime]) -> str:
+    """process_mail, retried after a rolled-back transaction on a transient error (T7)."""
+    for pause in (*STORE_RETRIES, None):
+        try:
+            crash_point("process", arrival.raw)
+            return process_mail(store, cfg, arrival, now())
+        except Exception as exc:
+            if pause is None or not transient(exc):
+                raise
+            log.warning("uid %s: database busy or gone (%s); rolled back, retrying in %.1f s",
+                        arrival.uid, type(exc).__name__, pause)
+            time.sleep(pause)
+    raise AssertionError("unreachable")
 
 
 def _quarantine(store: Store, cfg: Config, mailbox: Mailbox, folder: str, uidvalidity: int,

@@ -18,7 +18,7 @@ from types import FrameType
 from relaybot.config import Config
 from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
 from relaybot.outbox import SendCounts, send_pending
-from relaybot.poller import PollCounts, poll_once
+from relaybot.poller import PollCounts, poll_once, transient
 from relaybot.store.db import Store
 from relaybot.store.locks import InstanceLock
 
@@ -127,6 +127,13 @@ class Service:
                     box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
             except ImapError as exc:
                 log.warning("IMAP: %s; reconnecting in %.0f s", exc, backoff)
+                self.stop.wait(backoff)
+                backoff = min(backoff * 2, 300.0)
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                # T7: the database is away (restart, lock); the mail stays in INBOX
+                log.warning("database: %s; retrying in %.0f s", type(exc).__name__, backoff)
                 self.stop.wait(backoff)
                 backoff = min(backoff * 2, 300.0)
             finally:

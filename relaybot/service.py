@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from relaybot.books import books_for, ledgers
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
+from relaybot.core.conditionals import Conditional
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.faults import crash_point
@@ -33,7 +34,8 @@ from relaybot.views import GameFile, game_context, local_date, move_label
 log = logging.getLogger(__name__)
 
 ERROR_KINDS = {
-    "sync_error", "bad_move", "not_your_turn", "too_many_moves", "no_move", "game_over",
+    "sync_error", "bad_move", "contradiction", "not_your_turn", "too_many_moves", "no_move",
+    "game_over",
     "no_game", "not_player",
 }
 
@@ -175,8 +177,9 @@ def _bounce(session: Session, token: str) -> str:
 
 def _play(
     session: Session, cfg: Config, gf: GameFile, colour: int, mail: InboundMail,
-    inbound: Inbound, arrival: Arrival, now: datetime,
+    inbound: Inbound, arrival: Arrival, now: datetime, text: str | None = None,
 ) -> str:
+    text = mail.text if text is None else text
     game = gf.game
     member = gf.player(colour)
     stored = StoredGame(
@@ -186,12 +189,21 @@ def _play(
         active=game.status == "active",
         draw_offer_by=game.draw_offer_by,
     )
-    verdict = decide(gf.rules, stored, colour, mail.text, letters=member.letters)
-    words = _own_words(mail.text, verdict)
+    binding = (
+        [Conditional(plies=tuple(line)) for line in game.proposals or []]
+        if game.proposals_by == 1 - colour else []
+    )
+    verdict = decide(gf.rules, stored, colour, text, letters=member.letters,
+                     conditionals=binding, mode=game.conditionals)
+    words = _own_words(text, verdict)
     if verdict.kind == "bad_move":
         _event(session, game, now, "penalty", colour, len(gf.plies), days=verdict.penalty_days,
                detail={"rule": "J5", "reason": verdict.error.kind if verdict.error else "",
                        "token": verdict.error.token if verdict.error else ""})
+    if verdict.kind == "contradiction":
+        _event(session, game, now, "penalty", colour, len(gf.plies), days=verdict.penalty_days,
+               detail={"rule": "J16", "reason": "contradiction", "expected": verdict.expected,
+                       "token": verdict.diff_token})
     if verdict.kind == "sync_error":
         _event(session, game, now, "sync_error", colour, verdict.diff_ply)
     if verdict.kind in ERROR_KINDS:
@@ -203,12 +215,19 @@ def _play(
         _reply(session, cfg, gf, member, mail, now, verdict.kind, verdict=verdict)
         return verdict.kind
 
-    for offset, (ply, keys, text) in enumerate(
-        zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, strict=True)
+    autos = verdict.auto or [False] * len(verdict.new_plies)
+    for offset, (ply, keys, san, auto) in enumerate(
+        zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, autos, strict=True)
     ):
-        session.add(Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=text,
+        # J16: a bound answer the bot plays counts as sent with the reply: 0 days
+        session.add(Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=san,
                          keys=" ".join(sorted(keys)), sent_at=arrival.internaldate,
-                         inbound_id=inbound.id))
+                         inbound_id=inbound.id, auto=int(auto)))
+    if verdict.proposals_cleared or verdict.new_plies:
+        game.proposals, game.proposals_by = [], None
+    if verdict.new_conditionals:
+        game.proposals = [list(c.plies) for c in verdict.new_conditionals]
+        game.proposals_by = colour
     if verdict.new_plies:
         plies = [*gf.plies, *verdict.new_plies]
         game.plies = " ".join(plies)
@@ -240,12 +259,63 @@ def _play(
     refresh_due(session, gf, arrival.internaldate)
     opponent = gf.player(1 - colour)
     ctx = {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
-           "sender": member.name}
+           "sender": member.name, "sender_to_move": verdict.sender_to_move,
+           "rejected": [f"{r.line.text}: {r.detail}" for r in verdict.rejected]}
     kind = "move" if verdict.new_plies else "draw_offer"
-    _forward(session, cfg, gf, opponent, now, kind, {**ctx, "move": _last_move(gf, opponent)})
+    n_new = len(verdict.new_plies)
+    _forward(session, cfg, gf, opponent, now, kind,
+             {**ctx, "move": _new_moves(gf, opponent, n_new), "proposals": _proposals(gf, opponent),
+              "auto_moves": _auto_moves(gf, opponent, verdict)})
     _reply(session, cfg, gf, member, mail, now, "ack", verdict=verdict,
-           extra={**ctx, "move": _last_move(gf, member) if verdict.new_plies else ""})
+           extra={**ctx, "move": _new_moves(gf, member, n_new) if n_new else "",
+                  "proposals": _proposals(gf, member),
+                  "auto_moves": _auto_moves(gf, member, verdict)})
     return verdict.kind
+
+
+def _new_moves(gf: GameFile, reader: Member, count: int) -> str:
+    """The newest ``count`` plies as ``12... Nf6 13. Nf3`` in the reader's notation (J3)."""
+    if count <= 1:
+        return _last_move(gf, reader)
+    plies = gf.plies
+    notation, letters = gf.notation_for(reader)
+    board = gf.rules.replay(plies[:-count])
+    out = []
+    for index in range(len(plies) - count, len(plies)):
+        text = gf.rules.format_ply(board, plies[index], notation, letters)
+        label = move_label(index, text)
+        out.append(label if index % 2 == 0 or index == len(plies) - count else text)
+        gf.rules.play(board, plies[index])
+    return " ".join(out)
+
+
+def _auto_moves(gf: GameFile, reader: Member, verdict: Verdict) -> list[str]:
+    """The bound answers the bot played (J16), in the reader's notation."""
+    if not any(verdict.auto):
+        return []
+    plies = gf.plies
+    first = len(plies) - len(verdict.new_plies)
+    notation, letters = gf.notation_for(reader)
+    board = gf.rules.replay(plies[:first])
+    out = []
+    for offset, ply in enumerate(verdict.new_plies):
+        if verdict.auto[offset]:
+            out.append(move_label(first + offset,
+                                  gf.rules.format_ply(board, ply, notation, letters)))
+        gf.rules.play(board, ply)
+    return out
+
+
+def _proposals(gf: GameFile, reader: Member) -> list[str]:
+    """The pending proposals as the reader writes moves (JCCA shows them to both)."""
+    if not gf.game.proposals:
+        return []
+    from relaybot.core.conditionals import format_conditional
+
+    notation, letters = gf.notation_for(reader)
+    board = gf.rules.load(gf.game.position)
+    return [format_conditional(board, Conditional(plies=tuple(line)), notation, letters,
+                               reader.lang) for line in gf.game.proposals]
 
 
 def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, arrival: Arrival,
@@ -288,7 +358,9 @@ def _last_move(gf: GameFile, reader: Member) -> str:
 def _own_words(text: str, verdict: Verdict) -> str:
     """The sender's own words: everything but the record and keyword lines (J18)."""
     record = verdict.record
-    skip = set(verdict.intent.keyword_lines)
+    from relaybot.core.conditionals import proposal_lines
+
+    skip = set(verdict.intent.keyword_lines) | proposal_lines(text)
     if record.first_line >= 0:
         skip.update(range(record.first_line, record.last_line + 1))
     lines = [line for i, line in enumerate(text.splitlines()) if i not in skip]
@@ -390,6 +462,10 @@ def _error_reply(
                 ctx["expected"] = ""
             ctx["diff_number"] = move_label(verdict.diff_ply, "").strip()
             ctx["diff_token"] = verdict.diff_token or ""
+        if verdict.kind == "contradiction":
+            ctx["expected"] = verdict.expected or ""
+            ctx["diff_token"] = verdict.diff_token or ""
+            ctx["penalty_days"] = verdict.penalty_days
     if game is None:
         active = session.scalars(
             select(Game).where(Game.status == "active",

@@ -17,6 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from relaybot.core.conditionals import (
+    Conditional,
+    Rejected,
+    follow,
+    parse_proposals,
+    strip_proposals,
+    validate,
+)
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.games.base import GameRules, MoveError, RecordText
 
@@ -30,6 +38,7 @@ VerdictKind = Literal[
     "draw_offer",  # an offer without a move
     "sync_error",  # J1: earlier moves differ from the record
     "bad_move",  # J5: illegal / ambiguous / unreadable
+    "contradiction",  # J16: the predicted move played, a different bound answer written
     "not_your_turn",
     "too_many_moves",
     "no_move",
@@ -68,6 +77,12 @@ class Verdict:
     error: MoveError | None = None
     diff_ply: int | None = None  # first differing ply (0-based) for a sync error
     diff_token: str | None = None
+    auto: list[bool] = field(default_factory=list)  # per new ply: played by the bot (J16)
+    sender_to_move: bool = False  # the bot played a bound answer: the sender moves again
+    expected: str | None = None  # the bound answer a contradicting reply ignored
+    new_conditionals: list[Conditional] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    proposals_cleared: bool = False
     notes: list[str] = field(default_factory=list)
     intent: Intent = field(default_factory=Intent)
     record: RecordText = field(default_factory=RecordText)
@@ -117,10 +132,16 @@ def decide(
     *,
     letters: str = "en",
     allow_claims: bool = True,
+    conditionals: Sequence[Conditional] = (),
+    mode: str = "binding",
 ) -> Verdict:
-    """Decide what one mail from the player of colour ``sender`` does to ``game``."""
+    """Decide what one mail from the player of colour ``sender`` does to ``game``.
+
+    ``conditionals`` are the opponent's accepted proposals that bind the sender's reply
+    (J16) under ``mode`` (binding, optional, off).
+    """
     intent = read_intent(text)
-    record = rules.extract_record(strip_lines(text, intent.keyword_lines))
+    record = rules.extract_record(strip_proposals(strip_lines(text, intent.keyword_lines)))
     verdict = Verdict(kind="no_move", intent=intent, record=record,
                       draw_offer_by=game.draw_offer_by)
     if record.fullwidth:
@@ -166,22 +187,34 @@ def decide(
         if rules.to_move(position) != sender:
             verdict.kind = "not_your_turn"
             return verdict
-        if len(new_tokens) > 1:
+        result = follow(conditionals, new_tokens, position, letters,
+                        mode if mode in ("binding", "optional", "off") else "binding")  # type: ignore[arg-type]
+        if result.kind == "too_many_moves":
             verdict.kind = "too_many_moves"
             return verdict
-        try:
-            ply = rules.parse(position, new_tokens[0], letters)
-        except MoveError as exc:
+        if result.kind == "bad_move":
             verdict.kind = "bad_move"
-            verdict.error = exc
+            verdict.error = result.error or MoveError("unreadable", new_tokens[0])
             verdict.penalty_days = PENALTY_DAYS
             return verdict
-        verdict.new_keys.append(rules.ply_keys(position, ply))
-        verdict.new_texts.append(rules.format_ply(position, ply, "san"))
-        rules.play(position, ply)
-        verdict.new_plies.append(ply)
+        if result.kind == "contradiction":
+            verdict.kind = "contradiction"
+            verdict.penalty_days = result.penalty_days
+            verdict.expected = result.expected
+            index = result.token_index if result.token_index is not None else 0
+            verdict.diff_token = new_tokens[index] if index < len(new_tokens) else None
+            return verdict
+        for step in result.steps:
+            verdict.new_keys.append(rules.ply_keys(position, step.ply))
+            verdict.new_texts.append(rules.format_ply(position, step.ply, "san"))
+            rules.play(position, step.ply)
+            verdict.new_plies.append(step.ply)
+            verdict.auto.append(not step.written)
+        verdict.sender_to_move = result.sender_to_move
+        verdict.notes.extend(result.notes)
         verdict.position = rules.save(position)
         verdict.kind = "move"
+        verdict.proposals_cleared = bool(conditionals)
         if game.draw_offer_by == opponent:
             verdict.draw_declined = True
         verdict.draw_offer_by = None
@@ -189,6 +222,11 @@ def decide(
         if ending is not None:
             verdict.result, verdict.termination = ending.result, ending.reason
             return verdict
+        if not verdict.sender_to_move and mode != "off":
+            # J16: new proposals with the move, checked from the positions they assume
+            lines = parse_proposals(strip_lines(text, intent.keyword_lines), record)
+            if lines:
+                verdict.new_conditionals, verdict.rejected = validate(position, lines, letters)
 
     if intent.draw_accept or (intent.draw_offer and allow_claims and not new_tokens):
         claim = _claim(rules, game, verdict) if allow_claims else None

@@ -41,6 +41,8 @@ from imapclient.exceptions import (  # type: ignore[import-untyped]
     LoginError,
 )
 
+from relaybot.faults import crash_point
+
 __all__ = [
     "IDLE_RENEW_SECONDS",
     "PROCESSED",
@@ -306,6 +308,7 @@ class Mailbox:
             internaldate = _to_utc(head[_DATE])
             if size > self.max_size:
                 return Fetched(uid, None, internaldate, size, too_big=True)
+            crash_point("mid_fetch")
             body = self._fetch_items(client, uid, ["BODY.PEEK[]"], want=_BODY)
             if body is None:
                 return None

@@ -9,22 +9,29 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Engine, create_engine, event, inspect, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets a busy timeout and foreign keys on."""
+    """An engine for ``url``; SQLite gets a busy timeout and foreign keys on.
+
+    The SQLite busy timeout is 30 s unless the URL says otherwise (``?timeout=2``).
+    """
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30})
+        try:
+            timeout = float(make_url(url).query.get("timeout", 30))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            timeout = 30.0
+        engine = create_engine(url, connect_args={"timeout": timeout})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cursor = dbapi_conn.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             cursor.close()
 
         return engine

@@ -96,6 +96,9 @@ class Game(Base):
     # G10: the next moment something may fall due for this game (reminder, escalation,
     # a bank running out, J14); the sweep reads only rows with due_at <= now via its index
     due_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True, index=True)
+    # J16: the accepted proposals now binding the other side (UCI lines) and their author
+    proposals: Mapped[list[list[str]]] = mapped_column(JSON, default=list)
+    proposals_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
