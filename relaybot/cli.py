@@ -202,6 +202,9 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
                   f"sent: {s.sent}, retrying: {s.retried}, bounced: {s.bounced}")
             return 0
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
+        log.info("serving %s as %s (database %s)", cfg.bot.address, lock.holder,
+                 cfg.database.url.split("@")[-1])
         Service(store, cfg).run(lock)
         return 0
     finally:

@@ -145,6 +145,9 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
                 if sender is not None:
                     await _drop(sender)
                     sender = None
+            if result.status != "ok" and sender is not None and not sender.connected:
+                await _drop(sender)  # 421 hung up: the next row gets a new connection
+                sender = None
             if result.status == "ok":
                 crash_point("after_smtp_250")
             _record(store, cfg, row_id, result, now, counts)

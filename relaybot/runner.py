@@ -68,6 +68,10 @@ def run_once(store: Store, cfg: Config, now: datetime | None = None,
     return report
 
 
+class _Stopped(Exception):
+    """Raised by the signal handler to end an IDLE at once."""
+
+
 class Service:
     """``relaybot run``: until SIGTERM/SIGINT."""
 
@@ -76,11 +80,18 @@ class Service:
         self.cfg = cfg
         self.stop = threading.Event()
         self.wake = threading.Event()
+        self._idling = False
 
     def _signal(self, signum: int, _frame: FrameType | None) -> None:
         log.info("signal %s: stopping", signum)
         self.stop.set()
         self.wake.set()
+        if self._idling:
+            # The main thread sits in IDLE's select(), which PEP 475 restarts after a
+            # signal: without this, SIGTERM would wait out the whole poll interval.
+            # Raised only while idling, never in the middle of a transaction.
+            self._idling = False
+            raise _Stopped
 
     def run(self, lock: InstanceLock) -> None:
         """Serve until stopped; the caller holds ``lock``."""
@@ -124,7 +135,14 @@ class Service:
                     if counts.processed or counts.quarantined:
                         self._send()
                     # IDLE, renewed by the poll interval: the UID SEARCH poll is the backstop
-                    box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
+                    self._idling = not self.stop.is_set()
+                    try:
+                        if self._idling:
+                            box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
+                    finally:
+                        self._idling = False
+            except _Stopped:
+                log.info("IDLE ended by the stop signal")
             except ImapError as exc:
                 log.warning("IMAP: %s; reconnecting in %.0f s", exc, backoff)
                 self.stop.wait(backoff)

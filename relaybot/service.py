@@ -21,6 +21,7 @@ from relaybot.core.clocks import Overrun
 from relaybot.core.conditionals import Conditional
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.core.sections import Section, split_mail
 from relaybot.faults import crash_point
 from relaybot.games.chess import RULES as RULES_FOR_TEXT
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids, verp_id
@@ -123,6 +124,10 @@ def _route(
         if not _has_more(mail.text, intent):
             return outcome
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
+    labels = _labels(session, member, games[0] if games else None)
+    greeting, sections = split_mail(mail.text, labels)
+    if sections:
+        return _sections(session, cfg, member, mail, inbound, arrival, now, greeting, sections)
     if not games:
         _error_reply(session, cfg, member, mail, now, "no_game", game=None)
         return "no_game"
@@ -157,6 +162,54 @@ def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
     gf.game.due_at = schedule(gf, books, now).next_at
 
 
+def _labels(session: Session, member: Member, named: Game | None) -> dict[str, str]:
+    """J17 section labels: every active game's id, and A, B, ... for the games against the
+    opponent of the game the mail names (in the order they were created)."""
+    mine = session.scalars(select(Game).where(
+        Game.status == "active", (Game.white_id == member.id) | (Game.black_id == member.id)
+    ).order_by(Game.created_at, Game.id)).all()
+    labels = {g.id: g.id for g in mine}
+    if named is not None:
+        pair = {named.white_id, named.black_id}
+        for g in mine:
+            if {g.white_id, g.black_id} == pair and g.label:
+                labels[g.label] = g.id
+    return labels
+
+
+def _sections(
+    session: Session, cfg: Config, member: Member, mail: InboundMail, inbound: Inbound,
+    arrival: Arrival, now: datetime, greeting: str, sections: list[Section],
+) -> str:
+    """J17: each game's section checked and relayed on its own; one reply for all."""
+    replies: list[tuple[str, str]] = []
+    outcomes = []
+    for section in sections:
+        game = session.get(Game, section.game_id)
+        label = game.label if game is not None and game.label else section.game_id
+        if game is None:
+            continue
+        gf = load_game(session, game, now)
+        colour = gf.colour_of(member.id)
+        if colour is None:
+            continue
+        text = (greeting + "\n\n" + section.text) if greeting else section.text
+        try:
+            with session.begin_nested():
+                outcome = _play(session, cfg, gf, colour, mail, inbound, arrival, now,
+                                text=text, collect=replies)
+        except Exception:  # one bad section must not block the others (J17)
+            log.exception("section %s of %s failed", label, mail.message_id)
+            outcome = "error"
+        outcomes.append(f"{label}:{outcome}")
+    subject, body = render(member.lang, "player", "sections", reader=member.name,
+                           parts=replies, outcomes=outcomes)
+    queue_mail(session, cfg, kind="sections", to=Recipient(member.name, member.email, member.id),
+               subject=subject, body=body, now=now, in_reply_to=mail.message_id,
+               references=[*mail.references, mail.message_id], auto_submitted="auto-replied")
+    return "sections " + " ".join(outcomes)
+
+
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:
     """A game with players, moves and its day books as of ``now`` (J18)."""
     gf = GameFile.load(session, game)
@@ -178,6 +231,7 @@ def _bounce(session: Session, token: str) -> str:
 def _play(
     session: Session, cfg: Config, gf: GameFile, colour: int, mail: InboundMail,
     inbound: Inbound, arrival: Arrival, now: datetime, text: str | None = None,
+    collect: list[tuple[str, str]] | None = None,
 ) -> str:
     text = mail.text if text is None else text
     game = gf.game
@@ -207,12 +261,14 @@ def _play(
     if verdict.kind == "sync_error":
         _event(session, game, now, "sync_error", colour, verdict.diff_ply)
     if verdict.kind in ERROR_KINDS:
-        _error_reply(session, cfg, member, mail, now, verdict.kind, game=gf, verdict=verdict)
+        _error_reply(session, cfg, member, mail, now, verdict.kind, game=gf, verdict=verdict,
+                     collect=collect)
         return verdict.kind
     if verdict.kind == "aside":
         return "aside"
     if verdict.kind in ("status", "help"):
-        _reply(session, cfg, gf, member, mail, now, verdict.kind, verdict=verdict)
+        _reply(session, cfg, gf, member, mail, now, verdict.kind, verdict=verdict,
+               collect=collect)
         return verdict.kind
 
     autos = verdict.auto or [False] * len(verdict.new_plies)
@@ -269,7 +325,7 @@ def _play(
     _reply(session, cfg, gf, member, mail, now, "ack", verdict=verdict,
            extra={**ctx, "move": _new_moves(gf, member, n_new) if n_new else "",
                   "proposals": _proposals(gf, member),
-                  "auto_moves": _auto_moves(gf, member, verdict)})
+                  "auto_moves": _auto_moves(gf, member, verdict)}, collect=collect)
     return verdict.kind
 
 
@@ -404,11 +460,15 @@ def _forward(
 def _reply(
     session: Session, cfg: Config, gf: GameFile, to: Member, mail: InboundMail, now: datetime,
     kind: str, *, verdict: Verdict | None = None, extra: dict[str, object] | None = None,
+    collect: list[tuple[str, str]] | None = None,
 ) -> None:
     ctx = {**game_context(cfg, gf, to), **(extra or {})}
     if verdict is not None:
         ctx.setdefault("notes", verdict.notes)
     subject, body = render(to.lang, "player", kind, **ctx)
+    if collect is not None:
+        collect.append((subject, body))  # J17: one reply for all sections
+        return
     in_reply_to, refs = _thread(gf.game, mail)
     queue_mail(
         session, cfg, kind=kind, to=Recipient(to.name, to.email, to.id), subject=subject,
@@ -436,9 +496,10 @@ def _under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bo
 def _error_reply(
     session: Session, cfg: Config, member: Member, mail: InboundMail, now: datetime, kind: str,
     *, game: GameFile | None, verdict: Verdict | None = None,
+    collect: list[tuple[str, str]] | None = None,
 ) -> None:
     """One polite reply in the member's language saying what was wrong (J5, J1)."""
-    if not _under_cap(session, cfg, member.email, now):
+    if collect is None and not _under_cap(session, cfg, member.email, now):
         return
     ctx: dict[str, object] = {"kind": kind, "reader": member.name, "notes": [],
                               "subject": mail.subject}
@@ -475,6 +536,9 @@ def _error_reply(
             {"id": g.id, "address": cfg.bot.game_address(g.id)} for g in active
         ]
     subject, body = render(member.lang, "player", "error", **ctx)
+    if collect is not None:
+        collect.append((subject, body))
+        return
     in_reply_to, refs = mail.message_id, [*mail.references, mail.message_id]
     gid = game.game.id if game else None
     queue_mail(

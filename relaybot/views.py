@@ -83,6 +83,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         ctx = clock_context(gf.books, colour, gf.now)
     return ctx | {
         "game_id": gf.game.id,
+        "label": gf.game.label or "",
         "game_address": cfg.bot.game_address(gf.game.id),
         "event": gf.game.event or "",
         "white": gf.white.name,

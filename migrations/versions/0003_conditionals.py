@@ -1,4 +1,4 @@
-"""conditional proposals on games (J16)
+"""conditional proposals (J16) and section labels (J17) on games
 
 Revision ID: 0003
 Revises: 0002
@@ -17,9 +17,11 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("proposals", sa.JSON(), nullable=False,
                                       server_default="[]"))
         batch_op.add_column(sa.Column("proposals_by", sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column("label", sa.String(length=8), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_column("label")
         batch_op.drop_column("proposals_by")
         batch_op.drop_column("proposals")

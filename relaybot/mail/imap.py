@@ -425,9 +425,12 @@ class Mailbox:
                     return False
                 if self._idle_once(client, min(left, IDLE_RENEW_SECONDS)):
                     return True
-        except Exception as exc:
+        except BaseException as exc:
             if _is_network_error(exc):
                 raise self._fail("IDLE", exc) from exc
+            # Interrupted mid-IDLE (a stop signal): the session may still be idling and
+            # would ignore a LOGOUT until the socket timeout. Drop it without one.
+            self._fail("IDLE", exc)
             raise
 
     def _idle_once(self, client: Any, seconds: float) -> bool:

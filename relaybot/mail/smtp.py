@@ -57,6 +57,11 @@ class SmtpSender:
                 self._client.close()
             self._client = None
 
+    @property
+    def connected(self) -> bool:
+        """False once the server closed the connection (421, a drop, a timeout)."""
+        return self._client is not None and self._client.is_connected
+
     async def send(self, envelope_from: str, recipient: str, raw: bytes) -> SendResult:
         """Send one message; a broken connection raises ``ConnectionError``."""
         client = self._client

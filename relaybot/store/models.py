@@ -99,6 +99,8 @@ class Game(Base):
     # J16: the accepted proposals now binding the other side (UCI lines) and their author
     proposals: Mapped[list[list[str]]] = mapped_column(JSON, default=list)
     proposals_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # J17: "A", "B", ... among the games of the same two players, for one mail with sections
+    label: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 

@@ -36,9 +36,11 @@ def _service(club: Club) -> None:
     club.game(white, black)
     proc = _start(club)
     try:
+        assert proc.stderr is not None
+        assert "serving" in proc.stderr.readline()  # it holds the instance lock now
         # a second instance on the same database refuses with one clear line
-        assert _wait(lambda: club.cli("run", "--once", check=False).returncode == 2)
         second = club.cli("run", "--once", check=False)
+        assert second.returncode == 2
         assert "already running" in second.stderr and len(second.stderr.splitlines()) == 1
         # the running service picks the move up by itself (IDLE / poll) and relays it
         before = len(black.inbox())

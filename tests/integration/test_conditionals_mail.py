@@ -1,0 +1,153 @@
+"""Conditional moves and several games in one mail, end to end (J16, J17, J5, J1)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from relaybot.store.models import Game, GameEvent, Move
+from tests.integration.relay_harness import Club, Player, body_of
+from tests.unit.test_conditionals import (
+    LETTER_1_MARUYAMA,
+    LETTER_2_KADOKAWA,
+    LETTER_3_MARUYAMA,
+    LETTER_4_KADOKAWA,
+)
+
+pytestmark = pytest.mark.integration
+
+
+def record(club: Club, gid: str) -> str:
+    from relaybot.games.chess import RULES
+
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None
+        return RULES.format_record(game.plies.split(), "san")
+
+
+def penalties(club: Club, gid: str) -> list[tuple[int | None, int, str]]:
+    with club.store.session() as s:
+        return [(e.colour, e.days, str(e.detail.get("rule"))) for e in s.scalars(
+            select(GameEvent).where(GameEvent.game_id == gid, GameEvent.kind == "penalty"))]
+
+
+def test_seed_000_postal_example_by_email(club: Club) -> None:
+    """The JCCA postal example (seed 000, 郵便戦の対局要領) re-told by email: four letters,
+    games A and B in sections, proposals accepted, answered and declined."""
+    maruyama = club.member("Maruyama, Taro", "maruyama@example.jp", lang="ja")
+    kadokawa = club.member("Kadokawa, Jiro", "kadokawa@example.jp", lang="ja")
+    game_a = club.game(maruyama, kadokawa, event="#500")
+    game_b = club.game(kadokawa, maruyama, event="#500")
+
+    maruyama.send(LETTER_1_MARUYAMA, to=f"relay+{game_a}@club.example", subject="#500")
+    club.cycle()
+    assert record(club, game_a) == "1. e4"
+    forward = body_of(kadokawa.inbox()[-1])
+    assert "もし 1... e5 なら 2. Nf3" in forward  # the proposal is shown to the opponent
+
+    kadokawa.send(LETTER_2_KADOKAWA, to=f"relay+{game_a}@club.example", subject="Re: #500")
+    club.cycle()
+    assert record(club, game_a) == "1. e4 e5 2. Nf3 Nc6"
+    assert record(club, game_b) == "1. d4"
+    with club.store.session() as s:
+        moves = s.scalars(select(Move).where(Move.game_id == game_a).order_by(Move.ply)).all()
+        # the restated bound answer 2. Nf3 counts as sent with Kadokawa's reply: 0 days (J16)
+        assert moves[1].sent_at == moves[2].sent_at == moves[3].sent_at
+    combined = body_of(kadokawa.inbox()[-1])
+    assert combined.count("====") >= 2  # one reply listing both sections
+
+    maruyama.send(LETTER_3_MARUYAMA, to=f"relay+{game_a}@club.example", subject="Re: #500")
+    club.cycle()
+    assert record(club, game_a) == "1. e4 e5 2. Nf3 Nc6 3. Bc4"
+    assert record(club, game_b) == "1. d4 d5 2. c4 c6"
+
+    kadokawa.send(LETTER_4_KADOKAWA, to=f"relay+{game_a}@club.example", subject="Re: #500")
+    club.cycle()
+    assert record(club, game_a) == "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6"
+    assert record(club, game_b) == "1. d4 d5 2. c4 c6 3. Nf3"
+    assert penalties(club, game_a) == [] and penalties(club, game_b) == []
+
+
+def two(club: Club, **kw: object) -> tuple[Player, Player, str]:
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    return white, black, club.game(white, black, **kw)
+
+
+def test_j16_contradicting_reply_is_refused_with_five_days(club: Club) -> None:
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    black.send("1. e4 e5 2. Bc4 Nc6")
+    club.cycle()
+    assert record(club, gid) == "1. e4"
+    reply = body_of(black.inbox()[-1])
+    assert "Nf3" in reply and "J16" in reply and "5 days" in reply
+    assert penalties(club, gid) == [(1, 5, "J16")]
+
+
+def test_j16_optional_mode_ignored_proposal_costs_nothing(club: Club) -> None:
+    white, black, gid = two(club, conditionals="optional")
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    black.send("1. e4 e5")
+    club.cycle()
+    assert record(club, gid) == "1. e4 e5"  # the bound answer is not played
+    assert penalties(club, gid) == []
+
+
+def test_j16_proposal_illegal_in_its_position_is_refused_and_the_move_stands(
+    club: Club,
+) -> None:
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Ke3")
+    club.cycle()
+    assert record(club, gid) == "1. e4"
+    ack = body_of(white.inbox()[-1])
+    assert "could not be accepted" in ack and "Ke3" in ack
+    assert "if 1..." not in body_of(black.inbox()[-1])
+
+
+def test_j16_deep_line_accepted_in_part(club: Club) -> None:
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3 Nc6 3. Bb5")
+    club.cycle()
+    black.send("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6")  # follows all of it
+    club.cycle()
+    assert record(club, gid) == "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"
+    white.send("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4\nif 4... Nf6 then 5. O-O Be7 6. Re1")
+    club.cycle()
+    black.send("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6")  # stops after the predicted move
+    club.cycle()
+    # the bot plays the bound answer 5. O-O; the rest of the line lapses; Black to move
+    assert record(club, gid) == "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O"
+    assert "your move again" in body_of(black.inbox()[-1])
+
+
+def test_j16_japanese_syntax_and_pgn_variation(club: Club) -> None:
+    white, black, gid = two(club)
+    white.send("1. e4\nもし 1... c5 なら 2. Nf3 とします")
+    club.cycle()
+    black.send("1. e4 c5 2. Nf3 d6")
+    club.cycle()
+    assert record(club, gid) == "1. e4 c5 2. Nf3 d6"
+    white.send("1. e4 c5 2. Nf3 d6 3. d4 (3... cxd4 4. Nxd4)")
+    club.cycle()
+    black.send("1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6")
+    club.cycle()
+    assert record(club, gid) == "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6"
+
+
+def test_j17_one_bad_section_does_not_block_the_other(club: Club) -> None:
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    a = club.game(white, black)
+    b = club.game(white, black)
+    white.send("Hello!\n\nA: 1. e4\n\nB: 1. Ke3\n", to=f"relay+{a}@club.example",
+               subject="two games")
+    club.cycle()
+    assert record(club, a) == "1. e4"
+    assert record(club, b) == ""
+    reply = body_of(white.inbox()[-1])
+    assert "A:move" in reply and "B:bad_move" in reply
