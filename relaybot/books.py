@@ -34,28 +34,38 @@ def game_pauses(session: Session, gf: GameFile) -> list[Pause]:
     """Leaves of both players (J12) and open or answered questions (J13) as pauses."""
     pauses: list[Pause] = []
     if gf.game.leave_allowed:
-        for colour in (0, 1):
-            leaves = session.scalars(select(Leave).where(
-                Leave.member_id == gf.player(colour).id, Leave.status == "active")).all()
-            pauses.extend(Pause(colour, lv.first, lv.last, "leave") for lv in leaves)
+        colour_of = {gf.white.id: 0, gf.black.id: 1}
+        leaves = session.scalars(select(Leave).where(
+            Leave.member_id.in_(list(colour_of)), Leave.status == "active")).all()
+        pauses.extend(Pause(colour_of[lv.member_id], lv.first, lv.last, "leave")
+                      for lv in leaves)
     zones = (gf.white.tz, gf.black.tz)
     for q in session.scalars(select(Question).where(Question.game_id == gf.game.id)):
         pauses.extend(question_pauses(q.asked_at, q.answered_at, zones))
     return pauses
 
 
-def books_for(session: Session, gf: GameFile) -> Books:
-    """Both sides' days for this game as of its last applied move."""
-    game = gf.game
-    moves = [PlyTimes(m.ply % 2, m.sent_at) for m in gf.moves]
-    penalties = [
+def game_penalties(session: Session, gf: GameFile) -> list[Penalty]:
+    """The game's penalties (J5, J16) from its ledger."""
+    return [
         Penalty(e.colour if e.colour is not None else 0, e.days, str(e.detail.get("rule", "")),
                 e.at)
         for e in session.scalars(select(GameEvent).where(
-            GameEvent.game_id == game.id, GameEvent.kind == "penalty"))
+            GameEvent.game_id == gf.game.id, GameEvent.kind == "penalty"))
     ]
+
+
+def compute(gf: GameFile, penalties: list[Penalty], pauses: list[Pause]) -> Books:
+    """The books from what is already loaded (no database access)."""
+    game = gf.game
+    moves = [PlyTimes(m.ply % 2, m.sent_at) for m in gf.moves]
     return compute_books(control_of(game.time_control), game.start_date, moves, penalties,
-                         game_pauses(session, gf), (gf.white.tz, gf.black.tz), game.grace)
+                         pauses, (gf.white.tz, gf.black.tz), game.grace)
+
+
+def books_for(session: Session, gf: GameFile) -> Books:
+    """Both sides' days for this game as of its last applied move."""
+    return compute(gf, game_penalties(session, gf), game_pauses(session, gf))
 
 
 def _day(d: date) -> str:

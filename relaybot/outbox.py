@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 GIVE_UP_AFTER = timedelta(days=5)  # G5
 FIRST_RETRY = timedelta(minutes=2)
 MAX_RETRY = timedelta(hours=4)
+BOUNCE_WINDOW = timedelta(days=30)  # G6: permanent bounces per member counted over this
+BOUNCE_ESCALATE = 3  # ... and every this many the TD is told (never a forfeit)
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,7 @@ def _record(
             row.status = "bounced"
             counts.bounced += 1
             _tell_td(session, cfg, row, now, "bounced")
+            note_bounce(session, cfg, row, now)
         elif now - row.created_at >= GIVE_UP_AFTER:
             row.status = "failed"
             counts.failed += 1
@@ -206,3 +209,34 @@ def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str
         session, cfg, kind="td_delivery", to=Recipient("TD", cfg.bot.td), subject=subject,
         body=body, now=now, game_id=row.game_id, dedupe_key=f"delivery:{row.id}",
     )
+
+
+def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> int:
+    """Count a permanent bounce against the row's member (G6); escalate to the TD.
+
+    Call after setting ``row.status = "bounced"`` (SMTP 5xx here; a VERP delivery
+    report in service._bounce). Every ``BOUNCE_ESCALATE`` bounces within
+    ``BOUNCE_WINDOW`` the TD gets one notice; a game is never forfeited for it.
+    Returns the member's count (0 for mail to no member).
+    """
+    if row.member_id is None:
+        return 0
+    session.flush()
+    count = len(session.scalars(select(Outbox.id).where(
+        Outbox.member_id == row.member_id, Outbox.status == "bounced",
+        Outbox.created_at >= now - BOUNCE_WINDOW)).all())
+    if count < BOUNCE_ESCALATE or count % BOUNCE_ESCALATE:
+        return count
+    from relaybot.mail.render import render
+
+    subject, body = render(
+        cfg.bot.language, "td", "delivery", why="bounced", recipient=row.recipient,
+        kind=row.kind, game_id=row.game_id, message_id=row.message_id,
+        detail=f"{count} permanent bounces for this member in "
+               f"{BOUNCE_WINDOW.days} days; last: {row.last_error}",
+    )
+    queue_mail(
+        session, cfg, kind="td_bounces", to=Recipient("TD", cfg.bot.td), subject=subject,
+        body=body, now=now, dedupe_key=f"bounces:{row.member_id}:{count // BOUNCE_ESCALATE}",
+    )
+    return count

@@ -100,16 +100,21 @@ def request_leave(session: Session, cfg: Config, member: Member, period: tuple[d
     return "leave_refused"
 
 
-def end_leave_by_move(session: Session, member: Member, moved_at: datetime) -> None:
-    """J12: a move received from a player on leave ends that leave at once."""
+def end_leave_by_move(session: Session, member: Member, moved_at: datetime) -> bool:
+    """J12: a move received from a player on leave ends that leave at once.
+
+    Returns True when a leave was cut short."""
     day = local_day(moved_at, member.tz)
+    changed = False
     for leave in _leaves(session, member, "active"):
         if leave.first <= day <= leave.last:
             cut = end_leave_on_move((leave.first, leave.last), day)
+            changed = True
             if cut is None:
                 leave.status = "ended"
             else:
                 leave.first, leave.last = cut
+    return changed
 
 
 def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.books import books_for, ledgers
+from relaybot.books import books_for, compute, game_pauses, game_penalties, ledgers
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
 from relaybot.core.conditionals import Conditional
@@ -213,7 +213,9 @@ def _sections(
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:
     """A game with players, moves and its day books as of ``now`` (J18)."""
     gf = GameFile.load(session, game)
-    gf.books = books_for(session, gf)
+    gf.penalties = game_penalties(session, gf)
+    gf.pauses = game_pauses(session, gf)
+    gf.books = compute(gf, gf.penalties, gf.pauses)
     gf.now = now
     return gf
 
@@ -272,13 +274,15 @@ def _play(
         return verdict.kind
 
     autos = verdict.auto or [False] * len(verdict.new_plies)
-    for offset, (ply, keys, san, auto) in enumerate(
-        zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, autos, strict=True)
-    ):
+    new_moves = [
         # J16: a bound answer the bot plays counts as sent with the reply: 0 days
-        session.add(Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=san,
-                         keys=" ".join(sorted(keys)), sent_at=arrival.internaldate,
-                         inbound_id=inbound.id, auto=int(auto)))
+        Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=san,
+             keys=" ".join(sorted(keys)), sent_at=arrival.internaldate, inbound_id=inbound.id,
+             auto=int(auto))
+        for offset, (ply, keys, san, auto) in enumerate(
+            zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, autos, strict=True))
+    ]
+    session.add_all(new_moves)
     if verdict.proposals_cleared or verdict.new_plies:
         game.proposals, game.proposals_by = [], None
     if verdict.new_conditionals:
@@ -297,7 +301,9 @@ def _play(
         _event(session, game, now, "draw_offer", colour, game.ply_count)
     game.updated_at = now
     session.flush()
-    gf = load_game(session, game, arrival.internaldate)
+    gf.moves.extend(new_moves)  # the loaded game file, brought up to date without reloading
+    gf.books = compute(gf, gf.penalties, gf.pauses)
+    gf.now = arrival.internaldate
     if verdict.result is not None:
         # J15: the end date is the day the ending mail was sent (its arrival, bot's zone)
         end_day = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
@@ -305,9 +311,9 @@ def _play(
                  words=words, words_from=colour, thread=mail)
         return verdict.kind
     if verdict.new_plies:
-        end_leave_by_move(session, member, arrival.internaldate)
-        session.flush()
-        gf = load_game(session, game, arrival.internaldate)
+        if end_leave_by_move(session, member, arrival.internaldate):
+            session.flush()
+            gf = load_game(session, game, arrival.internaldate)
         overrun = gf.books.sides[colour].overrun if gf.books is not None else None
         if overrun is not None and overrun.colour == colour:
             if _overrun(session, cfg, gf, overrun, arrival, now):
@@ -331,35 +337,27 @@ def _play(
 
 def _new_moves(gf: GameFile, reader: Member, count: int) -> str:
     """The newest ``count`` plies as ``12... Nf6 13. Nf3`` in the reader's notation (J3)."""
-    if count <= 1:
-        return _last_move(gf, reader)
-    plies = gf.plies
-    notation, letters = gf.notation_for(reader)
-    board = gf.rules.replay(plies[:-count])
+    first = len(gf.moves) - count
     out = []
-    for index in range(len(plies) - count, len(plies)):
-        text = gf.rules.format_ply(board, plies[index], notation, letters)
-        label = move_label(index, text)
-        out.append(label if index % 2 == 0 or index == len(plies) - count else text)
-        gf.rules.play(board, plies[index])
+    for index in range(first, len(gf.moves)):
+        text = _ply_text(gf, reader, index)
+        out.append(move_label(index, text) if index % 2 == 0 or index == first else text)
     return " ".join(out)
+
+
+def _ply_text(gf: GameFile, reader: Member, index: int) -> str:
+    from relaybot.core.notation import stored_move_text
+
+    notation, letters = gf.notation_for(reader)
+    move = gf.moves[index]
+    return stored_move_text(move.uci, move.san, notation, letters)
 
 
 def _auto_moves(gf: GameFile, reader: Member, verdict: Verdict) -> list[str]:
     """The bound answers the bot played (J16), in the reader's notation."""
-    if not any(verdict.auto):
-        return []
-    plies = gf.plies
-    first = len(plies) - len(verdict.new_plies)
-    notation, letters = gf.notation_for(reader)
-    board = gf.rules.replay(plies[:first])
-    out = []
-    for offset, ply in enumerate(verdict.new_plies):
-        if verdict.auto[offset]:
-            out.append(move_label(first + offset,
-                                  gf.rules.format_ply(board, ply, notation, letters)))
-        gf.rules.play(board, ply)
-    return out
+    first = len(gf.moves) - len(verdict.new_plies)
+    return [move_label(first + offset, _ply_text(gf, reader, first + offset))
+            for offset, auto in enumerate(verdict.auto) if auto]
 
 
 def _proposals(gf: GameFile, reader: Member) -> list[str]:
@@ -403,13 +401,9 @@ def report_overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun
 
 def _last_move(gf: GameFile, reader: Member) -> str:
     """The newest ply as ``12... Nf6`` in the reader's notation (J3)."""
-    plies = gf.plies
-    if not plies:
+    if not gf.moves:
         return ""
-    notation, letters = gf.notation_for(reader)
-    before = gf.rules.replay(plies[:-1])
-    return move_label(len(plies) - 1, gf.rules.format_ply(before, plies[-1], notation, letters))
-
+    return move_label(len(gf.moves) - 1, _ply_text(gf, reader, len(gf.moves) - 1))
 
 def _own_words(text: str, verdict: Verdict) -> str:
     """The sender's own words: everything but the record and keyword lines (J18)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -29,6 +29,8 @@ class GameFile:
     rules: GameRules
     books: Any = None  # relaybot.core.clocks.Books, set by the service when it has them
     now: datetime | None = None
+    penalties: list[Any] = field(default_factory=list)
+    pauses: list[Any] = field(default_factory=list)
 
     @classmethod
     def load(cls, session: Session, game: Game) -> GameFile:
@@ -90,7 +92,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "black": gf.black.name,
         "reader": reader.name,
         "reader_colour": COLOUR[lang][colour] if colour is not None else "",
-        "record": gf.rules.format_record(plies, notation, letters) or "-",
+        "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),
         "board": gf.rules.board_text(position, lang),
         "to_move_colour": COLOUR[lang][to_move],
@@ -108,6 +110,15 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
             COLOUR[lang][gf.game.draw_offer_by] if gf.game.draw_offer_by is not None else ""
         ),
     }
+
+
+def record_text(gf: GameFile, notation: str, letters: str) -> str:
+    """The record in a reader's notation from the stored moves, without replaying (J3)."""
+    if len(gf.moves) != len(gf.plies) or any(not m.san for m in gf.moves):
+        return gf.rules.format_record(gf.plies, notation, letters)
+    from relaybot.core.notation import format_stored
+
+    return format_stored([(m.uci, m.san) for m in gf.moves], notation, letters)
 
 
 def move_label(ply: int, text: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from relaybot.core.notation import looks_like_move, normalise_text
 
@@ -73,6 +74,12 @@ def _cores(labels: dict[str, str]) -> dict[str, str]:
 
 
 def _patterns(cores: dict[str, str]) -> list[tuple[re.Pattern[str], bool]]:
+    """The compiled label forms for a set of cores (cached: built once per label set)."""
+    return _compiled(tuple(sorted(cores)))
+
+
+@lru_cache(maxsize=2048)
+def _compiled(names: tuple[str, ...]) -> list[tuple[re.Pattern[str], bool]]:
     """Label forms at the start of a line, with whether they are unmistakable.
 
     A *strong* form (``[A]``, ``A:``, ``Game A:``, ``ゲームA``, ``A局``, ``#A``)
@@ -80,7 +87,7 @@ def _patterns(cores: dict[str, str]) -> list[tuple[re.Pattern[str], bool]]:
     when the line ends there or moves follow (``A 1. e4``), so that prose such
     as ``A nice game`` or ``A (0:1), B (0:0)`` is not a label.
     """
-    alternation = "|".join(re.escape(c) for c in sorted(cores, key=len, reverse=True))
+    alternation = "|".join(re.escape(c) for c in sorted(names, key=len, reverse=True))
     core = rf"(?P<core>{alternation})"
     strong = [
         *(rf"{re.escape(a)}\s*{core}\s*{re.escape(b)}(?:\s*:)?" for a, b in _BRACKETS),

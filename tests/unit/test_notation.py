@@ -638,3 +638,26 @@ def test_token_key_and_parse_never_crash(token: str) -> None:
         assert err.kind in ("illegal", "ambiguous", "unreadable")
     else:
         assert move in board.legal_moves
+
+
+@pytest.mark.parametrize("notation,letters", [("san", "en"), ("san", "de"), ("san", "fr"),
+                                              ("numeric", "en")])
+def test_format_stored_agrees_with_a_replayed_record(notation: str, letters: str) -> None:
+    """J3: the record written from stored (UCI, SAN) pairs equals the replayed one."""
+    import random
+
+    from relaybot.core.notation import format_record, format_stored
+
+    rng = random.Random(7)
+    for _ in range(20):
+        board = chess.Board()
+        stored = []
+        for _ in range(rng.randint(1, 80)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            move = rng.choice(legal)
+            stored.append((move.uci(), board.san(move)))
+            board.push(move)
+        expected = format_record(board.move_stack, notation, letters)
+        assert format_stored(stored, notation, letters) == expected

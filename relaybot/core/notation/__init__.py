@@ -11,11 +11,13 @@ from relaybot.core.notation.moves import (
     ParsedMove,
     format_move,
     format_record,
+    format_stored,
     letter_set,
     numeric_move,
     parse_move,
     parse_move_ex,
     ply_keys,
+    stored_move_text,
 )
 from relaybot.core.notation.record import extract_record
 from relaybot.core.notation.text import (
@@ -31,6 +33,7 @@ __all__ = [
     "extract_record",
     "format_move",
     "format_record",
+    "format_stored",
     "letter_set",
     "looks_like_move",
     "normalise_text",
@@ -38,5 +41,6 @@ __all__ = [
     "parse_move",
     "parse_move_ex",
     "ply_keys",
+    "stored_move_text",
     "token_key",
 ]

@@ -475,6 +475,29 @@ def format_record(
     return " ".join(parts)
 
 
+def format_stored(
+    moves: Sequence[tuple[str, str]], notation: str, letters: str = "en"
+) -> str:
+    """A game from the initial position as ``format_record`` writes it, from stored
+    (UCI, English SAN) pairs, without replaying: numeric needs only the squares (J3),
+    SAN only a change of piece letters (J2)."""
+    parts: list[str] = []
+    for i, (uci, san) in enumerate(moves):
+        if i % 2 == 0:
+            parts.append(f"{i // 2 + 1}.")
+        parts.append(stored_move_text(uci, san, notation, letters))
+    return " ".join(parts)
+
+
+def stored_move_text(uci: str, san: str, notation: str, letters: str = "en") -> str:
+    """One stored move (UCI and English SAN) in a player's notation, without a board."""
+    if notation == "numeric":
+        return numeric_move(chess.Move.from_uci(uci))
+    if notation == "san":
+        return san if letters == "en" else _localise(san, letters)
+    raise ValueError(f"unknown notation {notation!r}")
+
+
 def ply_keys(board: chess.Board, move: chess.Move) -> frozenset[str]:
     """Every :func:`token_key` a correct English writing of ``move`` reduces to (J1).
 

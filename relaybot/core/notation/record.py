@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from relaybot.core.notation.text import has_fullwidth, looks_like_move, normalise_text
 from relaybot.games.base import RecordText
@@ -34,6 +35,8 @@ class _Line:
 
 def _split(line: str) -> list[tuple[str, str]] | None:
     """Split a line into ("tok", text) and ("var", inner text); None if parens are unbalanced."""
+    if "(" not in line and ")" not in line:  # the common case: plain tokens
+        return [("tok", tok) for tok in line.split()]
     parts: list[tuple[str, str]] = []
     buf: list[str] = []
     i, n = 0, len(line)
@@ -76,6 +79,7 @@ def _split(line: str) -> list[tuple[str, str]] | None:
     return parts
 
 
+@lru_cache(maxsize=16384)
 def _classify(tok: str) -> tuple[str, str] | None:
     """("move"|"result"|"skip", text) for one whitespace-free token; None for a word."""
     tok = tok.strip(",;")

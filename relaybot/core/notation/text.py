@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import chess
 
@@ -94,9 +95,12 @@ def is_fullwidth_char(ch: str) -> bool:
     return code == 0x3000 or 0xFF01 <= code <= 0xFF60 or 0xFFE0 <= code <= 0xFFE6
 
 
+_FULLWIDTH_RE = re.compile("[\u3000\uff01-\uff60\uffe0-\uffe6]")
+
+
 def has_fullwidth(text: str) -> bool:
     """Whether ``text`` contains a character that NFKC maps from full width (J2)."""
-    return any(is_fullwidth_char(ch) for ch in text)
+    return _FULLWIDTH_RE.search(text) is not None
 
 
 def normalise_text(text: str) -> tuple[str, bool]:
@@ -152,6 +156,7 @@ _PROMO_SUFFIX = re.compile(r"(?:[=/](?P<a>[A-Za-z♕♖♗♘])|\((?P<b>[A-Za-z�
 _SQUARE_DASH = re.compile(r"(?<=[1-8])-(?=[a-h])")
 
 
+@lru_cache(maxsize=16384)
 def token_key(token: str) -> str:
     """Reduce a written move to a comparison key without a board (J1, J2, J3).
 
@@ -194,6 +199,7 @@ MOVE_KEY_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)
 def looks_like_move(token: str) -> bool:
     """Whether ``token`` could be a move in any accepted notation (J2, J3)."""
     return bool(MOVE_KEY_RE.match(token_key(token)))
