@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import cProfile
 import io
+import logging
 import multiprocessing
 import pstats
 import random
@@ -55,7 +56,7 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.core.notation import extract_record, parse_move
-from relaybot.core.referee import StoredGame, decide
+from relaybot.core.referee import StoredGame, decide, first_difference
 from relaybot.games.chess import RULES
 from relaybot.runner import CycleReport, run_once
 from relaybot.service import start_mails
@@ -228,14 +229,18 @@ def set_up_club(store: Store, cfg: Config, n_games: int, plies: int,
 
 
 def append_all(account: Account, mails: Sequence[tuple[bytes, datetime]]) -> None:
-    """APPEND every mail to INBOX on one connection (not timed)."""
+    """APPEND every mail to INBOX on one connection, by MULTIAPPEND if offered (not timed)."""
     with account.client(None) as imap:
+        if imap.has_capability("MULTIAPPEND"):
+            imap.multiappend("INBOX", [{"msg": raw, "date": when} for raw, when in mails])
+            return
         for raw, when in mails:
             imap.append("INBOX", raw, msg_time=when)
 
 
 def null_round(account: Account, smtp_host: str, smtp_port: int) -> int:
-    """Relay every mail in INBOX unchanged: fetch, send to one recipient, MOVE."""
+    """Relay every mail in INBOX unchanged: fetch, forward it to the opponent and send the
+    sender a receipt (the two mails relaybot sends per move), MOVE."""
     imap = IMAPClient(account.host, port=account.port, use_uid=True, ssl=False, timeout=60)
     imap.normalise_times = False
     done = 0
@@ -250,13 +255,31 @@ def null_round(account: Account, smtp_host: str, smtp_port: int) -> int:
                 entry = imap.fetch([uid], [b"BODY.PEEK[]", b"INTERNALDATE"])[uid]
                 raw: bytes = entry[b"BODY[]"]
                 _arrived = entry[b"INTERNALDATE"]
-                smtp.sendmail(RELAY, [NULL_RCPT], raw)
+                smtp.sendmail(RELAY, [NULL_RCPT], raw)  # the forward
+                smtp.sendmail(RELAY, [NULL_RCPT], raw)  # the receipt
                 imap.move([uid], "Processed")
                 done += 1
     finally:
         with contextlib.suppress(Exception):
             imap.logout()
     return done
+
+
+class ErrorTally(logging.Handler):
+    """Counts relaybot's log records of WARNING and up, keeping the first few messages,
+    so a broken run prints a summary instead of a traceback per mail."""
+
+    def __init__(self, keep: int = 3) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+        self.first: list[str] = []
+        self.keep = keep
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+        if len(self.first) < self.keep:
+            error = record.exc_info[1] if record.exc_info else None
+            self.first.append(record.getMessage() + (f": {error!r}" if error else ""))
 
 
 # -- the relay benchmark ---------------------------------------------------------------
@@ -272,6 +295,7 @@ class RelayResult:
     setup_seconds: float = 0.0
     deliver_seconds: float = 0.0
     round_seconds: list[float] = field(default_factory=list)
+    null_round_seconds: list[float] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     profile: str = ""
 
@@ -287,13 +311,14 @@ def _check_cycle(report: CycleReport, expected: int, sunk: Counter[str], k: int,
                         f"{sum(sunk.values())}, expected {2 * expected} (forward + ack)")
 
 
-def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool) -> RelayResult:
+def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool,
+                db_dir: str | None = None) -> RelayResult:
     plies = max(1, n_mails // n_games)
     result = RelayResult()
     rng = random.Random(seed)
     profiler = cProfile.Profile() if profile else None
     sink = SinkProcess()  # first: forks before Dovecot's or anyone's threads exist
-    workdir = Path(tempfile.mkdtemp(prefix="relaybot-bench-"))
+    workdir = Path(tempfile.mkdtemp(prefix="relaybot-bench-", dir=db_dir))
     try:
         with Dovecot() as server:
             bot_box = server.new_account("bench-relay")
@@ -336,12 +361,14 @@ def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool) -> RelayRe
 
                 t0 = time.perf_counter()
                 relayed = null_round(null_box, sink.host, sink.port)
-                result.null_seconds += time.perf_counter() - t0
+                elapsed = time.perf_counter() - t0
+                result.null_seconds += elapsed
+                result.null_round_seconds.append(elapsed)
                 null_sunk = sink.take()
                 result.null_sent += null_sunk[NULL_RCPT]
-                if relayed != len(batch) or null_sunk[NULL_RCPT] != len(batch):
+                if relayed != len(batch) or null_sunk[NULL_RCPT] != 2 * len(batch):
                     result.problems.append(f"null round {k + 1}: relayed {relayed}, sink got "
-                                           f"{null_sunk[NULL_RCPT]}, want {len(batch)}")
+                                           f"{null_sunk[NULL_RCPT]}, want {2 * len(batch)}")
                 result.mails += len(batch)
             leftover = len(bot_box.uids()) + len(null_box.uids())
             if leftover:
@@ -359,7 +386,7 @@ def _profile_text(profiler: cProfile.Profile, top: int = 25) -> str:
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)
     stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(r"relaybot/", top)
+    stats.sort_stats("cumulative").print_stats(r"relaybot/", 2 * top)
     return out.getvalue()
 
 
@@ -372,6 +399,7 @@ class RefereeResult:
     decide_us: float
     replay_us: float
     extract_us: float
+    compare_us: float
 
     @property
     def speedup(self) -> float:
@@ -402,12 +430,19 @@ def full_replay(tokens: Sequence[str], plies: Sequence[str]) -> chess.Board:
     return board
 
 
-def best_of(fn: Callable[[], object], repeat: int, budget: float) -> float:
-    """Seconds per call: the best of ``repeat`` timeit runs of about ``budget`` seconds."""
-    timer = timeit.Timer(fn)
-    number, spent = timer.autorange()
-    number = max(1, int(number * budget / max(spent, 1e-9)))
-    return min(timer.repeat(repeat=repeat, number=number)) / number
+def best_of(fns: Sequence[Callable[[], object]], repeat: int, budget: float) -> list[float]:
+    """Seconds per call of each function: the best of ``repeat`` timeit runs of about
+    ``budget`` seconds each, the functions taking turns so load changes hit all alike."""
+    timers = [timeit.Timer(fn) for fn in fns]
+    numbers = []
+    for timer in timers:
+        number, spent = timer.autorange()
+        numbers.append(max(1, int(number * budget / max(spent, 1e-9))))
+    best = [float("inf")] * len(timers)
+    for _ in range(repeat):
+        for i, (timer, number) in enumerate(zip(timers, numbers, strict=True)):
+            best[i] = min(best[i], timer.timeit(number) / number)
+    return best
 
 
 def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeResult:
@@ -424,12 +459,14 @@ def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeR
         raise AssertionError(f"record has {len(tokens)} tokens, want {plies + 1}")
     if full_replay(tokens, game.plies).fen() != chess.Board(verdict.position).fen():
         raise AssertionError("replay and decide disagree on the position")
-    return RefereeResult(
-        plies=plies,
-        decide_us=1e6 * best_of(lambda: decide(RULES, game, sender, text), repeat, budget),
-        replay_us=1e6 * best_of(lambda: full_replay(tokens, game.plies), repeat, budget),
-        extract_us=1e6 * best_of(lambda: extract_record(text), repeat, budget),
-    )
+    decide_s, replay_s, extract_s, compare_s = best_of([
+        lambda: decide(RULES, game, sender, text),
+        lambda: full_replay(tokens, game.plies),
+        lambda: extract_record(text),
+        lambda: first_difference(RULES, game, tokens, "en"),
+    ], repeat, budget)
+    return RefereeResult(plies=plies, decide_us=1e6 * decide_s, replay_us=1e6 * replay_s,
+                         extract_us=1e6 * extract_s, compare_us=1e6 * compare_s)
 
 
 # -- main ------------------------------------------------------------------------------
@@ -446,7 +483,8 @@ def _rows(relay: RelayResult, referee: RefereeResult) -> Iterator[tuple[str, str
     yield ("ratio relaybot/null", f"{ratio:8.2f}",
            f"target >= {TARGET_RATIO}: {'ok' if ratio >= TARGET_RATIO else 'BELOW'}")
     yield (f"decide, {referee.plies}+1 plies", f"{referee.decide_us:8.0f} us",
-           f"incl. record extraction {referee.extract_us:.0f} us")
+           f"of which extract_record {referee.extract_us:.0f} us, "
+           f"first_difference {referee.compare_us:.0f} us")
     yield (f"full replay, {referee.plies + 1} plies", f"{referee.replay_us:8.0f} us",
            "parse_move + push per token")
     yield ("speed-up replay/decide", f"{referee.speedup:8.1f}x",
@@ -463,17 +501,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny run (10 games, 30 mails, short timings) for CI")
+    parser.add_argument("--db-dir", default=None,
+                        help="where the SQLite file goes (default: the temp dir; "
+                             "/dev/shm shows what fsync costs)")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile the bot's cycles (the figures then include its cost)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="let relaybot's log (tracebacks of failed mails) through")
     args = parser.parse_args(argv)
+    tally = ErrorTally()
+    if not args.verbose:
+        bot_log = logging.getLogger("relaybot")
+        bot_log.addHandler(tally)
+        bot_log.propagate = False
     if args.smoke:
         args.games, args.mails = 10, 30
     if args.games < 1 or args.mails < args.games:
         parser.error("need --games >= 1 and --mails >= --games")
-    repeat, budget = (3, 0.05) if args.smoke else (7, 0.3)
+    repeat, budget = (3, 0.05) if args.smoke else (9, 0.2)
 
     t0 = time.perf_counter()
-    relay = relay_bench(args.games, args.mails, args.seed, args.profile)
+    relay = relay_bench(args.games, args.mails, args.seed, args.profile, args.db_dir)
     referee = referee_bench(args.seed, 300, repeat, budget)
     total = time.perf_counter() - t0
 
@@ -485,13 +533,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"  {name:<{width}}  {value}   {note}")
-    rounds = relay.round_seconds
-    if rounds:
-        print(f"  bot cycle per round: first {rounds[0]:.2f} s, last {rounds[-1]:.2f} s, "
-              f"max {max(rounds):.2f} s; setup {relay.setup_seconds:.1f} s, "
-              f"APPEND {relay.deliver_seconds:.1f} s, total {total:.1f} s")
+    print("  seconds per round, bot:  " + " ".join(f"{s:.2f}" for s in relay.round_seconds))
+    print("  seconds per round, null: " + " ".join(f"{s:.2f}" for s in relay.null_round_seconds))
+    print(f"  setup {relay.setup_seconds:.1f} s, APPEND {relay.deliver_seconds:.1f} s "
+          f"(untimed), total {total:.1f} s")
     if relay.profile:
         print(relay.profile)
+    if tally.count:
+        relay.problems.append(f"relaybot logged {tally.count} warning(s)/error(s), first: "
+                              + " | ".join(tally.first))
     for problem in relay.problems:
         print(f"PROBLEM: {problem}", file=sys.stderr)
     return 1 if relay.problems else 0

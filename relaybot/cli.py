@@ -212,7 +212,130 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
-    raise CliError("weekly digests are not available in this version yet")
+    from relaybot.digest import send_digests
+    from relaybot.outbox import send_pending
+
+    store = _open(cfg)
+    now = _now(args.now) or datetime.now(UTC)
+    queued = send_digests(store, cfg, now)
+    counts = send_pending(store, cfg, now)
+    print(f"digests queued: {queued}; sent: {counts.sent}, retrying: {counts.retried}")
+    return 0
+
+
+def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.events import EventInput, create_event
+    from relaybot.service import start_mails
+
+    store = _open(cfg)
+    now = datetime.now(UTC)
+    with store.session() as session:
+        games = create_event(session, cfg, EventInput(
+            name=args.name, kind=args.kind,
+            players=[p.strip() for p in args.players.split(",") if p.strip()],
+            time_control=args.time_control, start=args.start, conditionals=args.conditionals,
+            tiebreaks=args.tiebreaks), now)
+        for game in games:
+            start_mails(session, cfg, game, now)
+        print(f"event {' '.join(args.name.split())}: {len(games)} games started")
+        for game in games:
+            print(f"{game.id} {cfg.bot.game_address(game.id)}")
+    return 0
+
+
+def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
+    from sqlalchemy import select
+
+    from relaybot.events import event_text, find_event
+    from relaybot.store.models import Game, Member
+
+    store = _open(cfg)
+    with store.session() as session:
+        event = find_event(session, args.name)
+        print(f"{event.name}  ({event.kind}, {event.time_control}, from {event.start_date})")
+        print(event_text(session, event, args.lang))
+        names = dict(session.execute(select(Member.id, Member.name)).all())
+        for g in session.scalars(select(Game).where(Game.event == event.name)
+                                 .order_by(Game.created_at, Game.id)):
+            print(f"  {g.id}  {names[g.white_id]} - {names[g.black_id]}  "
+                  f"{g.result or g.status}  {g.ply_count} plies")
+    return 0
+
+
+def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.core.events import final_entry
+    from relaybot.events import event_standings, find_event
+
+    store = _open(cfg)
+    with store.session() as session:
+        rows = event_standings(session, find_event(session, args.name))
+        qualified = final_entry(rows)
+        print("final entry (T1): " + (", ".join(qualified) if qualified else "nobody yet"))
+    return 0
+
+
+def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.store.models import Announcement
+
+    text = " ".join(args.text).strip()
+    if not text:
+        raise CliError("the announcement is empty")
+    store = _open(cfg)
+    with store.session() as session:
+        session.add(Announcement(text=text, created_at=datetime.now(UTC)))
+    print("announcement saved for the next weekly digest")
+    return 0
+
+
+def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.admin import find_member
+    from relaybot.core.ratings import grade_for, grade_points
+    from relaybot.rating_book import display
+
+    store = _open(cfg)
+    with store.session() as session:
+        m = find_member(session, args.email)
+        points = grade_points(intro_rating=m.rating) if m.rating is not None else 0
+        print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
+              f"  digest {m.digest}")
+        print(f"rating {display(m)} after {m.rated_games} rated games;"
+              f" grade points {points} ({grade_for(points)})")
+    return 0
+
+
+def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.admin import find_member
+
+    store = _open(cfg)
+    with store.session() as session:
+        m = find_member(session, args.email)
+        if args.digest:
+            m.digest = args.digest
+        if args.lang:
+            m.lang = args.lang
+        print(f"{m.name}: digest {m.digest}, lang {m.lang}")
+    return 0
+
+
+def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.outbox import send_pending
+    from relaybot.td import find_commands, run_command
+
+    store = _open(cfg)
+    now = datetime.now(UTC)
+    line = " ".join(args.words)
+    found = find_commands(line)
+    if not found:
+        raise CliError(f"not a TD command: {line!r} (forfeit, adjudicate, approve leave, "
+                       "refuse leave, withdraw, answer)")
+    cmd, words, _rest = found[0]
+    with store.session() as session:
+        outcome = run_command(session, cfg, cmd, words, "", now)
+    if not outcome.ok:
+        raise CliError(outcome.message)
+    print(outcome.message)
+    send_pending(store, cfg, now)
+    return 0
 
 
 def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
@@ -237,6 +360,14 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--rating", type=int)
     add.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
     add.set_defaults(func=cmd_member_add)
+    mshow = member.add_parser("show", help="a member's rating and grade")
+    mshow.add_argument("email")
+    mshow.set_defaults(func=cmd_member_show)
+    mset = member.add_parser("set", help="change a member's settings")
+    mset.add_argument("email")
+    mset.add_argument("--digest", choices=["weekly", "off"])
+    mset.add_argument("--lang", choices=["ja", "en"])
+    mset.set_defaults(func=cmd_member_set)
     imp = member.add_parser("import", help="add members from a CSV file")
     imp.add_argument("file")
     imp.set_defaults(func=cmd_member_import)
@@ -273,6 +404,33 @@ def build_parser() -> argparse.ArgumentParser:
     send = digest.add_parser("send", help="queue and send this week's digests now")
     send.add_argument("--now")
     send.set_defaults(func=cmd_digest_send)
+
+    event = sub.add_parser("event", help="events").add_subparsers(dest="sub", required=True)
+    enew = event.add_parser("new", help="create an event and start all its games by mail")
+    enew.add_argument("name")
+    enew.add_argument("--kind", required=True, choices=["group", "match", "ladder", "section"])
+    enew.add_argument("--players", required=True, help="addresses, comma separated")
+    enew.add_argument("--time-control", default="10/30")
+    enew.add_argument("--start", type=_date)
+    enew.add_argument("--conditionals", default="binding",
+                      choices=["binding", "optional", "off"])
+    enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
+    enew.set_defaults(func=cmd_event_new)
+    eshow = event.add_parser("show", help="standings, crosstable and games")
+    eshow.add_argument("name")
+    eshow.add_argument("--lang", default="en", choices=["ja", "en"])
+    eshow.set_defaults(func=cmd_event_show)
+    efinal = event.add_parser("final", help="who qualifies for the final (T1)")
+    efinal.add_argument("name")
+    efinal.set_defaults(func=cmd_event_final)
+
+    announce = sub.add_parser("announce", help="a TD announcement for the weekly digest")
+    announce.add_argument("text", nargs="+")
+    announce.set_defaults(func=cmd_announce)
+
+    td = sub.add_parser("td", help="TD commands: forfeit, adjudicate, approve leave, ...")
+    td.add_argument("words", nargs="+")
+    td.set_defaults(func=cmd_td)
 
     sub.add_parser("demo", help="a self-contained tour: two players play by mail"
                    ).set_defaults(func=cmd_demo)

@@ -102,9 +102,12 @@ def run_demo(out: Callable[[str], None] = print) -> int:
         for name, address, _lang in (WHITE, BLACK):
             players[address] = _Player(name, address, servers)
         with store.session() as session:
-            add_member(session, cfg, MemberInput(WHITE[0], WHITE[1], lang=WHITE[2]), now)
-            add_member(session, cfg, MemberInput(BLACK[0], BLACK[1], lang=BLACK[2],
-                                                 tz="Europe/London"), now)
+            for member in (
+                add_member(session, cfg, MemberInput(WHITE[0], WHITE[1], lang=WHITE[2]), now),
+                add_member(session, cfg, MemberInput(BLACK[0], BLACK[1], lang=BLACK[2],
+                                                     tz="Europe/London"), now),
+            ):
+                member.digest = "off"  # the tour shows one game; no weekly digest
             game = create_game(session, cfg, GameInput(white=WHITE[1], black=BLACK[1],
                                                        event="relaybot demo"), now)
             start_mails(session, cfg, game, now)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import aiosmtplib
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -128,7 +128,9 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
     with store.session() as session:
         rows = session.scalars(
             select(Outbox)
-            .where(Outbox.status == "pending", Outbox.next_attempt_at <= now)
+            # never tried: due at once, whatever clock queued it; retries wait their backoff
+            .where(Outbox.status == "pending",
+                   or_(Outbox.attempts == 0, Outbox.next_attempt_at <= now))
             .order_by(Outbox.id)
             .limit(limit)
         ).all()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import FrameType
@@ -44,27 +43,28 @@ class CycleReport:
 
 def run_scheduled(store: Store, cfg: Config, now: datetime) -> int:
     """Scheduled work due at ``now`` (reminders, escalations, digests); returns rows queued."""
+    from relaybot.digest import send_digests
     from relaybot.sweep import sweep
 
-    return sweep(store, cfg, now)
+    return sweep(store, cfg, now) + send_digests(store, cfg, now)
 
 
 def run_once(store: Store, cfg: Config, now: datetime | None = None,
              mailbox: Mailbox | None = None) -> CycleReport:
-    """One full cycle. ``now`` replaces the clock for scheduled work and sending only."""
+    """One full cycle. ``now`` replaces the clock for scheduled work (deadlines, digests,
+    retry backoff); arrival times always come from INTERNALDATE (INTERFACE.md)."""
     report = CycleReport()
-    clock: Callable[[], datetime] = (lambda: now) if now is not None else utcnow
     own = mailbox is None
     box = mailbox or Mailbox(imap_settings(cfg), max_size=cfg.imap.max_size)
     try:
         if own:
             box.connect()
-        report.poll = poll_once(store, cfg, box, clock)
+        report.poll = poll_once(store, cfg, box, utcnow)
     finally:
         if own:
             box.close()
-    report.scheduled = run_scheduled(store, cfg, clock())
-    report.send = send_pending(store, cfg, clock())
+    report.scheduled = run_scheduled(store, cfg, now or utcnow())
+    report.send = send_pending(store, cfg, now or utcnow())
     return report
 
 

@@ -107,7 +107,9 @@ def _route(
             return "td_unauthenticated"  # G12: our MTA says the TD address was forged
         from relaybot.td import td_mail
 
-        return td_mail(session, cfg, mail.text, mail.message_id, mail.references, now)
+        # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
+        return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
+                       arrival.internaldate)
     member = session.scalar(select(Member).where(Member.email == mail.from_addr))
     if member is None:
         return "stranger"  # G12: strangers get no reply at all
@@ -253,11 +255,14 @@ def _play(
                      conditionals=binding, mode=game.conditionals)
     words = _own_words(text, verdict)
     if verdict.kind == "bad_move":
-        _event(session, game, now, "penalty", colour, len(gf.plies), days=verdict.penalty_days,
+        # the penalty belongs to the day the faulty mail arrived (J5)
+        _event(session, game, arrival.internaldate, "penalty", colour, len(gf.plies),
+               days=verdict.penalty_days,
                detail={"rule": "J5", "reason": verdict.error.kind if verdict.error else "",
                        "token": verdict.error.token if verdict.error else ""})
     if verdict.kind == "contradiction":
-        _event(session, game, now, "penalty", colour, len(gf.plies), days=verdict.penalty_days,
+        _event(session, game, arrival.internaldate, "penalty", colour, len(gf.plies),
+               days=verdict.penalty_days,
                detail={"rule": "J16", "reason": "contradiction", "expected": verdict.expected,
                        "token": verdict.diff_token})
     if verdict.kind == "sync_error":
@@ -562,9 +567,17 @@ def end_game(
     _event(session, game, now, "result", None, game.ply_count,
            detail={"result": result, "termination": termination})
     session.flush()
+    from relaybot.events import score_line
     from relaybot.pgn import game_pgn
+    from relaybot.rating_book import rate_game
 
+    rate_game(session, game, now)  # R1: applied at the end, once
     pgn = game_pgn(session, cfg, gf)
+    # J15: the winner (White on a draw) reports, with their score in the event
+    reporter = 1 if result == "0-1" else 0
+    score = score_line(session, game, reporter)
+    if score:
+        pgn = f"{pgn}\n{gf.player(reporter).name}: {score}"
     in_reply_to, refs = _thread(game, thread)
     for colour in (0, 1):
         reader = gf.player(colour)

@@ -61,6 +61,16 @@ class Member(Base):
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     notation: Mapped[str] = mapped_column(String(16), default="san")
     letters: Mapped[str] = mapped_column(String(8), default="en")
+    # R1/R2: rated games so far, provisional until 20, the first 12 games for Rb
+    rated_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    provisional: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    rb_opponents: Mapped[list[int]] = mapped_column(JSON, default=list)
+    rb_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rb_losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # D1: weekly | off; the ISO week ("2026-W47") of the last digest queued
+    digest: Mapped[str] = mapped_column(String(8), default="weekly", server_default="weekly")
+    last_digest_week: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
+    bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # G6
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
@@ -252,3 +262,53 @@ class Question(Base):
     asked_at: Mapped[datetime] = mapped_column(UtcDateTime())
     answered_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     answer: Mapped[str] = mapped_column(Text, default="")
+
+
+class Event(Base):
+    """A section, group, match or ladder challenge (T1, T2)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    time_control: Mapped[str] = mapped_column(String(40), default="10/30")
+    conditionals: Mapped[str] = mapped_column(String(16), default="binding")
+    start_date: Mapped[date] = mapped_column(Date)
+    tiebreaks: Mapped[str] = mapped_column(String(80), default="sb,solkoff,median,direct")
+    td: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class EventPlayer(Base):
+    __tablename__ = "event_players"
+    __table_args__ = (UniqueConstraint("event_id", "member_id", name="uq_event_player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+class RatingChange(Base):
+    """One rating change per player per game, never two (R1)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("game_id", "member_id", name="uq_rating_change"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Announcement(Base):
+    """A TD announcement for the weekly digest (D1)."""
+
+    __tablename__ = "announcements"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)

@@ -48,7 +48,9 @@ class Player:
     lang: str = "en"
 
     def inbox(self) -> list[Captured]:
-        return [c for c in self.club.sink.captured if self.address in c.rcpt_tos]
+        """Mail the bot sent this player about games (weekly digests left out)."""
+        return [c for c in self.club.sink.captured if self.address in c.rcpt_tos
+                and c.parsed["X-Relaybot-Kind"] != "digest"]
 
     def last(self) -> EmailMessage:
         mails = self.inbox()

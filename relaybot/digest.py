@@ -1,0 +1,200 @@
+"""The weekly digest (D1): one per member who wants it, per ISO week, never lost.
+
+Each digest is an outbox row under the key (member, ISO week), and the member's
+``last_digest_week`` moves on in the same transaction, so a sweep repeated after
+a crash or a stop over the week boundary sends the week's digest exactly once.
+Members are handled in batches with a few IN-queries per batch, so 10,000
+members cost seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from relaybot.books import compute
+from relaybot.config import Config
+from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
+from relaybot.games import rules_for
+from relaybot.mail.render import render
+from relaybot.outbox import Recipient, queue_mail
+from relaybot.store.db import Store
+from relaybot.store.models import (
+    Announcement,
+    Event,
+    EventPlayer,
+    Game,
+    GameEvent,
+    Leave,
+    Member,
+    Move,
+    Question,
+    RatingChange,
+)
+from relaybot.views import GameFile
+
+BATCH = 500
+
+
+def iso_week(day: date) -> str:
+    """``2026-W47``: sorts as text in week order."""
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def send_digests(store: Store, cfg: Config, now: datetime) -> int:
+    """Queue this week's digest for every member who wants it and has not had it."""
+    week = iso_week(now.astimezone(ZoneInfo(cfg.bot.timezone)).date())
+    queued = 0
+    shared: dict[str, Any] = {}
+    while True:
+        with store.session() as session:
+            members = list(session.scalars(
+                select(Member)
+                .where(Member.digest == "weekly",
+                       or_(Member.last_digest_week.is_(None), Member.last_digest_week < week))
+                .order_by(Member.id)
+                .limit(BATCH)
+            ))
+            if members:
+                queued += _batch(session, cfg, members, week, now, shared)
+        if len(members) < BATCH:
+            return queued
+
+
+def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str, Any]:
+    """What every digest of this run has in common: announcements, standings, results."""
+    if shared:
+        return shared
+    since = now - timedelta(days=7)
+    shared["announcements"] = [a.text for a in session.scalars(
+        select(Announcement).where(Announcement.created_at >= since)
+        .order_by(Announcement.created_at))]
+    from relaybot.events import event_standings
+
+    shared["events"] = {e.id: e for e in session.scalars(select(Event))}
+    shared["standings"] = {}
+    for event in shared["events"].values():
+        shared["standings"][event.id] = event_standings(session, event)
+    week_start = (now - timedelta(days=7)).date()
+    shared["results"] = list(session.scalars(
+        select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
+    ids = {g.white_id for g in shared["results"]} | {g.black_id for g in shared["results"]}
+    shared["names"] = dict(session.execute(
+        select(Member.id, Member.name).where(Member.id.in_(ids))).all()) if ids else {}
+    return shared
+
+
+def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, now: datetime,
+           shared: dict[str, Any]) -> int:
+    common = _shared(session, now, shared)
+    ids = [m.id for m in members]
+    games = list(session.scalars(select(Game).where(
+        Game.status == "active", or_(Game.white_id.in_(ids), Game.black_id.in_(ids)))))
+    gids = [g.id for g in games]
+    people = {m.id: m for m in session.scalars(select(Member).where(Member.id.in_(
+        {g.white_id for g in games} | {g.black_id for g in games} | set(ids))))}
+    moves: dict[str, list[Move]] = defaultdict(list)
+    penalties: dict[str, list[Penalty]] = defaultdict(list)
+    pauses: dict[str, list[Pause]] = defaultdict(list)
+    if gids:
+        for move in session.scalars(select(Move).where(Move.game_id.in_(gids))
+                                    .order_by(Move.game_id, Move.ply)):
+            moves[move.game_id].append(move)
+        for e in session.scalars(select(GameEvent).where(
+                GameEvent.game_id.in_(gids), GameEvent.kind == "penalty")):
+            penalties[e.game_id].append(Penalty(e.colour or 0, e.days, "", e.at))
+        for q in session.scalars(select(Question).where(Question.game_id.in_(gids))):
+            game = next(g for g in games if g.id == q.game_id)
+            zones = (people[game.white_id].tz, people[game.black_id].tz)
+            pauses[q.game_id].extend(question_pauses(q.asked_at, q.answered_at, zones))
+    leaves: dict[int, list[Leave]] = defaultdict(list)
+    for leave in session.scalars(select(Leave).where(
+            Leave.member_id.in_(list(people)), Leave.status == "active",
+            Leave.last >= now.date() - timedelta(days=7))):
+        leaves[leave.member_id].append(leave)
+    changes: dict[int, list[RatingChange]] = defaultdict(list)
+    for change in session.scalars(select(RatingChange).where(
+            RatingChange.member_id.in_(ids), RatingChange.at >= now - timedelta(days=7))):
+        changes[change.member_id].append(change)
+    seats: dict[int, list[int]] = defaultdict(list)
+    for seat in session.scalars(select(EventPlayer).where(EventPlayer.member_id.in_(ids))):
+        seats[seat.member_id].append(seat.event_id)
+
+    by_member: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        by_member[game.white_id].append(game)
+        by_member[game.black_id].append(game)
+    books_cache: dict[str, Any] = {}
+    queued = 0
+    for member in members:
+        rows = []
+        for game in by_member.get(member.id, []):
+            books = books_cache.get(game.id)
+            if books is None:
+                white, black = people[game.white_id], people[game.black_id]
+                gf = GameFile(game, white, black, moves.get(game.id, []), rules_for(game.kind))
+                game_pauses = list(pauses.get(game.id, []))
+                if game.leave_allowed:
+                    for colour, who in ((0, white), (1, black)):
+                        game_pauses.extend(Pause(colour, lv.first, lv.last, "leave")
+                                           for lv in leaves.get(who.id, []))
+                books = compute(gf, penalties.get(game.id, []), game_pauses)
+                books_cache[game.id] = books
+            rows.append(_game_row(member, game, people, books, now))
+        ctx = {
+            "reader": member.name, "week": week, "games": rows,
+            "results": [_result_row(g, common["names"]) for g in common["results"]
+                        if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
+                        or member.id in (g.white_id, g.black_id)],
+            "standings": [
+                {"event": common["events"][e].name,
+                 "table": _table(common["standings"][e], member.lang)}
+                for e in seats.get(member.id, [])
+            ],
+            "ratings": [{"before": c.before, "after": c.after} for c in changes.get(member.id, [])],
+            "leaves": [{"name": people[mid].name, "first": lv.first.isoformat(),
+                        "last": lv.last.isoformat()}
+                       for mid, lvs in leaves.items() for lv in lvs
+                       if mid == member.id or any(
+                           mid in (g.white_id, g.black_id) for g in by_member.get(member.id, []))],
+            "announcements": common["announcements"],
+        }
+        subject, body = render(member.lang, "member", "digest", **ctx)
+        row = queue_mail(session, cfg, kind="digest",
+                         to=Recipient(member.name, member.email, member.id), subject=subject,
+                         body=body, now=now, dedupe_key=f"digest:{member.id}:{week}")
+        member.last_digest_week = week
+        queued += row is not None
+    return queued
+
+
+def _table(rows: Any, lang: str) -> str:
+    from relaybot.core.events import crosstable_text
+
+    return crosstable_text(rows, lang) if rows else ""
+
+
+def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
+              now: datetime) -> dict[str, Any]:
+    colour = 0 if game.white_id == member.id else 1
+    opponent = people[game.black_id if colour == 0 else game.white_id]
+    side = books.sides[colour]
+    clock = pending(books, now)
+    return {
+        "id": game.id, "opponent": opponent.name, "colour": colour,
+        "your_move": books.on_move == colour, "moves": game.ply_count,
+        "used": side.total, "left": side.left, "control": side.control_move or "",
+        "pending": clock.days if books.on_move == colour else 0,
+    }
+
+
+def _result_row(game: Game, names: dict[int, str]) -> dict[str, str]:
+    return {"white": names.get(game.white_id, "?"), "black": names.get(game.black_id, "?"),
+            "result": game.result or "", "event": game.event or ""}

@@ -1,0 +1,116 @@
+"""Events from the CLI, results, ratings, standings and the weekly digest, end to end
+(T1, T5, R1, R2, J15, D1; G10)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from relaybot.store.models import Game, Member, RatingChange
+from tests.integration.relay_harness import TD, Club, Player, body_of
+
+pytestmark = pytest.mark.integration
+
+NAMES = [("Aoki, Ichiro", "aoki@example.jp"), ("Baba, Jiro", "baba@example.jp"),
+         ("Chiba, Saburo", "chiba@example.jp"), ("Doi, Shiro", "doi@example.jp")]
+
+
+def group(club: Club) -> tuple[list[Player], list[str]]:
+    players = [club.member(name, address, lang="ja" if i % 2 else "en")
+               for i, (name, address) in enumerate(NAMES)]
+    out = club.cli("event", "new", "Preliminary A", "--kind", "group", "--players",
+                   ",".join(a for _, a in NAMES), "--start", club.clock.date().isoformat())
+    lines = out.stdout.splitlines()
+    assert lines[0] == "Preliminary A: 12 games started".replace("Preliminary", "event Preliminary")
+    ids = [line.split()[0] for line in lines[1:]]
+    club.cycle()
+    return players, ids
+
+
+def resign_game(club: Club, gid: str, players: dict[str, Player], loser_colour: int) -> None:
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None
+        white = s.get(Member, game.white_id)
+        black = s.get(Member, game.black_id)
+        assert white is not None and black is not None
+        w, b = players[white.email], players[black.email]
+    w.send("1. e4", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    club.cycle()
+    b.send("1. e4 e5", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    club.cycle()
+    (w if loser_colour == 0 else b).send("resign", to=f"relay+{gid}@club.example",
+                                         subject=f"[{gid}]")
+    club.cycle()
+
+
+def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> None:
+    players, ids = group(club)
+    by_address = {p.address: p for p in players}
+    # each pair twice, White and Black: 12 games, 6 per player, all started by mail
+    assert len(ids) == 12
+    starts = Counter(c.rcpt_tos[0] for c in club.sink.captured
+                     if c.parsed["X-Relaybot-Kind"] == "start")
+    assert starts == {a: 6 for _, a in NAMES}
+
+    for gid, loser in zip(ids[:3], (1, 0, 1), strict=True):
+        resign_game(club, gid, by_address, loser)
+    reports = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_result"]
+    assert len(reports) == 3
+    text = body_of(reports[0])
+    assert '[Event "Preliminary A"]' in text and '[Site "JCCA"]' in text
+    assert "1 wins 0 draws 0 losses" in text  # J15: the reporter's score in the event
+    with club.store.session() as s:
+        changes = s.scalars(select(RatingChange)).all()
+        assert len(changes) == 6  # two per rated game, never twice
+        assert all(c.before == 1200 for c in changes[:2])
+    show = club.cli("event", "show", "Preliminary A").stdout
+    assert "1.0" in show or "1 " in show
+
+    # D1: one digest per member per ISO week, also across a stop over the week boundary
+    monday = club.clock - timedelta(days=club.clock.weekday())
+    for when in (monday + timedelta(days=2), monday + timedelta(days=2, hours=5),
+                 monday + timedelta(days=5)):
+        club.cli("run", "--once", "--now", when.isoformat())
+    # stopped from Saturday to the next Wednesday, then restarted twice
+    for when in (monday + timedelta(days=9), monday + timedelta(days=9, hours=1)):
+        club.cli("run", "--once", "--now", when.isoformat())
+    import re
+
+    digests = Counter((c.rcpt_tos[0], re.findall(r"\d{4}-W\d\d", str(c.parsed["Subject"]))[0])
+                      for c in club.sink.captured if c.parsed["X-Relaybot-Kind"] == "digest")
+    assert set(digests.values()) == {1}  # never two for one member and week
+    week_of = {w for _, w in digests}
+    for _, address in NAMES:  # the week before the stop and the week after it, each once
+        assert {w for a, w in digests if a == address} == week_of
+    assert len(week_of) >= 2
+    one = next(c for c in club.mails_to("aoki@example.jp")
+               if c.parsed["X-Relaybot-Kind"] == "digest")
+    assert "Preliminary A" in body_of(one) and "vs" in body_of(one)
+
+
+def test_digest_send_and_announce_from_the_cli(club: Club) -> None:
+    club.member("Aoki, Ichiro", "aoki@example.jp")
+    club.member("Baba, Jiro", "baba@example.jp", lang="ja")
+    club.cli("member", "set", "baba@example.jp", "--digest", "off")
+    club.cli("announce", "Club", "meeting", "on", "Sunday")
+    out = club.cli("digest", "send").stdout
+    assert "digests queued: 1" in out
+    digest = [c for c in club.mails_to("aoki@example.jp")
+              if c.parsed["X-Relaybot-Kind"] == "digest"]
+    assert len(digest) == 1 and "Club meeting on Sunday" in body_of(digest[0])
+    assert not club.mails_to("baba@example.jp")
+    out = club.cli("digest", "send").stdout
+    assert "digests queued: 0" in out  # never two in one week
+
+
+def test_event_mistakes_get_one_line(club: Club) -> None:
+    club.member("Aoki, Ichiro", "aoki@example.jp")
+    club.member("Baba, Jiro", "baba@example.jp")
+    bad = club.cli("event", "new", "G", "--kind", "group", "--players",
+                   "aoki@example.jp,baba@example.jp", check=False)
+    assert bad.returncode == 2 and "4 players" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
