@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import aiosmtplib
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -27,6 +27,7 @@ from relaybot.store.models import Outbox
 log = logging.getLogger(__name__)
 
 GIVE_UP_AFTER = timedelta(days=5)  # G5
+MARK_BATCH = 20
 FIRST_RETRY = timedelta(minutes=2)
 MAX_RETRY = timedelta(hours=4)
 BOUNCE_WINDOW = timedelta(days=30)  # G6: permanent bounces per member counted over this
@@ -138,6 +139,7 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
     if not work:
         return counts
     sender: SmtpSender | None = None
+    sent: list[int] = []  # accepted by the server, to be marked sent in one statement
     try:
         for row_id, envelope_from, recipient, raw in work:
             try:
@@ -154,13 +156,31 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
                 sender = None
             if result.status == "ok":
                 crash_point("after_smtp_250")
+                sent.append(row_id)
+                if len(sent) >= MARK_BATCH:
+                    _mark_sent(store, sent, now, counts)
+                continue
             _record(store, cfg, row_id, result, now, counts)
-            if result.status == "ok":
-                crash_point("after_mark_sent")
     finally:
+        # G4: a crash before this point resends these rows, with the same Message-IDs
+        _mark_sent(store, sent, now, counts)
         if sender is not None:
             await _drop(sender)
     return counts
+
+
+def _mark_sent(store: Store, row_ids: list[int], now: datetime, counts: SendCounts) -> None:
+    """Mark accepted rows sent, a batch per commit (one commit per mail was the bottleneck)."""
+    if not row_ids:
+        return
+    with store.session() as session:
+        session.execute(
+            update(Outbox).where(Outbox.id.in_(row_ids))
+            .values(status="sent", sent_at=now, attempts=Outbox.attempts + 1, last_error="")
+        )
+    counts.sent += len(row_ids)
+    row_ids.clear()
+    crash_point("after_mark_sent")
 
 
 async def _drop(sender: SmtpSender) -> None:
@@ -178,12 +198,8 @@ def _record(
         if row is None:
             return
         row.attempts += 1
-        row.last_error = "" if result.status == "ok" else result.detail[:1000]
-        if result.status == "ok":
-            row.status = "sent"
-            row.sent_at = now
-            counts.sent += 1
-        elif result.status == "permanent":
+        row.last_error = result.detail[:1000]
+        if result.status == "permanent":
             row.status = "bounced"
             counts.bounced += 1
             _tell_td(session, cfg, row, now, "bounced")

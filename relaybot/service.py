@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.books import books_for, compute, game_pauses, game_penalties, ledgers
@@ -62,16 +62,15 @@ def process_mail(store: Store, cfg: Config, arrival: Arrival, now: datetime) -> 
 
 
 def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
-    by_uid = session.scalar(
-        select(Inbound.id).where(
-            Inbound.folder == arrival.folder,
-            Inbound.uidvalidity == arrival.uidvalidity,
-            Inbound.uid == arrival.uid,
-        )
-    )
-    if by_uid is not None and arrival.uid:
-        return True
-    return session.scalar(select(Inbound.id).where(Inbound.message_id == message_id)) is not None
+    """G2: the same (folder, UIDVALIDITY, UID) or the same Message-ID was handled before."""
+    same_uid = (
+        (Inbound.folder == arrival.folder)
+        & (Inbound.uidvalidity == arrival.uidvalidity)
+        & (Inbound.uid == arrival.uid)
+    ) if arrival.uid else False
+    found = session.scalar(
+        select(Inbound.id).where(or_(Inbound.message_id == message_id, same_uid)).limit(1))
+    return found is not None
 
 
 def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> str:
@@ -315,10 +314,12 @@ def _play(
         end_game(session, cfg, gf, verdict.result, verdict.termination or "", end_day, now,
                  words=words, words_from=colour, thread=mail)
         return verdict.kind
-    if verdict.new_plies:
+    on_leave = any(p.colour == colour and p.reason == "leave" for p in gf.pauses)
+    if verdict.new_plies and on_leave:
         if end_leave_by_move(session, member, arrival.internaldate):
             session.flush()
             gf = load_game(session, game, arrival.internaldate)
+    if verdict.new_plies:
         overrun = gf.books.sides[colour].overrun if gf.books is not None else None
         if overrun is not None and overrun.colour == colour:
             if _overrun(session, cfg, gf, overrun, arrival, now):
