@@ -76,12 +76,8 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     shared["announcements"] = [a.text for a in session.scalars(
         select(Announcement).where(Announcement.created_at >= since)
         .order_by(Announcement.created_at))]
-    from relaybot.events import event_standings
-
     shared["events"] = {e.id: e for e in session.scalars(select(Event))}
     shared["standings"] = {}
-    for event in shared["events"].values():
-        shared["standings"][event.id] = event_standings(session, event)
     week_start = (now - timedelta(days=7)).date()
     shared["results"] = list(session.scalars(
         select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
@@ -126,6 +122,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
     seats: dict[int, list[int]] = defaultdict(list)
     for seat in session.scalars(select(EventPlayer).where(EventPlayer.member_id.in_(ids))):
         seats[seat.member_id].append(seat.event_id)
+    _standings(session, common, {e for events in seats.values() for e in events})
 
     by_member: dict[int, list[Game]] = defaultdict(list)
     for game in games:
@@ -154,8 +151,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                         if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
                         or member.id in (g.white_id, g.black_id)],
             "standings": [
-                {"event": common["events"][e].name,
-                 "table": _table(common["standings"][e], member.lang)}
+                {"event": common["events"][e].name, "table": _table(common, e, member.lang)}
                 for e in seats.get(member.id, [])
             ],
             "ratings": [{"before": c.before, "after": c.after} for c in changes.get(member.id, [])],
@@ -167,18 +163,56 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             "announcements": common["announcements"],
         }
         subject, body = render(member.lang, "member", "digest", **ctx)
+        # the member row's week moves on in this transaction: no duplicate to look for,
+        # and the unique key stays as the backstop (G10)
         row = queue_mail(session, cfg, kind="digest",
                          to=Recipient(member.name, member.email, member.id), subject=subject,
-                         body=body, now=now, dedupe_key=f"digest:{member.id}:{week}")
+                         body=body, now=now, dedupe_key=f"digest:{member.id}:{week}",
+                         unique=True)
         member.last_digest_week = week
         queued += row is not None
     return queued
 
 
-def _table(rows: Any, lang: str) -> str:
+def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) -> None:
+    """Standings of these events (T5), computed once per run with two queries per batch."""
+    from relaybot.core.events import GameResult, standings
+
+    todo = [e for e in event_ids if e not in common["standings"]]
+    if not todo:
+        return
+    players: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for event_id, member_id, name in session.execute(
+            select(EventPlayer.event_id, Member.id, Member.name)
+            .join(Member, Member.id == EventPlayer.member_id)
+            .where(EventPlayer.event_id.in_(todo)).order_by(EventPlayer.seat)):
+        players[event_id].append((member_id, name))
+    names = {common["events"][e].name: e for e in todo}
+    finished: dict[int, list[Game]] = defaultdict(list)
+    for game in session.scalars(select(Game).where(
+            Game.event.in_(list(names)), Game.status == "finished")):
+        finished[names[game.event]].append(game)  # type: ignore[index]
+    for event_id in todo:
+        who = dict(players[event_id])
+        event = common["events"][event_id]
+        results = [GameResult(who[g.white_id], who[g.black_id], g.result or "*")
+                   for g in finished[event_id]
+                   if g.white_id in who and g.black_id in who
+                   and g.result in ("1-0", "0-1", "1/2-1/2")]
+        order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
+        common["standings"][event_id] = standings(list(who.values()), results, order)
+
+
+def _table(common: dict[str, Any], event_id: int, lang: str) -> str:
+    """An event's crosstable in a language, written once per run (every player reads it)."""
     from relaybot.core.events import crosstable_text
 
-    return crosstable_text(rows, lang) if rows else ""
+    tables = common.setdefault("tables", {})
+    key = (event_id, lang)
+    if key not in tables:
+        rows = common["standings"][event_id]
+        tables[key] = crosstable_text(rows, lang) if rows else ""
+    return str(tables[key])
 
 
 def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,

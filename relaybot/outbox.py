@@ -57,9 +57,14 @@ def queue_mail(
     dedupe_key: str | None = None,
     auto_submitted: str = "auto-generated",
     from_address: str | None = None,
+    unique: bool = False,
 ) -> Outbox | None:
-    """Add one outgoing mail to the session; None when ``dedupe_key`` was already queued."""
-    if dedupe_key is not None:
+    """Add one outgoing mail to the session; None when ``dedupe_key`` was already queued.
+
+    ``unique=True``: the caller knows the key is new (bulk queueing); the database's
+    unique constraint still refuses a duplicate, failing the whole transaction.
+    """
+    if dedupe_key is not None and not unique:
         exists = session.scalar(select(Outbox.id).where(Outbox.dedupe_key == dedupe_key))
         if exists is not None:
             return None
@@ -96,7 +101,7 @@ def queue_mail(
         last_error="",
         created_at=now,
     )
-    if dedupe_key is None:
+    if dedupe_key is None or unique:
         session.add(row)
         return row
     try:

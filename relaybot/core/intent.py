@@ -51,16 +51,21 @@ class Intent:
         )
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _clean(line: str) -> str:
     text = unicodedata.normalize("NFKC", line).strip().lower()
-    text = re.sub(r"\s+", " ", text)
-    return text.rstrip("。.!！")
+    return _SPACES.sub(" ", text).rstrip("。.!！")
 
 
 def read_intent(text: str) -> Intent:
     """Find the keywords of INTERFACE.md in ``text``; never raises."""
     intent = Intent()
     for index, line in enumerate(text.splitlines()):
+        head = line.lstrip()[:1]
+        if not head or head.isdigit():
+            continue  # move lines ("1. e4 e5") never hold a keyword: skip them cheaply
         raw = unicodedata.normalize("NFKC", line).strip()
         word = _clean(line)
         if not word:

@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from relaybot.core.conditionals import (
     Conditional,
+    FollowResult,
+    FollowStep,
     Rejected,
     follow,
     parse_proposals,
@@ -187,8 +189,19 @@ def decide(
         if rules.to_move(position) != sender:
             verdict.kind = "not_your_turn"
             return verdict
-        result = follow(conditionals, new_tokens, position, letters,
-                        mode if mode in ("binding", "optional", "off") else "binding")  # type: ignore[arg-type]
+        if not conditionals and len(new_tokens) == 1:
+            # the common case, no proposal binds the sender: one move, parsed here
+            try:
+                ply = rules.parse(position, new_tokens[0], letters)
+            except MoveError as exc:
+                verdict.kind = "bad_move"
+                verdict.error = exc
+                verdict.penalty_days = PENALTY_DAYS
+                return verdict
+            result = FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
+        else:
+            result = follow(conditionals, new_tokens, position, letters,
+                            mode if mode in ("binding", "optional", "off") else "binding")  # type: ignore[arg-type]
         if result.kind == "too_many_moves":
             verdict.kind = "too_many_moves"
             return verdict

@@ -21,6 +21,7 @@ _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "=-="})
 _MOVE_NUMBER = re.compile(r"^\d{1,4}(?:\.+)$")
 _GLUED_NUMBER = re.compile(r"^\d{1,4}\.+(?P<rest>.+)$")
 _FILLER = re.compile(r"^(?:\.+|[!?+#]+|\$\d+|e\.?p\.?|--)$", re.IGNORECASE)
+_COMMENT_RE = re.compile(r"\{[^{}]*\}")
 _PROMO_PAREN = re.compile(r"\([A-Za-z1-4♔♕♖♗♘♙]\)")
 
 
@@ -106,7 +107,7 @@ def _variation_tokens(inner: str) -> list[str] | None:
 
     Variations nested inside it are dropped.
     """
-    parts = _split(re.sub(r"\{[^{}]*\}", " ", inner))
+    parts = _split(_COMMENT_RE.sub(" ", inner))
     if parts is None:
         return None
     moves: list[str] = []
@@ -123,7 +124,7 @@ def _variation_tokens(inner: str) -> list[str] | None:
 
 def _scan(line: str) -> _Line | None:
     """The items of a move line (or of a results-only line); None for any other line."""
-    stripped = re.sub(r"\{[^{}]*\}", " ", line)
+    stripped = _COMMENT_RE.sub(" ", line) if "{" in line else line
     if "{" in stripped or "}" in stripped:
         return None
     parts = _split(stripped)

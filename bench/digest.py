@@ -1,0 +1,142 @@
+"""Weekly digests for a big club (D1): ``python -m bench.digest [--members 10000] [--smoke]``.
+
+Builds a SQLite (and, with ``--postgresql``, a PostgreSQL) club of N members with 5
+active games each (4 moves played in every game, one event of 4 per 4 members),
+then times ``relaybot.digest.send_digests`` queueing one digest per member, and
+reports its peak Python memory (tracemalloc) and the process's peak RSS. A second
+run in the same week must queue nothing. Target: under 20 s for 10,000 members.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+import tracemalloc
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import chess
+from sqlalchemy import create_engine, func, insert, select, text
+
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.digest import send_digests
+from relaybot.store.db import Store, migrate
+from relaybot.store.models import Event, EventPlayer, Game, Member, Move, Outbox
+
+NOW = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)
+PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]
+SANS = ["e4", "e5", "Nf3", "Nc6"]
+
+
+def config(url: str) -> Config:
+    return Config(
+        database=DatabaseConfig(url=url),
+        bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo", language="en",
+                      td="td@club.example"),
+        imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
+        smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"),
+    )
+
+
+def populate(store: Store, members: int) -> int:
+    """Members, 5 games each, 4 moves per game, events of 4; returns the game count."""
+    board = chess.Board()
+    for uci in OPENING:
+        board.push(chess.Move.from_uci(uci))
+    fen = board.fen()
+    start = NOW.date() - timedelta(days=20)
+    with store.engine.begin() as conn:
+        conn.execute(insert(Member), [
+            {"id": i + 1, "name": f"Member{i:05d}, Test", "email": f"m{i}@example.org",
+             "lang": "ja" if i % 2 else "en", "tz": "Asia/Tokyo", "rating": None,
+             "notation": "san", "letters": "en", "rated_games": 0, "provisional": 1,
+             "rb_opponents": [], "rb_wins": 0, "rb_losses": 0, "digest": "weekly",
+             "last_digest_week": None, "bounces": 0, "created_at": NOW}
+            for i in range(members)])
+        pairs = [(i, (i + k) % members) for i in range(members) for k in (1, 2)]
+        pairs += [(i, i + members // 2) for i in range(members // 2)]
+        games = []
+        for n, (w, b) in enumerate(pairs):
+            games.append({
+                "id": f"g{n:07d}", "kind": "chess", "event": f"Section {w // 4}", "round": "-",
+                "white_id": w + 1, "black_id": b + 1, "time_control": "10/30",
+                "conditionals": "binding", "notation": None, "start_date": start,
+                "status": "active", "plies": " ".join(OPENING), "ply_count": 4,
+                "position": fen, "grace": 1, "leave_allowed": 1, "proposals": [],
+                "due_at": NOW + timedelta(days=5), "created_at": NOW, "updated_at": NOW})
+        for chunk in range(0, len(games), 5000):
+            conn.execute(insert(Game), games[chunk:chunk + 5000])
+        moves = [{"game_id": g["id"], "ply": p, "uci": OPENING[p], "san": SANS[p], "keys": "",
+                  "sent_at": datetime.combine(start, datetime.min.time(), UTC)
+                  + timedelta(days=2 * p + 1), "auto": 0}
+                 for g in games for p in range(4)]
+        for chunk in range(0, len(moves), 10000):
+            conn.execute(insert(Move), moves[chunk:chunk + 10000])
+        conn.execute(insert(Event), [
+            {"id": e + 1, "name": f"Section {e}", "kind": "group", "time_control": "10/30",
+             "conditionals": "binding", "start_date": start, "tiebreaks": "sb,solkoff",
+             "created_at": NOW} for e in range(members // 4)])
+        conn.execute(insert(EventPlayer), [
+            {"event_id": i // 4 + 1, "member_id": i + 1, "seat": i % 4 + 1}
+            for i in range(members // 4 * 4)])
+    return len(games)
+
+
+def run(url: str, members: int, label: str) -> bool:
+    store = Store.open(url)
+    migrate(store.engine)
+    t0 = time.perf_counter()
+    games = populate(store, members)
+    setup = time.perf_counter() - t0
+    cfg = config(url)
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    queued = send_digests(store, cfg, NOW)
+    seconds = time.perf_counter() - t0
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    again = send_digests(store, cfg, NOW + timedelta(hours=3))
+    with store.session() as session:
+        rows = session.scalar(select(func.count(Outbox.id)).where(Outbox.kind == "digest"))
+    store.dispose()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    ok = queued == members and again == 0 and rows == members
+    print(f"  {label:<10} {members:>6} members {games:>6} games  setup {setup:6.1f} s  "
+          f"digests {queued:>6} in {seconds:6.2f} s ({seconds / max(queued, 1) * 1000:.2f} ms "
+          f"each)  peak {peak / 2**20:6.1f} MiB traced, RSS {rss:6.0f} MiB  "
+          f"second run {again}  target <20 s: {'ok' if seconds < 20 else 'MISSED'}")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--members", type=int, default=10000)
+    parser.add_argument("--smoke", action="store_true", help="200 members, seconds")
+    parser.add_argument("--postgresql", action="store_true", help="also on PostgreSQL")
+    args = parser.parse_args()
+    members = 200 if args.smoke else args.members
+    print(f"relaybot digest bench: {members} members x 5 games, week of {NOW:%Y-%m-%d}")
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        ok &= run(f"sqlite:///{Path(tmp) / 'digest.db'}", members, "sqlite")
+    if args.postgresql:
+        schema = "bench_" + uuid.uuid4().hex[:10]
+        admin = create_engine(PG, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        try:
+            ok &= run(f"{PG}?options=-csearch_path%3D{schema}", members, "postgresql")
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            admin.dispose()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
