@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
-from typing import Any
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import or_, select
@@ -40,6 +40,16 @@ from relaybot.store.models import (
 from relaybot.views import GameFile
 
 BATCH = 500
+
+
+class _PlyRow(NamedTuple):
+    ply: int
+    sent_at: datetime
+
+
+def _utc(moment: datetime) -> datetime:
+    """Column reads through Core keep SQLite's naive UTC; the model type would add it."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def iso_week(day: date) -> str:
@@ -96,13 +106,15 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
     gids = [g.id for g in games]
     people = {m.id: m for m in session.scalars(select(Member).where(Member.id.in_(
         {g.white_id for g in games} | {g.black_id for g in games} | set(ids))))}
-    moves: dict[str, list[Move]] = defaultdict(list)
+    moves: dict[str, list[Any]] = defaultdict(list)
     penalties: dict[str, list[Penalty]] = defaultdict(list)
     pauses: dict[str, list[Pause]] = defaultdict(list)
     if gids:
-        for move in session.scalars(select(Move).where(Move.game_id.in_(gids))
+        # plain rows, not ORM objects: the books need only each ply's arrival time
+        for move in session.execute(select(Move.game_id, Move.ply, Move.sent_at)
+                                    .where(Move.game_id.in_(gids))
                                     .order_by(Move.game_id, Move.ply)):
-            moves[move.game_id].append(move)
+            moves[move.game_id].append(_PlyRow(move.ply, _utc(move.sent_at)))
         for e in session.scalars(select(GameEvent).where(
                 GameEvent.game_id.in_(gids), GameEvent.kind == "penalty")):
             penalties[e.game_id].append(Penalty(e.colour or 0, e.days, "", e.at))
@@ -128,7 +140,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
     for game in games:
         by_member[game.white_id].append(game)
         by_member[game.black_id].append(game)
-    books_cache: dict[str, Any] = {}
+    books_cache: dict[str, Any] = common.setdefault("books", {})
     queued = 0
     for member in members:
         rows = []
