@@ -96,7 +96,7 @@ def _route(
     for rcpt in mail.recipients:
         token = verp_id(rcpt, cfg.bot.address)
         if token is not None:
-            return _bounce(session, token)
+            return _bounce(session, cfg, token, arrival.internaldate)
     if mail.automated:
         return "automated"  # G7: never answer automated mail
     if mail.from_addr is None:
@@ -221,13 +221,18 @@ def load_game(session: Session, game: Game, now: datetime) -> GameFile:
     return gf
 
 
-def _bounce(session: Session, token: str) -> str:
-    """A delivery report for one of our mails (G6): record it against the row."""
-    row = session.scalar(select(Outbox).where(Outbox.message_id.startswith(token + "@")))
+def _bounce(session: Session, cfg: Config, token: str, now: datetime) -> str:
+    """A delivery report for one of our mails (G6): record it against the row and the
+    member; repeated bounces go to the TD, and never forfeit a game by themselves."""
+    from relaybot.outbox import note_bounce
+
+    row = session.scalar(select(Outbox).where(Outbox.message_id == f"{token}@{cfg.bot.domain}"))
     if row is None:
         return "bounce_unknown"
-    row.status = "bounced"
-    row.last_error = "bounce received"
+    if row.status != "bounced":
+        row.status = "bounced"
+        row.last_error = "delivery report received"
+        note_bounce(session, cfg, row, now)
     return "bounce"
 
 

@@ -88,3 +88,37 @@ def test_envelope_sender_is_verp(club: Club) -> None:
     for captured in club.sink.captured:
         token = captured.parsed["Message-ID"].strip("<>").split("@")[0]
         assert captured.mail_from == f"relay+bounce-{token}@club.example"
+
+
+def test_g6_verp_delivery_reports_are_counted_and_escalate_to_the_td(club: Club) -> None:
+    queued_game(club)
+    send_pending(club.store, club.cfg, club.clock)
+    from relaybot.admin import GameInput, create_game
+    from relaybot.service import start_mails
+
+    with club.store.session() as s:  # two more games: more mail to Brown
+        for _ in range(2):
+            game = create_game(s, club.cfg, GameInput("sato@example.jp", "brown@example.org"),
+                               club.clock)
+            start_mails(s, club.cfg, game, club.clock)
+    send_pending(club.store, club.cfg, club.clock)
+    to_brown = [c for c in club.sink.captured if c.rcpt_tos == ["brown@example.org"]]
+    assert len(to_brown) == 3
+    for n, captured in enumerate(to_brown):
+        dsn = (
+            f"From: MAILER-DAEMON@mx.example.org\r\nTo: {captured.mail_from}\r\n"
+            f"Subject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn{n}@mx>\r\n"
+            "Auto-Submitted: auto-replied\r\nContent-Type: multipart/report; "
+            "report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain"
+            "\r\n\r\nMailbox full\r\n--b--\r\n").encode()
+        club.deliver(dsn)
+    report = club.cycle()
+    assert report.poll.outcomes == {"bounce": 3}
+    assert all(r.status == "bounced" for r in rows(club)
+               if r.recipient == "brown@example.org" and r.kind == "start")
+    notices = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_bounces"]
+    assert len(notices) == 1  # G6: escalated to the TD once, no game forfeited
+    with club.store.session() as s:
+        from relaybot.store.models import Game
+
+        assert {g.status for g in s.scalars(select(Game))} == {"active"}
