@@ -19,7 +19,7 @@ from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
 from relaybot.outbox import SendCounts, send_pending
 from relaybot.poller import PollCounts, poll_once, transient
 from relaybot.store.db import Store
-from relaybot.store.locks import InstanceLock
+from relaybot.store.locks import InstanceLock, LockHeld
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +104,21 @@ class Service:
         opts = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
         scheduler.add_job(self._scheduled, "interval", minutes=5, id="sweep", **opts)
         scheduler.add_job(self._send, "interval", seconds=30, id="outbox", **opts)
-        scheduler.add_job(lock.heartbeat, "interval", seconds=30, id="heartbeat", **opts)
+        scheduler.add_job(self._heartbeat, "interval", seconds=30, id="heartbeat",
+                          args=[lock], **opts)
         scheduler.start()
         try:
             self._imap_loop()
         finally:
             scheduler.shutdown(wait=True)
+
+    def _heartbeat(self, lock: InstanceLock) -> None:
+        try:
+            lock.heartbeat()
+        except LockHeld as exc:  # G9: never run on without the lock
+            log.error("%s", exc)
+            self.stop.set()
+            self.wake.set()
 
     def _scheduled(self) -> None:
         try:

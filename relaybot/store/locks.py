@@ -84,8 +84,23 @@ class InstanceLock:
         return now - row.heartbeat > STALE_AFTER
 
     def heartbeat(self) -> None:
-        """Show we are alive (SQLite); a no-op on PostgreSQL."""
+        """Show we are alive (SQLite); on PostgreSQL, check the lock is still ours.
+
+        Raises LockHeld when the lock was lost (its connection killed): the caller must
+        stop, since another instance may hold it now (G9).
+        """
         if self._postgres:
+            try:
+                held = self._conn is not None and self._conn.execute(text(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                    "AND pid = pg_backend_pid() AND granted"
+                )).scalar()
+                if self._conn is not None:
+                    self._conn.commit()
+            except Exception:
+                held = False
+            if not held:
+                raise LockHeld("the PostgreSQL advisory lock was lost; stopping")
             return
         with self.store.session() as session:
             row = session.get(Lock, self.name)
@@ -96,9 +111,13 @@ class InstanceLock:
         """Give the lock up."""
         if self._postgres:
             if self._conn is not None:
-                self._conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": ADVISORY_KEY})
-                self._conn.commit()
-                self._conn.close()
+                try:
+                    self._conn.execute(text("SELECT pg_advisory_unlock(:k)"),
+                                       {"k": ADVISORY_KEY})
+                    self._conn.commit()
+                    self._conn.close()
+                except Exception:  # the connection is gone, and the lock with it
+                    self._conn.invalidate()
                 self._conn = None
             return
         with self.store.session() as session:

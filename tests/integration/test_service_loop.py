@@ -61,3 +61,19 @@ def test_g9_service_relays_stops_on_sigterm_and_refuses_a_second_instance(club: 
 
 def test_g9_same_on_postgresql(pg_club: Club) -> None:
     _service(pg_club)
+
+
+def test_g9_a_lost_postgresql_lock_is_noticed(pg_club: Club) -> None:
+    from sqlalchemy import text
+
+    from relaybot.store.locks import InstanceLock, LockHeld
+
+    lock = InstanceLock(pg_club.store)
+    lock.acquire()
+    lock.heartbeat()  # held: no complaint
+    with pg_club.store.engine.connect() as conn:
+        conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_locks "
+                          "WHERE locktype = 'advisory' AND pid <> pg_backend_pid()"))
+        conn.commit()
+    with pytest.raises(LockHeld, match="lost"):
+        lock.heartbeat()
