@@ -139,6 +139,10 @@ def _route(
     if colour is None:
         _error_reply(session, cfg, member, mail, now, "not_player", game=None)
         return "not_player"
+    if intent.long_think:
+        outcome = _long_think(session, cfg, gf, colour, mail, arrival, now)
+        if not _has_more(mail.text, intent) and not intent.td_question:
+            return outcome
     if intent.td_question:
         outcome = ask_td(session, cfg, gf, colour, intent.td_question, mail,
                          arrival.internaldate, now)
@@ -146,6 +150,24 @@ def _route(
         if not _has_more(mail.text, intent):
             return outcome
     return _play(session, cfg, gf, colour, mail, inbound, arrival, now)
+
+
+def _long_think(session: Session, cfg: Config, gf: GameFile, colour: int, mail: InboundMail,
+                arrival: Arrival, now: datetime) -> str:
+    """J10: a player's notice, before a reply that may take 10 days or more, passed on."""
+    sender, opponent = gf.player(colour), gf.player(1 - colour)
+    _event(session, gf.game, arrival.internaldate, "long_think_notice", colour, gf.game.ply_count)
+    for reader, kind in ((opponent, "long_think"), (sender, "long_think_ack")):
+        subject, body = render(reader.lang, "player", "long_think", sender=sender.name,
+                               notice_to_sender=reader is sender,
+                               **game_context(cfg, gf, reader))
+        queue_mail(session, cfg, kind=kind, to=Recipient(reader.name, reader.email, reader.id),
+                   subject=subject, body=body, now=now, game_id=gf.game.id,
+                   reply_to=cfg.bot.game_address(gf.game.id),
+                   from_address=cfg.bot.game_address(gf.game.id),
+                   in_reply_to=mail.message_id if reader is sender else None,
+                   auto_submitted="auto-replied" if reader is sender else "auto-generated")
+    return "long_think"
 
 
 def _has_more(text: str, intent: Intent) -> bool:

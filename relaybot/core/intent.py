@@ -18,6 +18,7 @@ OFFER = {"draw?", "draw ?", "offer draw", "draw offer", "ドロー?", "ドロー
 ACCEPT = {"draw", "accept draw", "draw accepted", "ドロー", "ドローに同意", "ドロー受諾",
           "引き分け", "ドローに同意します", "claim draw"}
 STATUS = {"status", "状況", "状態"}
+LONG_THINK = {"long think", "long-think", "notice: long think", "長考", "長考します", "長考の予告"}
 HELP = {"help", "ヘルプ", "使い方"}
 
 LEAVE_RE = re.compile(
@@ -40,6 +41,7 @@ class Intent:
     leave: tuple[date, date] | None = None
     leave_invalid: bool = False
     td_question: str | None = None
+    long_think: bool = False  # J10: notice that this reply may take 10 days or more
     keyword_lines: set[int] = field(default_factory=set)
 
     @property
@@ -47,7 +49,7 @@ class Intent:
         """True when the mail asked for something besides moves."""
         return bool(
             self.resign or self.draw_offer or self.draw_accept or self.status or self.help
-            or self.leave or self.leave_invalid or self.td_question
+            or self.leave or self.leave_invalid or self.td_question or self.long_think
         )
 
 
@@ -81,6 +83,8 @@ def read_intent(text: str) -> Intent:
             intent.status = True
         elif word in HELP:
             intent.help = True
+        elif word in LONG_THINK:
+            intent.long_think = True
         elif (m := TD_RE.match(raw)) is not None:
             intent.td_question = m.group(1).strip()
         elif word.startswith(("leave", "休戦")):

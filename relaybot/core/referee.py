@@ -257,7 +257,7 @@ def decide(
         return verdict
     if new_tokens:
         return verdict
-    if intent.leave or intent.leave_invalid or intent.td_question:
+    if intent.leave or intent.leave_invalid or intent.td_question or intent.long_think:
         verdict.kind = "aside"
         return verdict
     if intent.status:

@@ -165,3 +165,14 @@ def test_td_commands_from_anyone_else_do_nothing(club: Club) -> None:
     with club.store.session() as s:
         assert s.get(Game, gid).status == "active"  # type: ignore[union-attr]
     assert "Only the TD" in body_of(black.inbox()[-1])
+
+
+def test_j10_long_thinking_notice_reaches_the_opponent(club: Club) -> None:
+    white, black, _gid = setup(club)
+    white.send("1. e4")
+    club.cycle()
+    black.send("長考")
+    report = club.cycle()
+    assert report.poll.outcomes == {"long_think": 1}
+    assert "J10" in body_of(white.inbox()[-1])
+    assert "long_think_ack" in kinds(club, "brown@example.org")
