@@ -1,0 +1,116 @@
+"""The store on SQLite and on PostgreSQL alike: migrations, members, games, one mail
+processed in one transaction, and the uniqueness that makes ingest idempotent (G2)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from relaybot.admin import AdminError, GameInput, MemberInput, add_member, create_game
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.service import Arrival, process_mail, start_mails
+from relaybot.store.db import Store, is_migrated, migrate
+from relaybot.store.models import Game, Inbound, Move, Outbox
+
+pytestmark = pytest.mark.integration
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def cfg_for(url: str) -> Config:
+    return Config(database=DatabaseConfig(url=url),
+                  bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo",
+                                language="en", td="td@club.example"),
+                  imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
+                  smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"))
+
+
+@pytest.fixture
+def store(db_url: str) -> Store:
+    s = Store.open(db_url)
+    migrate(s.engine)
+    yield s  # type: ignore[misc]
+    s.dispose()
+
+
+def mail(sender: str, gid: str, text: str, mid: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = f"relay+{gid}@club.example"
+    msg["Subject"] = f"Re: [{gid}]"
+    msg["Message-ID"] = f"<{mid}@example.org>"
+    msg.set_content(text)
+    return msg.as_bytes()
+
+
+def setup_game(store: Store, cfg: Config) -> str:
+    with store.session() as s:
+        add_member(s, cfg, MemberInput("Sato, Hanako", "sato@example.jp"), T0)
+        add_member(s, cfg, MemberInput("Brown, Tom", "brown@example.org"), T0)
+        game = create_game(s, cfg, GameInput("sato@example.jp", "brown@example.org"), T0)
+        start_mails(s, cfg, game, T0)
+        return game.id
+
+
+def test_migrations_are_idempotent(store: Store) -> None:
+    migrate(store.engine)  # a second `relaybot init`
+    assert is_migrated(store.engine)
+
+
+def test_a_move_mail_is_one_transaction_and_applied_once(store: Store, db_url: str) -> None:
+    cfg = cfg_for(db_url)
+    gid = setup_game(store, cfg)
+    raw = mail("sato@example.jp", gid, "1. e4", "m1")
+    when = T0 + timedelta(hours=5)
+    assert process_mail(store, cfg, Arrival(raw, when, "INBOX", 7, 1), when) == "move"
+    # the same mail again, by UID and by Message-ID after a UIDVALIDITY change (G2)
+    assert process_mail(store, cfg, Arrival(raw, when, "INBOX", 7, 1), when) == "duplicate"
+    assert process_mail(store, cfg, Arrival(raw, when, "INBOX", 8, 1), when) == "duplicate"
+    with store.session() as s:
+        assert s.scalar(select(func.count(Move.id))) == 1
+        assert s.scalar(select(func.count(Inbound.id))) == 1
+        assert s.get(Game, gid).plies == "e2e4"  # type: ignore[union-attr]
+        kinds = sorted(s.scalars(select(Outbox.kind)).all())
+        assert kinds == ["ack", "move", "start", "start"]
+        arrived = s.scalar(select(Move.sent_at))
+        assert arrived == when  # stored and read back as aware UTC on both backends
+
+
+def test_moves_are_unique_per_game_and_ply(store: Store, db_url: str) -> None:
+    cfg = cfg_for(db_url)
+    gid = setup_game(store, cfg)
+    with pytest.raises(IntegrityError), store.session() as s:
+        for uci in ("e2e4", "d2d4"):
+            s.add(Move(game_id=gid, ply=0, uci=uci, san=uci, keys="", sent_at=T0))
+            s.flush()
+    with store.session() as s:
+        assert s.scalar(select(func.count(Move.id))) == 0  # rolled back whole
+
+
+def test_a_failed_mail_leaves_nothing_behind(store: Store, db_url: str) -> None:
+    cfg = cfg_for(db_url)
+    gid = setup_game(store, cfg)
+    raw = mail("sato@example.jp", gid, "1. e4", "boom")
+    import relaybot.service as service
+
+    real = service.queue_mail
+    service.queue_mail = lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk full"))  # type: ignore[assignment]
+    try:
+        with pytest.raises(RuntimeError):
+            process_mail(store, cfg, Arrival(raw, T0, "INBOX", 1, 9), T0)
+    finally:
+        service.queue_mail = real  # type: ignore[assignment]
+    with store.session() as s:
+        assert s.scalar(select(func.count(Inbound.id))) == 0
+        assert s.get(Game, gid).plies == ""  # type: ignore[union-attr]
+
+
+def test_member_addresses_are_unique(store: Store, db_url: str) -> None:
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        add_member(s, cfg, MemberInput("Sato, Hanako", "Sato@Example.jp"), T0)
+    with pytest.raises(AdminError, match="already exists"), store.session() as s:
+        add_member(s, cfg, MemberInput("Sato, H", "sato@example.jp"), T0)
