@@ -289,17 +289,16 @@ def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.admin import find_member
-    from relaybot.core.ratings import grade_for, grade_points
-    from relaybot.rating_book import display
+    from relaybot.rating_book import display, grade_of
 
     store = _open(cfg)
     with store.session() as session:
         m = find_member(session, args.email)
-        points = grade_points(intro_rating=m.rating) if m.rating is not None else 0
+        points, grade = grade_of(session, m)
         print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
               f"  digest {m.digest}")
         print(f"rating {display(m)} after {m.rated_games} rated games;"
-              f" grade points {points} ({grade_for(points)})")
+              f" grade points {points} ({grade})")
     return 0
 
 

@@ -68,3 +68,35 @@ def rate_game(session: Session, game: Game, now: datetime) -> bool:
                                  after=new.rating, at=now))
         _store(member, new)
     return True
+
+
+def grade_of(session: Session, member: Member) -> tuple[int, str]:
+    """R3: JCCA grade points (introduction bonus from the first rating on record, plus
+    tournament points from every finished game in an event, by the category of the
+    section's average start rating) and the grade they reach."""
+    from relaybot.core.ratings import grade_for, grade_points, section_points
+
+    first = session.scalar(select(RatingChange.before).where(
+        RatingChange.member_id == member.id).order_by(RatingChange.at, RatingChange.id)
+        .limit(1))
+    intro = first if first is not None else member.rating
+    tournament = 0
+    mine = (Game.white_id == member.id) | (Game.black_id == member.id)
+    events = {e for e in session.scalars(select(Game.event).where(mine)) if e}
+    for event in sorted(events):
+        games = session.scalars(select(Game).where(Game.event == event)).all()
+        ratings: dict[int, int] = {}
+        for g in games:  # each participant's rating at the start of the section
+            ratings.setdefault(g.white_id, g.white_rating or START_RATING)
+            ratings.setdefault(g.black_id, g.black_rating or START_RATING)
+        scores = [
+            (1.0 if g.result == ("1-0" if g.white_id == member.id else "0-1")
+             else 0.5 if g.result == "1/2-1/2" else 0.0)
+            for g in games
+            if member.id in (g.white_id, g.black_id) and g.status == "finished"
+            and g.result in RATED_RESULTS
+        ]
+        if scores:
+            tournament += section_points(list(ratings.values()), scores)
+    points = grade_points(intro_rating=intro, tournament=tournament)
+    return points, grade_for(points)

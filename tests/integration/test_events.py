@@ -67,6 +67,8 @@ def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> N
         changes = s.scalars(select(RatingChange)).all()
         assert len(changes) == 6  # two per rated game, never twice
         assert all(c.before == 1200 for c in changes[:2])
+    member = club.cli("member", "show", "aoki@example.jp").stdout
+    assert "rating (1" in member and "grade points" in member
     show = club.cli("event", "show", "Preliminary A").stdout
     assert "1.0" in show or "1 " in show
 
