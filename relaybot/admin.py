@@ -141,6 +141,7 @@ class GameInput:
     conditionals: str = "binding"
     notation: str | None = None
     kind: str = "chess"
+    overrun: str = "report"
 
 
 def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> Game:
@@ -154,6 +155,8 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         )
     if g.conditionals not in ("binding", "optional", "off"):
         raise AdminError(f"--conditionals must be binding, optional or off, not {g.conditionals!r}")
+    if g.overrun not in ("report", "forfeit"):
+        raise AdminError(f"--overrun must be report or forfeit, not {g.overrun!r}")
     if g.notation not in (None, "san", "numeric"):
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
     rules = rules_for(g.kind)
@@ -166,7 +169,7 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         conditionals=g.conditionals, notation=g.notation,
         start_date=g.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
         status="active", plies="", ply_count=0, position=start_position,
-        white_rating=white.rating, black_rating=black.rating, label=label,
+        white_rating=white.rating, black_rating=black.rating, label=label, overrun=g.overrun,
         created_at=now, updated_at=now,
     )
     session.add(game)

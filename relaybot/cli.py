@@ -91,7 +91,8 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
         game = create_game(session, cfg, GameInput(
             white=args.white, black=args.black, event=args.event,
             time_control=args.time_control, start=args.start,
-            conditionals=args.conditionals, notation=args.notation), now)
+            conditionals=args.conditionals, notation=args.notation,
+            overrun=args.overrun), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
@@ -234,7 +235,7 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             name=args.name, kind=args.kind,
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
-            tiebreaks=args.tiebreaks), now)
+            tiebreaks=args.tiebreaks, overrun=args.overrun), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -380,6 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--start", type=_date)
     new.add_argument("--conditionals", default="binding", choices=["binding", "optional", "off"])
     new.add_argument("--notation", choices=["san", "numeric"])
+    new.add_argument("--overrun", default="report", choices=["report", "forfeit"],
+                     help="J9: report an overrun to the TD (default) or forfeit at once")
     new.set_defaults(func=cmd_game_new)
     show = game.add_parser("show", help="record, clocks and state")
     show.add_argument("id")
@@ -414,6 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
     enew.add_argument("--conditionals", default="binding",
                       choices=["binding", "optional", "off"])
     enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
+    enew.add_argument("--overrun", default="report", choices=["report", "forfeit"])
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")
     eshow.add_argument("name")

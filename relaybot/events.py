@@ -36,6 +36,7 @@ class EventInput:
     start: date | None = None
     conditionals: str = "binding"
     tiebreaks: str = "sb,solkoff,median,direct"
+    overrun: str = "report"
 
 
 def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
@@ -86,7 +87,8 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     games = [
         create_game(session, cfg, GameInput(white=w, black=b, event=name,
                                             time_control=e.time_control, start=start,
-                                            conditionals=e.conditionals), now)
+                                            conditionals=e.conditionals,
+                                            overrun=e.overrun), now)
         for w, b in pairs
     ]
     return games

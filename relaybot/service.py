@@ -408,7 +408,9 @@ def _proposals(gf: GameFile, reader: Member) -> list[str]:
 def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, arrival: Arrival,
              now: datetime) -> bool:
     """J9: a control exceeded. A bank clock loses by itself; otherwise the TD is told."""
-    if overrun.kind in ("bank", "fischer"):
+    if overrun.kind in ("bank", "fischer") or gf.game.overrun == "forfeit":
+        if overrun.kind not in ("bank", "fischer"):
+            report_overrun(session, cfg, gf, overrun, now, automatic=True)  # with the ledger
         end_day = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
         end_game(session, cfg, gf, "0-1" if overrun.colour == 0 else "1-0", "time", end_day, now)
         return True
@@ -417,7 +419,7 @@ def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, arri
 
 
 def report_overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun,
-                   now: datetime) -> None:
+                   now: datetime, *, automatic: bool = False) -> None:
     """The TD's overrun report with both sides' day ledgers and the command to confirm."""
     assert gf.books is not None
     colour_word = ("white", "black")[overrun.colour]
@@ -425,7 +427,7 @@ def report_overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun
         cfg.bot.language, "td", "overrun", game_id=gf.game.id, white=gf.white.name,
         black=gf.black.name, player=gf.player(overrun.colour).name, colour=colour_word,
         move=overrun.move, total=overrun.total, limit=overrun.limit, kind=overrun.kind,
-        ledgers=ledgers(gf), time_control=gf.game.time_control,
+        ledgers=ledgers(gf), time_control=gf.game.time_control, automatic=automatic,
     )
     queue_mail(session, cfg, kind="td_overrun", to=Recipient("TD", cfg.bot.td),
                subject=subject, body=body, now=now, game_id=gf.game.id,

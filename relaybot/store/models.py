@@ -111,6 +111,8 @@ class Game(Base):
     proposals_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # J17: "A", "B", ... among the games of the same two players, for one mail with sections
     label: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # J9: on an overrun, "report" to the TD for confirmation or "forfeit" at once
+    overrun: Mapped[str] = mapped_column(String(8), default="report", server_default="report")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 

@@ -176,3 +176,19 @@ def test_j10_long_thinking_notice_reaches_the_opponent(club: Club) -> None:
     assert report.poll.outcomes == {"long_think": 1}
     assert "J10" in body_of(white.inbox()[-1])
     assert "long_think_ack" in kinds(club, "brown@example.org")
+
+
+def test_j9_event_set_to_forfeit_ends_the_game_at_the_overrun(club: Club) -> None:
+    white, black, gid = setup(club, time_control="10/30", overrun="forfeit")
+    moves = ["Nf3", "Nf6", "Ng1", "Ng8"] * 5
+    record: list[str] = []
+    for i, move in enumerate(moves[:19]):
+        record.append(f"{i // 2 + 1}. {move}" if i % 2 == 0 else move)
+        gap = timedelta(days=5) if i % 2 == 0 else timedelta(hours=3)
+        (white if i % 2 == 0 else black).send(" ".join(record), at=club.clock + gap)
+        club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and (game.result, game.termination) == ("0-1", "time")
+        assert game.ply_count == 19  # White's 10th move was the last
+    assert "td_overrun" in kinds(club, TD) and "td_result" in kinds(club, TD)
