@@ -94,9 +94,11 @@ def poll_once(
     folder = cfg.imap.folder
     uidvalidity = mailbox.uidvalidity
     _note_uidvalidity(store, folder, uidvalidity)
-    for uid in mailbox.pending_uids():
+    uids = mailbox.pending_uids()
+    heads = mailbox.heads(uids) if uids else {}  # every size first, in one round trip
+    for uid in uids:
         crash_point("after_search")
-        fetched = mailbox.fetch(uid)
+        fetched = mailbox.fetch(uid, heads.get(uid))
         if fetched is None:
             counts.vanished += 1  # T5: another client expunged it; nothing to do
             continue

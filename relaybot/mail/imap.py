@@ -291,8 +291,28 @@ class Mailbox:
         self._drop_untagged()
         return sorted(int(uid) for uid in uids)
 
-    def fetch(self, uid: int) -> Fetched | None:
-        """Fetch size and INTERNALDATE, then the body with ``BODY.PEEK[]`` if small enough.
+    def heads(self, uids: list[int]) -> dict[int, dict[bytes, Any]]:
+        """RFC822.SIZE and INTERNALDATE of many UIDs in one FETCH per 500 (G13: sizes are
+        known before any body is downloaded); vanished UIDs are simply missing."""
+        client = self._require()
+        out: dict[int, dict[bytes, Any]] = {}
+        try:
+            for start in range(0, len(uids), 500):
+                chunk = [_check_uid(u) for u in uids[start:start + 500]]
+                for uid, entry in client.fetch(chunk, [_SIZE, _DATE]).items():
+                    if _SIZE in entry and _DATE in entry:
+                        out[int(uid)] = dict(entry)
+        except IMAPClientError:
+            return {}  # the caller falls back to one FETCH per message
+        except Exception as exc:
+            if _is_network_error(exc):
+                raise self._fail("UID FETCH (sizes)", exc) from exc
+            raise
+        return out
+
+    def fetch(self, uid: int, head: dict[bytes, Any] | None = None) -> Fetched | None:
+        """Fetch size and INTERNALDATE (unless ``head`` has them from :meth:`heads`), then
+        the body with ``BODY.PEEK[]`` if small enough.
 
         Returns None if *uid* no longer exists (another client expunged or moved it).
         Mail larger than ``max_size`` comes back with ``raw=None, too_big=True`` and is
@@ -301,7 +321,8 @@ class Mailbox:
         uid = _check_uid(uid)
         client = self._require()
         try:
-            head = self._fetch_items(client, uid, [_SIZE, _DATE])
+            if head is None:
+                head = self._fetch_items(client, uid, [_SIZE, _DATE])
             if head is None:
                 return None
             size = int(head[_SIZE])
