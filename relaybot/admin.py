@@ -175,7 +175,3 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
     session.add(game)
     session.flush()
     return game
-
-
-def member_count(session: Session) -> int:
-    return session.scalar(select(func.count(Member.id))) or 0

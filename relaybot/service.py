@@ -30,7 +30,7 @@ from relaybot.outbox import Recipient, queue_mail
 from relaybot.requests import ask_td, end_leave_by_move, request_leave
 from relaybot.store.db import Store
 from relaybot.store.models import Game, GameEvent, Inbound, Member, Move, Outbox, ReplyCount
-from relaybot.views import GameFile, game_context, local_date, move_label
+from relaybot.views import GameFile, game_context, move_label
 
 log = logging.getLogger(__name__)
 
@@ -632,13 +632,6 @@ def end_game(
     )
 
 
-def _sender(gf: GameFile, mail: InboundMail) -> int | None:
-    for colour in (0, 1):
-        if gf.player(colour).email == mail.from_addr:
-            return colour
-    return None
-
-
 def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> None:
     """Queue the start mail to both players of a new game."""
     gf = load_game(session, game, now)
@@ -657,4 +650,4 @@ def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> Non
     refresh_due(session, gf, now)
 
 
-__all__ = ["Arrival", "local_date", "process_mail", "start_mails"]
+__all__ = ["Arrival", "end_game", "load_game", "process_mail", "start_mails"]
