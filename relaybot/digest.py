@@ -39,7 +39,7 @@ from relaybot.store.models import (
 )
 from relaybot.views import GameFile
 
-BATCH = 500
+BATCH = 1000
 
 
 class _PlyRow(NamedTuple):

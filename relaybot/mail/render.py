@@ -20,7 +20,12 @@ AUDIENCES = ("player", "td", "member", "operator")
 
 def templates_dir() -> Path:
     """The templates folder: RELAYBOT_TEMPLATES, or the project's top-level templates/."""
-    override = os.environ.get("RELAYBOT_TEMPLATES")
+    return _templates_dir(os.environ.get("RELAYBOT_TEMPLATES"))
+
+
+@lru_cache(maxsize=4)
+def _templates_dir(override: str | None) -> Path:
+    # resolve() touches the file system: once per process, not once per mail
     return Path(override) if override else Path(__file__).resolve().parents[2] / "templates"
 
 
@@ -33,6 +38,7 @@ def _environment(root: str) -> Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # templates are read once per process: no stat() per mail
     )
     return env
 
