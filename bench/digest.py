@@ -14,20 +14,19 @@ import resource
 import sys
 import tempfile
 import time
-import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import chess
-from sqlalchemy import create_engine, func, insert, select, text
+from sqlalchemy import func, insert, select
 
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.digest import send_digests
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Event, EventPlayer, Game, Member, Move, Outbox
+from tests.servers.postgres import pg_schema_url
 
 NOW = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)
-PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 OPENING = ["e2e4", "e7e5", "g1f3", "b8c6"]
 SANS = ["e4", "e5", "Nf3", "Nc6"]
 
@@ -122,16 +121,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         ok &= run(f"sqlite:///{Path(tmp) / 'digest.db'}", members, "sqlite")
     if args.postgresql:
-        schema = "bench_" + uuid.uuid4().hex[:10]
-        admin = create_engine(PG, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        try:
-            ok &= run(f"{PG}?options=-csearch_path%3D{schema}", members, "postgresql")
-        finally:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            admin.dispose()
+        with pg_schema_url("bench") as url:
+            ok &= run(url, members, "postgresql")
     return 0 if ok else 1
 
 

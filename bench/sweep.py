@@ -29,14 +29,12 @@ import argparse
 import contextlib
 import cProfile
 import io
-import os
 import pstats
 import random
 import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -44,14 +42,14 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Engine, bindparam, create_engine, event, func, select, text
+from sqlalchemy import Engine, bindparam, event, func, select, text
 
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Base, Game, Outbox
 from relaybot.sweep import sweep
+from tests.servers.postgres import pg_schema_url
 
-PG_URL = os.environ.get("RELAYBOT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 RELAY = "relay@club.example"
 TD = "td@club.example"
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -335,24 +333,6 @@ def sqlite_url(db_dir: str | None) -> Iterator[str]:
         yield f"sqlite:///{Path(tmp) / 'relaybot.db'}"
 
 
-@contextlib.contextmanager
-def pg_schema_url() -> Iterator[str]:
-    """A fresh schema on the test PostgreSQL, dropped afterwards (as tests/integration)."""
-    schema = "bench_" + uuid.uuid4().hex[:12]
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        sep = "&" if "?" in PG_URL else "?"
-        try:
-            yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-        finally:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    finally:
-        admin.dispose()
-
-
 # -- report ------------------------------------------------------------------------------
 
 
@@ -398,7 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             results.append(bench_backend("sqlite", url, args.games, repeat, args.seed,
                                          args.profile))
     if args.backend in ("both", "postgresql"):
-        with pg_schema_url() as url:
+        with pg_schema_url("bench") as url:
             results.append(bench_backend("postgresql", url, args.games, repeat, args.seed,
                                          args.profile))
     total = time.perf_counter() - t0

@@ -2,38 +2,26 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
 
 from tests.integration.relay_harness import Club
 from tests.servers.dovecot import Account
+from tests.servers.postgres import PG_URL, pg_schema_url
 from tests.servers.smtp_sink import SmtpSink
-
-PG_URL = os.environ.get("RELAYBOT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def _pg_schema_url() -> Iterator[str]:
-    """A fresh schema on the test PostgreSQL, dropped afterwards."""
-    schema = "t_" + uuid.uuid4().hex[:12]
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    """A fresh schema on the test PostgreSQL, dropped afterwards; no server is a failure."""
     try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as exc:  # a missing server is a failure, never a skip
+        with pg_schema_url() as url:
+            yield url
+    except OperationalError as exc:  # a missing server is a failure, never a skip
         pytest.fail(f"PostgreSQL at {PG_URL} is not reachable ({exc}); "
                     "run scripts/start-postgres.sh", pytrace=False)
-    sep = "&" if "?" in PG_URL else "?"
-    try:
-        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
