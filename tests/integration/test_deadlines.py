@@ -103,16 +103,21 @@ def test_j12_leave_announced_after_it_started_is_refused(club: Club) -> None:
     assert "already started" in body_of(black.inbox()[-1])
 
 
-def test_j9_overrun_at_move_10_reported_and_forfeit_confirmed_by_td_mail(club: Club) -> None:
-    white, black, gid = setup(club, time_control="10/30")
+def play_slow_white(club: Club, white: Player, black: Player) -> None:
+    """Ten moves each but Black's tenth: White thinks 5 days over every move (4 counted,
+    J7), so White is at 40 days by move 10 under 10/30; Black answers within hours."""
     moves = ["Nf3", "Nf6", "Ng1", "Ng8"] * 5
     record: list[str] = []
     for i, move in enumerate(moves[:19]):
         record.append(f"{i // 2 + 1}. {move}" if i % 2 == 0 else move)
-        # White thinks 5 days over each move (4 counted, J7); Black answers within hours
         gap = timedelta(days=5) if i % 2 == 0 else timedelta(hours=3)
         (white if i % 2 == 0 else black).send(" ".join(record), at=club.clock + gap)
         club.cycle()
+
+
+def test_j9_overrun_at_move_10_reported_and_forfeit_confirmed_by_td_mail(club: Club) -> None:
+    white, black, gid = setup(club, time_control="10/30")
+    play_slow_white(club, white, black)
     overrun = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_overrun"]
     assert len(overrun) == 1  # at White's 10th move only, not again at later moves
     text = body_of(overrun[0])
@@ -180,13 +185,7 @@ def test_j10_long_thinking_notice_reaches_the_opponent(club: Club) -> None:
 
 def test_j9_event_set_to_forfeit_ends_the_game_at_the_overrun(club: Club) -> None:
     white, black, gid = setup(club, time_control="10/30", overrun="forfeit")
-    moves = ["Nf3", "Nf6", "Ng1", "Ng8"] * 5
-    record: list[str] = []
-    for i, move in enumerate(moves[:19]):
-        record.append(f"{i // 2 + 1}. {move}" if i % 2 == 0 else move)
-        gap = timedelta(days=5) if i % 2 == 0 else timedelta(hours=3)
-        (white if i % 2 == 0 else black).send(" ".join(record), at=club.clock + gap)
-        club.cycle()
+    play_slow_white(club, white, black)
     with club.store.session() as s:
         game = s.get(Game, gid)
         assert game is not None and (game.result, game.termination) == ("0-1", "time")
