@@ -52,6 +52,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "password": ("", "str"),
         "tls": ("none", "tls"),
         "timeout": (60, "int"),
+        "connections": (4, "count"),
     },
 }
 
@@ -104,6 +105,7 @@ class SmtpConfig:
     password: str
     tls: str
     timeout: int = 60
+    connections: int = 4  # SMTP connections used at once when the outbox holds many rows
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ class Config:
 
 def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
     where = f"{section}.{key} (from {origin})"
-    if kind in ("int", "port"):
+    if kind in ("int", "port", "count"):
         try:
             number = int(value)
         except (TypeError, ValueError):
@@ -126,6 +128,8 @@ def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
             raise ConfigError(f"{where}: expected a port number 1-65535, got {number}")
         if number < 0:
             raise ConfigError(f"{where}: must not be negative, got {number}")
+        if kind == "count" and not 1 <= number <= 64:
+            raise ConfigError(f"{where}: expected a number 1-64, got {number}")
         return number
     if not isinstance(value, str):
         raise ConfigError(f"{where}: expected a string, got {value!r}")
@@ -226,4 +230,5 @@ port = 25
 user = ""             # empty: no AUTH
 password = ""
 tls = "none"          # none | starttls | ssl
+# connections = 4     # sent over this many connections at once; 1 for a strict relay
 """

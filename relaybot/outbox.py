@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -143,8 +144,32 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
         work = [(r.id, r.envelope_from, r.recipient, r.raw) for r in rows]
     if not work:
         return counts
-    sender: SmtpSender | None = None
+    # Several connections at once: the server's round trips overlap. A recipient's mail
+    # always takes the same lane, so each member still gets their mail in queue order.
+    lanes: list[list[_Work]] = [[] for _ in range(max(1, min(cfg.smtp.connections, len(work))))]
+    for item in work:
+        lanes[zlib.crc32(item[2].lower().encode()) % len(lanes)].append(item)
     sent: list[int] = []  # accepted by the server, to be marked sent in one statement
+    try:
+        results = await asyncio.gather(
+            *(_send_lane(store, cfg, now, lane, sent, counts) for lane in lanes if lane),
+            return_exceptions=True)
+    finally:
+        # G4: a crash before this point resends these rows, with the same Message-IDs
+        _mark_sent(store, sent, now, counts)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return counts
+
+
+_Work = tuple[int, str, str, bytes]
+
+
+async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work],
+                     sent: list[int], counts: SendCounts) -> None:
+    """Send one lane's rows in order over one connection, reconnecting after a drop."""
+    sender: SmtpSender | None = None
     try:
         for row_id, envelope_from, recipient, raw in work:
             try:
@@ -167,11 +192,8 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
                 continue
             _record(store, cfg, row_id, result, now, counts)
     finally:
-        # G4: a crash before this point resends these rows, with the same Message-IDs
-        _mark_sent(store, sent, now, counts)
         if sender is not None:
             await _drop(sender)
-    return counts
 
 
 def _mark_sent(store: Store, row_ids: list[int], now: datetime, counts: SendCounts) -> None:
