@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Date, cast, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
 from relaybot.core.clocks import (
@@ -18,7 +18,7 @@ from relaybot.core.clocks import (
     pending,
     question_pauses,
 )
-from relaybot.store.models import GameEvent, Leave, Question
+from relaybot.store.models import GameEvent, Leave, Question, UtcDateTime
 from relaybot.views import GameFile
 
 
@@ -30,29 +30,41 @@ def control_of(text: str) -> TimeControl:
         return TimeControl.parse("10/30")
 
 
-def game_pauses(session: Session, gf: GameFile) -> list[Pause]:
-    """Leaves of both players (J12) and open or answered questions (J13) as pauses."""
-    pauses: list[Pause] = []
-    if gf.game.leave_allowed:
-        colour_of = {gf.white.id: 0, gf.black.id: 1}
-        leaves = session.scalars(select(Leave).where(
-            Leave.member_id.in_(list(colour_of)), Leave.status == "active")).all()
-        pauses.extend(Pause(colour_of[lv.member_id], lv.first, lv.last, "leave")
-                      for lv in leaves)
-    zones = (gf.white.tz, gf.black.tz)
-    for q in session.scalars(select(Question).where(Question.game_id == gf.game.id)):
-        pauses.extend(question_pauses(q.asked_at, q.answered_at, zones))
-    return pauses
-
-
-def game_penalties(session: Session, gf: GameFile) -> list[Penalty]:
-    """The game's penalties (J5, J16) from its ledger."""
-    return [
-        Penalty(e.colour if e.colour is not None else 0, e.days, str(e.detail.get("rule", "")),
-                e.at)
-        for e in session.scalars(select(GameEvent).where(
-            GameEvent.game_id == gf.game.id, GameEvent.kind == "penalty"))
+def game_ledger(session: Session, gf: GameFile) -> tuple[list[Penalty], list[Pause]]:
+    """The game's penalties (J5, J16) and pauses: both players' leaves (J12) and its
+    open or answered questions (J13), read in one query (every mail needs all three)."""
+    game = gf.game
+    parts = [
+        # the first part's column types read every row of the union
+        select(literal("p").label("src"), GameEvent.colour.label("who"),
+               GameEvent.at.label("t1"), cast(null(), UtcDateTime()).label("t2"),
+               cast(null(), Date()).label("d1"), cast(null(), Date()).label("d2"),
+               GameEvent.days.label("days"), GameEvent.detail.label("detail"))
+        .where(GameEvent.game_id == game.id, GameEvent.kind == "penalty"),
+        select(literal("q"), Question.colour, Question.asked_at, Question.answered_at, null(),
+               null(), literal(0), null())
+        .where(Question.game_id == game.id),
     ]
+    colour_of = {gf.white.id: 0, gf.black.id: 1}
+    if game.leave_allowed:
+        parts.append(
+            select(literal("l"), Leave.member_id, null(), null(), Leave.first, Leave.last,
+                   literal(0), null())
+            .where(Leave.member_id.in_(list(colour_of)), Leave.status == "active"))
+    penalties: list[Penalty] = []
+    pauses: list[Pause] = []
+    zones = (gf.white.tz, gf.black.tz)
+    for src, who, t1, t2, d1, d2, days, detail in session.execute(union_all(*parts)):
+        if src == "p":
+            penalties.append(Penalty(who if who is not None else 0, days,
+                                     str((detail or {}).get("rule", "")), t1))
+        elif src == "q":
+            pauses.extend(question_pauses(t1, t2, zones))
+        else:
+            pauses.append(Pause(colour_of[who], d1, d2, "leave"))
+    # the order the separate queries gave: leaves before questions
+    pauses.sort(key=lambda p: p.reason != "leave")
+    return penalties, pauses
 
 
 def compute(gf: GameFile, penalties: list[Penalty], pauses: list[Pause]) -> Books:
@@ -65,7 +77,7 @@ def compute(gf: GameFile, penalties: list[Penalty], pauses: list[Pause]) -> Book
 
 def books_for(session: Session, gf: GameFile) -> Books:
     """Both sides' days for this game as of its last applied move."""
-    return compute(gf, game_penalties(session, gf), game_pauses(session, gf))
+    return compute(gf, *game_ledger(session, gf))
 
 
 def _day(d: date) -> str:

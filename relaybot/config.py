@@ -52,7 +52,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "password": ("", "str"),
         "tls": ("none", "tls"),
         "timeout": (60, "int"),
-        "connections": (4, "count"),
+        "connections": (1, "count"),
     },
 }
 
@@ -105,7 +105,9 @@ class SmtpConfig:
     password: str
     tls: str
     timeout: int = 60
-    connections: int = 4  # SMTP connections used at once when the outbox holds many rows
+    # SMTP connections used at once for a full outbox: more than 1 helps with a distant
+    # server, but a crash can then catch several mails between 250 and marked-sent (G4)
+    connections: int = 1
 
 
 @dataclass(frozen=True)
@@ -230,5 +232,6 @@ port = 25
 user = ""             # empty: no AUTH
 password = ""
 tls = "none"          # none | starttls | ssl
-# connections = 4     # sent over this many connections at once; 1 for a strict relay
+# connections = 1     # more at once help with a distant server (a crash may then
+                      # resend a few mails, with the same Message-IDs)
 """

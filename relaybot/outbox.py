@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,6 +118,9 @@ def _backoff(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), MAX_RETRY)
 
 
+_Work = tuple[int, str, str, bytes]  # (row id, envelope sender, recipient, raw message)
+
+
 @dataclass
 class SendCounts:
     sent: int = 0
@@ -125,23 +129,28 @@ class SendCounts:
     failed: int = 0
 
 
+# One sender per process at a time: the service's periodic job, the send after a poll and
+# a background sender could otherwise pick the same pending rows and send them twice (G4).
+_SENDING = threading.Lock()
+
+
 def send_pending(store: Store, cfg: Config, now: datetime, *, limit: int = 500) -> SendCounts:
     """Send every due outbox row once; record retries, bounces and give-ups."""
-    return asyncio.run(_send_pending(store, cfg, now, limit))
+    with _SENDING:
+        return asyncio.run(_send_pending(store, cfg, now, limit))
 
 
 async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) -> SendCounts:
     counts = SendCounts()
     with store.session() as session:
-        rows = session.scalars(
-            select(Outbox)
+        work: list[_Work] = [tuple(r) for r in session.execute(  # type: ignore[misc]
+            select(Outbox.id, Outbox.envelope_from, Outbox.recipient, Outbox.raw)
             # never tried: due at once, whatever clock queued it; retries wait their backoff
             .where(Outbox.status == "pending",
                    or_(Outbox.attempts == 0, Outbox.next_attempt_at <= now))
             .order_by(Outbox.id)
             .limit(limit)
-        ).all()
-        work = [(r.id, r.envelope_from, r.recipient, r.raw) for r in rows]
+        )]
     if not work:
         return counts
     # Several connections at once: the server's round trips overlap. A recipient's mail
@@ -149,25 +158,49 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
     lanes: list[list[_Work]] = [[] for _ in range(max(1, min(cfg.smtp.connections, len(work))))]
     for item in work:
         lanes[zlib.crc32(item[2].lower().encode()) % len(lanes)].append(item)
-    sent: list[int] = []  # accepted by the server, to be marked sent in one statement
+    marks = _Marks(store, now, counts)
     try:
         results = await asyncio.gather(
-            *(_send_lane(store, cfg, now, lane, sent, counts) for lane in lanes if lane),
+            *(_send_lane(store, cfg, now, lane, marks) for lane in lanes if lane),
             return_exceptions=True)
     finally:
         # G4: a crash before this point resends these rows, with the same Message-IDs
-        _mark_sent(store, sent, now, counts)
+        await marks.drain()
     for result in results:
         if isinstance(result, BaseException):
             raise result
     return counts
 
 
-_Work = tuple[int, str, str, bytes]
+
+class _Marks:
+    """Rows the server accepted, marked sent MARK_BATCH at a time in a worker thread:
+    the lanes keep sending while a mark waits for the database (another writer)."""
+
+    def __init__(self, store: Store, now: datetime, counts: SendCounts) -> None:
+        self.store, self.now, self.counts = store, now, counts
+        self.rows: list[int] = []
+        self.task: asyncio.Future[None] | None = None
+
+    def note(self, row_id: int) -> None:
+        self.rows.append(row_id)
+        if len(self.rows) >= MARK_BATCH and (self.task is None or self.task.done()):
+            if self.task is not None:
+                self.task.result()  # a failed mark surfaces here, not silently
+            batch, self.rows = self.rows, []
+            self.task = asyncio.ensure_future(
+                asyncio.to_thread(_mark_sent, self.store, batch, self.now, self.counts))
+
+    async def drain(self) -> None:
+        """Wait for the mark in flight, then mark the rest."""
+        if self.task is not None:
+            await self.task
+            self.task = None
+        _mark_sent(self.store, self.rows, self.now, self.counts)
 
 
 async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work],
-                     sent: list[int], counts: SendCounts) -> None:
+                     marks: _Marks) -> None:
     """Send one lane's rows in order over one connection, reconnecting after a drop."""
     sender: SmtpSender | None = None
     try:
@@ -186,11 +219,9 @@ async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work]
                 sender = None
             if result.status == "ok":
                 crash_point("after_smtp_250")
-                sent.append(row_id)
-                if len(sent) >= MARK_BATCH:
-                    _mark_sent(store, sent, now, counts)
+                marks.note(row_id)
                 continue
-            _record(store, cfg, row_id, result, now, counts)
+            _record(store, cfg, row_id, result, now, marks.counts)
     finally:
         if sender is not None:
             await _drop(sender)

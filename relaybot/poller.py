@@ -1,8 +1,9 @@
-"""The IMAP side of the flow: fetch, process in one transaction, then MOVE (G1-G3, G8).
+"""The IMAP side of the flow: fetch, process, commit, then MOVE (G1-G3, G8).
 
 A mail leaves INBOX only after its transaction has committed: moved to
 ``Processed`` on success, or to ``Quarantine`` after three failed attempts
-(the attempt count is committed apart from the rolled-back work).
+(the attempt count is committed apart from the mail's rolled-back work).
+Mail is handled in batches: one transaction per batch, a savepoint per mail.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.faults import crash_point
-from relaybot.mail.imap import Fetched, Mailbox
+from relaybot.mail.imap import Mailbox
 from relaybot.outbox import Recipient, queue_mail
-from relaybot.service import Arrival, process_mail
+from relaybot.service import Arrival, process_in
 from relaybot.store.db import Store
 from relaybot.store.models import ImapState, InboundFailure
 
@@ -61,18 +63,18 @@ def _note_uidvalidity(store: Store, folder: str, uidvalidity: int) -> None:
             state.uidvalidity = uidvalidity
 
 
-def _failure(store: Store, folder: str, uidvalidity: int, uid: int, error: str) -> int:
-    with store.session() as session:
-        row = session.scalar(select(InboundFailure).where(
-            InboundFailure.folder == folder, InboundFailure.uidvalidity == uidvalidity,
-            InboundFailure.uid == uid))
-        if row is None:
-            row = InboundFailure(folder=folder, uidvalidity=uidvalidity, uid=uid, attempts=0,
-                                 last_error="", quarantined=0)
-            session.add(row)
-        row.attempts += 1
-        row.last_error = error[:2000]
-        return row.attempts
+def _failure(session: Session, arrival: Arrival, error: str) -> int:
+    """Count one failed attempt at a mail (G3), in the batch's transaction."""
+    row = session.scalar(select(InboundFailure).where(
+        InboundFailure.folder == arrival.folder,
+        InboundFailure.uidvalidity == arrival.uidvalidity, InboundFailure.uid == arrival.uid))
+    if row is None:
+        row = InboundFailure(folder=arrival.folder, uidvalidity=arrival.uidvalidity,
+                             uid=arrival.uid, attempts=0, last_error="", quarantined=0)
+        session.add(row)
+    row.attempts += 1
+    row.last_error = error[:2000]
+    return row.attempts
 
 
 def _quarantine_alert(session: Session, cfg: Config, folder: str, uidvalidity: int, uid: int,
@@ -89,50 +91,88 @@ def _quarantine_alert(session: Session, cfg: Config, folder: str, uidvalidity: i
 def poll_once(
     store: Store, cfg: Config, mailbox: Mailbox, now: Callable[[], datetime]
 ) -> PollCounts:
-    """Process every mail now in the folder, in UID order."""
+    """Process every mail now in the folder, in UID order.
+
+    Mail is fetched, processed and committed in batches (one transaction for the batch,
+    a savepoint per mail), then moved out of the folder with one MOVE per batch: the
+    durable commit and the IMAP round trips are paid per batch, not per mail, and G1
+    still holds, since nothing moves before the commit that records it.
+    """
     counts = PollCounts()
     folder = cfg.imap.folder
     uidvalidity = mailbox.uidvalidity
     _note_uidvalidity(store, folder, uidvalidity)
     uids = mailbox.pending_uids()
     heads = mailbox.heads(uids) if uids else {}  # every size first, in one round trip
-    for uid in uids:
+    for batch in _batches(uids, heads):
         crash_point("after_search")
-        fetched = mailbox.fetch(uid, heads.get(uid))
-        if fetched is None:
-            counts.vanished += 1  # T5: another client expunged it; nothing to do
-            continue
-        counts.fetched += 1
-        crash_point("after_fetch")
-        _handle(store, cfg, mailbox, fetched, folder, uidvalidity, now, counts)
+        bodies = mailbox.fetch_many(batch, heads)
+        arrivals: list[Arrival] = []
+        for uid in batch:
+            fetched = bodies.get(uid) or mailbox.fetch(uid, heads.get(uid))
+            if fetched is None:
+                counts.vanished += 1  # T5: another client expunged it; nothing to do
+                continue
+            counts.fetched += 1
+            crash_point("after_fetch")
+            if fetched.too_big or fetched.raw is None:
+                # G13: never download a huge mail; keep it, out of the way, for the operator
+                _quarantine(store, cfg, mailbox, folder, uidvalidity, uid,
+                            f"mail of {fetched.size} bytes is over the size cap", now(), counts)
+                continue
+            arrivals.append(Arrival(raw=fetched.raw, internaldate=fetched.internaldate,
+                                    folder=folder, uidvalidity=uidvalidity, uid=uid))
+        if arrivals:
+            _settle(mailbox, counts, _process_retrying(store, cfg, arrivals, now))
     return counts
 
 
-def _handle(store: Store, cfg: Config, mailbox: Mailbox, fetched: Fetched, folder: str,
-            uidvalidity: int, now: Callable[[], datetime], counts: PollCounts) -> None:
-    uid = fetched.uid
-    if fetched.too_big or fetched.raw is None:
-        # G13: never download a huge mail; keep it, out of the way, for the operator
-        _quarantine(store, cfg, mailbox, folder, uidvalidity, uid,
-                    f"mail of {fetched.size} bytes is over the size cap", now(), counts)
-        return
-    arrival = Arrival(raw=fetched.raw, internaldate=fetched.internaldate, folder=folder,
-                      uidvalidity=uidvalidity, uid=uid)
-    try:
-        outcome = _process_retrying(store, cfg, arrival, now)
-    except Exception as exc:  # G3: one bad mail must never block the rest
-        if transient(exc):
-            raise  # T7: the database, not the mail; it stays in INBOX, uncounted
-        log.exception("processing uid %s failed", uid)
-        counts.failed += 1
-        error = f"{type(exc).__name__}: {exc}"
-        if _failure(store, folder, uidvalidity, uid, error) >= MAX_ATTEMPTS:
-            _quarantine(store, cfg, mailbox, folder, uidvalidity, uid, error, now(), counts)
-        return
-    counts.processed += 1
-    counts.count(outcome)
-    mailbox.move(uid, PROCESSED)
-    crash_point("after_move")
+BATCH_MAILS = 50
+BATCH_BYTES = 8 * 1024 * 1024  # bodies held in memory at once (G13: bounded)
+
+
+def _batches(uids: list[int], heads: dict[int, dict[bytes, Any]]) -> list[list[int]]:
+    """UIDs in order, cut into batches of at most BATCH_MAILS mails and BATCH_BYTES."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for uid in uids:
+        head = heads.get(uid)
+        mail_size = int(head[b"RFC822.SIZE"]) if head is not None else 0
+        if current and (len(current) >= BATCH_MAILS or size + mail_size > BATCH_BYTES):
+            batches.append(current)
+            current, size = [], 0
+        current.append(uid)
+        size += mail_size
+    if current:
+        batches.append(current)
+    return batches
+
+
+@dataclass(frozen=True)
+class _Done:
+    """What became of one mail of a committed batch."""
+
+    uid: int
+    outcome: str | None  # None: processing raised
+    quarantine: bool = False
+
+
+def _settle(mailbox: Mailbox, counts: PollCounts, done: list[_Done]) -> None:
+    """After the commit: count, then move the batch out of the folder (G1)."""
+    processed = [d.uid for d in done if d.outcome is not None]
+    quarantined = [d.uid for d in done if d.quarantine]
+    for d in done:
+        if d.outcome is not None:
+            counts.processed += 1
+            counts.count(d.outcome)
+        else:
+            counts.failed += 1
+    counts.quarantined += len(quarantined)
+    mailbox.move_many(processed, PROCESSED)
+    mailbox.move_many(quarantined, QUARANTINE)
+    if processed or quarantined:
+        crash_point("after_move")
 
 
 def transient(exc: BaseException) -> bool:
@@ -147,20 +187,52 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
 
 
-def _process_retrying(store: Store, cfg: Config, arrival: Arrival,
-                      now: Callable[[], datetime]) -> str:
-    """process_mail, retried after a rolled-back transaction on a transient error (T7)."""
+def _process_retrying(store: Store, cfg: Config, arrivals: list[Arrival],
+                      now: Callable[[], datetime]) -> list[_Done]:
+    """A batch, retried whole after a rolled-back transaction on a transient error (T7)."""
     for pause in (*STORE_RETRIES, None):
         try:
-            crash_point("process", arrival.raw)
-            return process_mail(store, cfg, arrival, now())
+            return _process_batch(store, cfg, arrivals, now)
         except Exception as exc:
             if pause is None or not transient(exc):
                 raise
-            log.warning("uid %s: database busy or gone (%s); rolled back, retrying in %.1f s",
-                        arrival.uid, type(exc).__name__, pause)
+            log.warning("uids %s-%s: database busy or gone (%s); rolled back, retrying in "
+                        "%.1f s", arrivals[0].uid, arrivals[-1].uid, type(exc).__name__, pause)
             time.sleep(pause)
     raise AssertionError("unreachable")
+
+
+def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
+                   now: Callable[[], datetime]) -> list[_Done]:
+    """One transaction for the batch; each mail in a savepoint, so a mail that raises
+    (G3) takes back only its own work and is counted, and the rest commit."""
+    done: list[_Done] = []
+    first = arrivals[0]
+    with store.session() as session:
+        # A write first: the transaction (and on SQLite the write lock) starts here, so
+        # the savepoints below nest inside it and no other writer slips in between.
+        session.execute(update(ImapState).where(ImapState.folder == first.folder)
+                        .values(uidvalidity=first.uidvalidity))
+        for arrival in arrivals:
+            try:
+                with session.begin_nested():
+                    crash_point("process", arrival.raw)
+                    outcome = process_in(session, cfg, arrival, now())
+            except Exception as exc:  # G3: one bad mail must never block the rest
+                if transient(exc):
+                    raise  # T7: the database, not the mail: the whole batch again, uncounted
+                log.exception("processing uid %s failed", arrival.uid)
+                error = f"{type(exc).__name__}: {exc}"
+                attempts = _failure(session, arrival, error)
+                if attempts >= MAX_ATTEMPTS:
+                    _quarantine_alert(session, cfg, arrival.folder, arrival.uidvalidity,
+                                      arrival.uid, error, now())
+                done.append(_Done(arrival.uid, None, quarantine=attempts >= MAX_ATTEMPTS))
+                continue
+            done.append(_Done(arrival.uid, outcome))
+        crash_point("before_commit")
+    crash_point("after_commit")
+    return done
 
 
 def _quarantine(store: Store, cfg: Config, mailbox: Mailbox, folder: str, uidvalidity: int,

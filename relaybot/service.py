@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from relaybot.books import books_for, compute, game_pauses, game_penalties, ledgers
+from relaybot.books import books_for, compute, game_ledger, ledgers
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
 from relaybot.core.conditionals import Conditional
@@ -61,6 +61,12 @@ def process_mail(store: Store, cfg: Config, arrival: Arrival, now: datetime) -> 
     return outcome
 
 
+def process_in(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> str:
+    """Handle one mail inside the caller's transaction (the poller commits a batch of
+    mails at once, each in its own savepoint); returns what happened."""
+    return _process(session, cfg, arrival, now)
+
+
 def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
     """G2: the same (folder, UIDVALIDITY, UID) or the same Message-ID was handled before."""
     same_uid = (
@@ -83,9 +89,10 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> 
         subject=mail.subject[:2000], game_id=None, outcome="pending", raw=arrival.raw,
         processed_at=now,
     )
-    session.add(inbound)
-    session.flush()
+    # Added last, with its outcome: one INSERT instead of an INSERT and two UPDATEs. The
+    # moves it carries reach the session first and bring it along (Move.inbound).
     inbound.outcome = _route(session, cfg, mail, inbound, arrival, now)
+    session.add(inbound)
     return inbound.outcome
 
 
@@ -124,8 +131,9 @@ def _route(
                                 now)
         if not _has_more(mail.text, intent):
             return outcome
+    mine = _active_games(session, member)  # first: the tagged game is then in the session
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
-    labels = _labels(session, member, games[0] if games else None)
+    labels = _labels(mine, games[0] if games else None)
     greeting, sections = split_mail(mail.text, labels)
     if sections:
         return _sections(session, cfg, member, mail, inbound, arrival, now, greeting, sections)
@@ -185,12 +193,16 @@ def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
     gf.game.due_at = schedule(gf, books, now).next_at
 
 
-def _labels(session: Session, member: Member, named: Game | None) -> dict[str, str]:
+def _active_games(session: Session, member: Member) -> list[Game]:
+    """A member's active games, in the order they were created."""
+    return list(session.scalars(select(Game).where(
+        Game.status == "active", (Game.white_id == member.id) | (Game.black_id == member.id)
+    ).order_by(Game.created_at, Game.id)))
+
+
+def _labels(mine: list[Game], named: Game | None) -> dict[str, str]:
     """J17 section labels: every active game's id, and A, B, ... for the games against the
     opponent of the game the mail names (in the order they were created)."""
-    mine = session.scalars(select(Game).where(
-        Game.status == "active", (Game.white_id == member.id) | (Game.black_id == member.id)
-    ).order_by(Game.created_at, Game.id)).all()
     labels = {g.id: g.id for g in mine}
     if named is not None:
         pair = {named.white_id, named.black_id}
@@ -236,8 +248,7 @@ def _sections(
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:
     """A game with players, moves and its day books as of ``now`` (J18)."""
     gf = GameFile.load(session, game)
-    gf.penalties = game_penalties(session, gf)
-    gf.pauses = game_pauses(session, gf)
+    gf.penalties, gf.pauses = game_ledger(session, gf)
     gf.books = compute(gf, gf.penalties, gf.pauses)
     gf.now = now
     return gf
@@ -308,7 +319,7 @@ def _play(
     new_moves = [
         # J16: a bound answer the bot plays counts as sent with the reply: 0 days
         Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=san,
-             keys=" ".join(sorted(keys)), sent_at=arrival.internaldate, inbound_id=inbound.id,
+             keys=" ".join(sorted(keys)), sent_at=arrival.internaldate, inbound=inbound,
              auto=int(auto))
         for offset, (ply, keys, san, auto) in enumerate(
             zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, autos, strict=True))
@@ -331,7 +342,6 @@ def _play(
     if verdict.draw_offer_by == colour and stored.draw_offer_by != colour:
         _event(session, game, now, "draw_offer", colour, game.ply_count)
     game.updated_at = now
-    session.flush()
     gf.moves.extend(new_moves)  # the loaded game file, brought up to date without reloading
     gf.books = compute(gf, gf.penalties, gf.pauses)
     gf.now = arrival.internaldate

@@ -117,12 +117,13 @@ class ChessRules:
         """
         board = _board(position)
         lines = []
-        for rank in range(7, -1, -1):
-            cells = []
-            for file in range(8):
-                piece = board.piece_at(chess.square(file, rank))
-                cells.append(piece.symbol() if piece else ".")
-            lines.append(f"{rank + 1} " + " ".join(cells))
+        # the FEN's board field lists ranks 8..1 with the same letters as Piece.symbol();
+        # reading it is far cheaper than 64 piece_at() calls
+        for rank, row in zip(range(8, 0, -1), board.board_fen().split("/"), strict=True):
+            cells: list[str] = []
+            for char in row:
+                cells.extend("." * int(char) if char.isdigit() else char)
+            lines.append(f"{rank} " + " ".join(cells))
         lines.append("  " + " ".join(chess.FILE_NAMES))
         white = board.turn == chess.WHITE
         if lang == "ja":

@@ -342,6 +342,45 @@ class Mailbox:
                 raise self._fail(f"UID FETCH {uid}", exc) from exc
             raise
 
+    def fetch_many(
+        self, uids: list[int], heads: dict[int, dict[bytes, Any]]
+    ) -> dict[int, Fetched]:
+        """Bodies of several small mails in one ``UID FETCH BODY.PEEK[]`` (sizes from
+        :meth:`heads`). Mail over ``max_size`` comes back ``too_big`` and undownloaded;
+        a UID missing from the answer is simply absent: fetch it alone with :meth:`fetch`,
+        which tells a vanished mail from a late one."""
+        client = self._require()
+        out: dict[int, Fetched] = {}
+        small: list[int] = []
+        for uid in uids:
+            head = heads.get(uid)
+            if head is None:
+                continue
+            size, internaldate = int(head[_SIZE]), _to_utc(head[_DATE])
+            if size > self.max_size:
+                out[uid] = Fetched(uid, None, internaldate, size, too_big=True)
+            else:
+                small.append(_check_uid(uid))
+        if not small:
+            return out
+        try:
+            crash_point("mid_fetch")
+            data = client.fetch(small, ["BODY.PEEK[]"])
+        except IMAPClientError:
+            return out  # e.g. NO [EXPUNGEISSUED]: the caller fetches one by one
+        except Exception as exc:
+            if _is_network_error(exc):
+                raise self._fail("UID FETCH (bodies)", exc) from exc
+            raise
+        for uid in small:
+            entry = data.get(uid)
+            raw = entry.get(_BODY) if entry is not None else None
+            if isinstance(raw, bytes):
+                head = heads[uid]
+                out[uid] = Fetched(uid, raw, _to_utc(head[_DATE]), int(head[_SIZE]),
+                                   too_big=False)
+        return out
+
     def _fetch_items(
         self, client: Any, uid: int, items: list[bytes] | list[str], want: bytes | None = None
     ) -> dict[bytes, Any] | None:
@@ -394,6 +433,40 @@ class Mailbox:
             if _is_network_error(exc):
                 raise self._fail(f"UID MOVE {uid} to {folder!r}", exc) from exc
             raise
+
+    def move_many(self, uids: list[int], folder: str) -> None:
+        """Move several UIDs to *folder* with one ``UID MOVE`` (G1: call after the commit).
+
+        The server's COPYUID names the UIDs it moved; any other UID (not yet in the
+        session's view, gone, or a server without MOVE/UIDPLUS) is moved one by one
+        by :meth:`move`, which knows how to tell those cases apart.
+        """
+        if len(uids) < 2:
+            for uid in uids:
+                self.move(uid, folder)
+            return
+        wanted = sorted({_check_uid(u) for u in uids})
+        _check_folder_name(folder)
+        client = self._require()
+        moved: set[int] = set()
+        if client.has_capability("MOVE") and client.has_capability("UIDPLUS"):
+            try:
+                self._drop_untagged()  # the COPYUID read below must be this command's
+                client.move(wanted, folder)
+                imap = getattr(client, "_imap", None)
+                stash = getattr(imap, "untagged_responses", {})
+                for line in stash.get("OK", ()):
+                    moved |= _copyuid_sources(bytes(line))
+                self._drop_untagged()
+            except IMAPClientError:
+                moved = set()  # TRYCREATE, a vanished UID, ...: the careful path below
+            except Exception as exc:
+                if _is_network_error(exc):
+                    raise self._fail(f"UID MOVE {len(wanted)} to {folder!r}", exc) from exc
+                raise
+        for uid in wanted:
+            if uid not in moved:
+                self.move(uid, folder)
 
     def _move_or_create(self, client: Any, uid: int, folder: str) -> bool:
         """One move attempt, creating *folder* on TRYCREATE; True if confirmed."""
@@ -489,6 +562,30 @@ class Mailbox:
             return False
         finally:
             sock.settimeout(self.settings.timeout)
+
+
+def _copyuid_sources(line: bytes) -> set[int]:
+    """Source UIDs of ``[COPYUID <validity> <source-set> <dest-set>]`` (RFC 4315)."""
+    upper = line.upper()
+    at = upper.find(b"COPYUID")
+    if at < 0:
+        return set()
+    parts = line[at:].split()
+    if len(parts) < 3:
+        return set()
+    found: set[int] = set()
+    for item in parts[2].decode("ascii", "replace").split(","):
+        first, _, last = item.partition(":")
+        try:
+            low, high = int(first), int(last or first)
+        except ValueError:
+            return set()  # unreadable: trust nothing, move one by one
+        if high < low:
+            low, high = high, low
+        if high - low > 100_000:
+            return set()
+        found.update(range(low, high + 1))
+    return found
 
 
 def _has_news(responses: list[Any]) -> bool:

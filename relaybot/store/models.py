@@ -22,7 +22,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -130,6 +130,9 @@ class Move(Base):
     sent_at: Mapped[datetime] = mapped_column(UtcDateTime())  # arrival (INTERNALDATE)
     auto: Mapped[int] = mapped_column(Integer, default=0)  # 1: played by the bot (J16)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"), nullable=True)
+    # set instead of inbound_id while the mail's own row is not written yet: both rows
+    # then go out in the mail's one flush, the inbound row with its final outcome
+    inbound: Mapped[Inbound | None] = relationship(lazy="raise")
 
 
 class GameEvent(Base):

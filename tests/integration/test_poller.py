@@ -17,14 +17,14 @@ def test_g3_poison_mail_is_quarantined_after_three_tries_and_later_mail_flows(
     white = club.member("Sato, Hanako", "sato@example.jp")
     black = club.member("Brown, Tom", "brown@example.org")
     gid = club.game(white, black)
-    real = poller.process_mail
+    real = poller.process_in
 
-    def explode(store, cfg, arrival: Arrival, now):  # type: ignore[no-untyped-def]
+    def explode(session, cfg, arrival: Arrival, now):  # type: ignore[no-untyped-def]
         if b"POISON" in arrival.raw:
             raise RuntimeError("boom")
-        return real(store, cfg, arrival, now)
+        return real(session, cfg, arrival, now)
 
-    monkeypatch.setattr(poller, "process_mail", explode)
+    monkeypatch.setattr(poller, "process_in", explode)
     white.send("POISON 1. e4")
     for attempt in range(1, 4):
         report = club.cycle()

@@ -114,3 +114,51 @@ def test_member_addresses_are_unique(store: Store, db_url: str) -> None:
         add_member(s, cfg, MemberInput("Sato, Hanako", "Sato@Example.jp"), T0)
     with pytest.raises(AdminError, match="already exists"), store.session() as s:
         add_member(s, cfg, MemberInput("Sato, H", "sato@example.jp"), T0)
+
+
+def test_a_games_ledger_reads_back_in_one_query_on_both_databases(store: Store,
+                                                                  db_url: str) -> None:
+    """J5/J12/J13: the penalties and pauses the clocks are computed from, as stored."""
+    from datetime import date
+
+    from relaybot.books import game_ledger
+    from relaybot.core.clocks import Pause
+    from relaybot.store.models import GameEvent, Leave, Member, Question
+    from relaybot.views import GameFile
+
+    cfg = cfg_for(db_url)
+    gid = setup_game(store, cfg)
+    with store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None
+        s.add_all([
+            GameEvent(game_id=gid, at=T0 + timedelta(days=3), kind="penalty", colour=1, ply=3,
+                      days=5, detail={"rule": "J5", "token": "Nf9"}),
+            GameEvent(game_id=gid, at=T0, kind="draw_offer", colour=0, ply=2, days=0,
+                      detail={}),
+            Question(game_id=gid, colour=0, text="?", asked_at=T0 + timedelta(days=4),
+                     answered_at=T0 + timedelta(days=6)),
+            Question(game_id=gid, colour=1, text="??", asked_at=T0 + timedelta(days=8)),
+            Leave(member_id=game.black_id, first=date(2026, 4, 1), last=date(2026, 4, 10),
+                  status="active", extra_days=0, announced_at=T0),
+            Leave(member_id=game.white_id, first=date(2026, 5, 1), last=date(2026, 5, 3),
+                  status="refused", extra_days=0, announced_at=T0),
+        ])
+    with store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None
+        white, black = s.get(Member, game.white_id), s.get(Member, game.black_id)
+        assert white is not None and black is not None
+        gf = GameFile(game, white, black, [], None)  # type: ignore[arg-type]
+        penalties, pauses = game_ledger(s, gf)
+        game.leave_allowed = 0
+        _, no_leaves = game_ledger(s, gf)
+    assert [(p.colour, p.days, p.reason, p.at) for p in penalties] == [
+        (1, 5, "J5", T0 + timedelta(days=3))]
+    # Tokyo days (both members' zone): asked on the 6th, answered on the 8th; open from 10th
+    assert Pause(1, date(2026, 4, 1), date(2026, 4, 10), "leave") in pauses
+    assert Pause(0, date(2026, 3, 6), date(2026, 3, 8), "question") in pauses
+    assert Pause(1, date(2026, 3, 6), date(2026, 3, 8), "question") in pauses
+    assert Pause(0, date(2026, 3, 10), None, "question") in pauses
+    assert len(pauses) == 5 and pauses[0].reason == "leave"
+    assert len(no_leaves) == 4 and all(p.reason == "question" for p in no_leaves)
