@@ -215,7 +215,9 @@ def set_up_club(store: Store, cfg: Config, n_games: int, plies: int,
     games: list[BenchGame] = []
     with store.session() as session:
         for m in members:
-            add_member(session, cfg, MemberInput(m.name, m.address, lang=m.lang, tz=m.tz), START)
+            member = add_member(session, cfg, MemberInput(m.name, m.address, lang=m.lang,
+                                                          tz=m.tz), START)
+            member.digest = "off"  # the relay is measured here; bench/digest.py does digests
         for g in range(n_games):
             white, black = members[2 * g], members[2 * g + 1]
             game = create_game(session, cfg, GameInput(white=white.address, black=black.address,
@@ -400,10 +402,12 @@ class RefereeResult:
     replay_us: float
     extract_us: float
     compare_us: float
+    cold_us: float  # decide with the record-line cache emptied first
 
     @property
     def speedup(self) -> float:
-        return self.replay_us / self.decide_us
+        """Against the cold decide: the honest figure for a mail whose lines are new."""
+        return self.replay_us / self.cold_us
 
 
 def stored_game(moves: Sequence[chess.Move]) -> StoredGame:
@@ -459,14 +463,24 @@ def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeR
         raise AssertionError(f"record has {len(tokens)} tokens, want {plies + 1}")
     if full_replay(tokens, game.plies).fen() != chess.Board(verdict.position).fen():
         raise AssertionError("replay and decide disagree on the position")
-    decide_s, replay_s, extract_s, compare_s = best_of([
+    from relaybot.core.notation.record import _scan
+
+    def cold() -> object:
+        # A game's earlier mails usually wrap the record the same way, so in service most
+        # lines are cached already; the target is checked without that help.
+        _scan.cache_clear()
+        return decide(RULES, game, sender, text)
+
+    decide_s, replay_s, extract_s, compare_s, cold_s = best_of([
         lambda: decide(RULES, game, sender, text),
         lambda: full_replay(tokens, game.plies),
         lambda: extract_record(text),
         lambda: first_difference(RULES, game, tokens, "en"),
+        cold,
     ], repeat, budget)
     return RefereeResult(plies=plies, decide_us=1e6 * decide_s, replay_us=1e6 * replay_s,
-                         extract_us=1e6 * extract_s, compare_us=1e6 * compare_s)
+                         extract_us=1e6 * extract_s, compare_us=1e6 * compare_s,
+                         cold_us=1e6 * cold_s)
 
 
 # -- main ------------------------------------------------------------------------------
@@ -482,12 +496,14 @@ def _rows(relay: RelayResult, referee: RefereeResult) -> Iterator[tuple[str, str
            f"{relay.mails} in {relay.null_seconds:.2f} s, {relay.null_sent} sent")
     yield ("ratio relaybot/null", f"{ratio:8.2f}",
            f"target >= {TARGET_RATIO}: {'ok' if ratio >= TARGET_RATIO else 'BELOW'}")
-    yield (f"decide, {referee.plies}+1 plies", f"{referee.decide_us:8.0f} us",
+    yield (f"decide, {referee.plies}+1 plies", f"{referee.cold_us:8.0f} us",
+           "record lines never seen before (the line cache emptied first)")
+    yield ("decide, lines cached", f"{referee.decide_us:8.0f} us",
            f"of which extract_record {referee.extract_us:.0f} us, "
            f"first_difference {referee.compare_us:.0f} us")
     yield (f"full replay, {referee.plies + 1} plies", f"{referee.replay_us:8.0f} us",
            "parse_move + push per token")
-    yield ("speed-up replay/decide", f"{referee.speedup:8.1f}x",
+    yield ("speed-up replay/decide", f"{referee.speedup:8.1f}x",  # the cold decide
            f"target >= {TARGET_SPEEDUP:.0f}x: "
            f"{'ok' if referee.speedup >= TARGET_SPEEDUP else 'BELOW'}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Date, cast, literal, null, select, union_all
+from sqlalchemy import Date, bindparam, cast, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
 from relaybot.core.clocks import (
@@ -30,31 +30,43 @@ def control_of(text: str) -> TimeControl:
         return TimeControl.parse("10/30")
 
 
-def game_ledger(session: Session, gf: GameFile) -> tuple[list[Penalty], list[Pause]]:
-    """The game's penalties (J5, J16) and pauses: both players' leaves (J12) and its
-    open or answered questions (J13), read in one query (every mail needs all three)."""
-    game = gf.game
-    parts = [
+def _ledger_statements() -> tuple[Any, Any]:
+    """The ledger query without and with the leaves part, built once: a statement object
+    is reused with new parameters, so it is neither rebuilt nor re-keyed for every mail."""
+    game_id, members = bindparam("game_id"), bindparam("members", expanding=True)
+    penalties = (
         # the first part's column types read every row of the union
         select(literal("p").label("src"), GameEvent.colour.label("who"),
                GameEvent.at.label("t1"), cast(null(), UtcDateTime()).label("t2"),
                cast(null(), Date()).label("d1"), cast(null(), Date()).label("d2"),
                GameEvent.days.label("days"), GameEvent.detail.label("detail"))
-        .where(GameEvent.game_id == game.id, GameEvent.kind == "penalty"),
+        .where(GameEvent.game_id == game_id, GameEvent.kind == "penalty"))
+    questions = (
         select(literal("q"), Question.colour, Question.asked_at, Question.answered_at, null(),
                null(), literal(0), null())
-        .where(Question.game_id == game.id),
-    ]
+        .where(Question.game_id == game_id))
+    leaves = (
+        select(literal("l"), Leave.member_id, null(), null(), Leave.first, Leave.last,
+               literal(0), null())
+        .where(Leave.member_id.in_(members), Leave.status == "active"))
+    return union_all(penalties, questions), union_all(penalties, questions, leaves)
+
+
+_LEDGER, _LEDGER_WITH_LEAVES = _ledger_statements()
+
+
+def game_ledger(session: Session, gf: GameFile) -> tuple[list[Penalty], list[Pause]]:
+    """The game's penalties (J5, J16) and pauses: both players' leaves (J12) and its
+    open or answered questions (J13), read in one query (every mail needs all three)."""
+    game = gf.game
     colour_of = {gf.white.id: 0, gf.black.id: 1}
-    if game.leave_allowed:
-        parts.append(
-            select(literal("l"), Leave.member_id, null(), null(), Leave.first, Leave.last,
-                   literal(0), null())
-            .where(Leave.member_id.in_(list(colour_of)), Leave.status == "active"))
+    rows = (session.execute(_LEDGER_WITH_LEAVES, {"game_id": game.id,
+                                                  "members": list(colour_of)})
+            if game.leave_allowed else session.execute(_LEDGER, {"game_id": game.id}))
     penalties: list[Penalty] = []
     pauses: list[Pause] = []
     zones = (gf.white.tz, gf.black.tz)
-    for src, who, t1, t2, d1, d2, days, detail in session.execute(union_all(*parts)):
+    for src, who, t1, t2, d1, d2, days, detail in rows:
         if src == "p":
             penalties.append(Penalty(who if who is not None else 0, days,
                                      str((detail or {}).get("rule", "")), t1))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.books import books_for, compute, game_ledger, ledgers
@@ -67,15 +67,26 @@ def process_in(session: Session, cfg: Config, arrival: Arrival, now: datetime) -
     return _process(session, cfg, arrival, now)
 
 
+# Hot statements built once, run with parameters: neither rebuilt nor re-keyed per mail.
+_SEEN_ID = select(Inbound.id).where(Inbound.message_id == bindparam("mid")).limit(1)
+_SEEN_ID_OR_UID = select(Inbound.id).where(or_(
+    Inbound.message_id == bindparam("mid"),
+    (Inbound.folder == bindparam("folder")) & (Inbound.uidvalidity == bindparam("validity"))
+    & (Inbound.uid == bindparam("uid")))).limit(1)
+_MEMBER_BY_EMAIL = select(Member).where(Member.email == bindparam("email"))
+_ACTIVE_GAMES = select(Game).where(
+    Game.status == "active",
+    (Game.white_id == bindparam("member")) | (Game.black_id == bindparam("member")),
+).order_by(Game.created_at, Game.id)
+
+
 def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
     """G2: the same (folder, UIDVALIDITY, UID) or the same Message-ID was handled before."""
-    same_uid = (
-        (Inbound.folder == arrival.folder)
-        & (Inbound.uidvalidity == arrival.uidvalidity)
-        & (Inbound.uid == arrival.uid)
-    ) if arrival.uid else False
-    found = session.scalar(
-        select(Inbound.id).where(or_(Inbound.message_id == message_id, same_uid)).limit(1))
+    if not arrival.uid:
+        return session.scalar(_SEEN_ID, {"mid": message_id}) is not None
+    found = session.scalar(_SEEN_ID_OR_UID, {
+        "mid": message_id, "folder": arrival.folder, "validity": arrival.uidvalidity,
+        "uid": arrival.uid})
     return found is not None
 
 
@@ -116,7 +127,7 @@ def _route(
         # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
         return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
                        arrival.internaldate)
-    member = session.scalar(select(Member).where(Member.email == mail.from_addr))
+    member = session.scalar(_MEMBER_BY_EMAIL, {"email": mail.from_addr})
     if member is None:
         return "stranger"  # G12: strangers get no reply at all
     from relaybot.td import find_commands
@@ -195,9 +206,7 @@ def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
 
 def _active_games(session: Session, member: Member) -> list[Game]:
     """A member's active games, in the order they were created."""
-    return list(session.scalars(select(Game).where(
-        Game.status == "active", (Game.white_id == member.id) | (Game.black_id == member.id)
-    ).order_by(Game.created_at, Game.id)))
+    return list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))
 
 
 def _labels(mine: list[Game], named: Game | None) -> dict[str, str]:

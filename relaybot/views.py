@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -16,6 +16,7 @@ from relaybot.games.base import GameRules
 from relaybot.store.models import Game, Member, Move
 
 COLOUR = {"ja": ("白", "黒"), "en": ("White", "Black")}
+_MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
 
 
 @dataclass
@@ -46,9 +47,7 @@ class GameFile:
         white = session.get(Member, game.white_id)
         black = session.get(Member, game.black_id)
         assert white is not None and black is not None
-        moves = list(
-            session.scalars(select(Move).where(Move.game_id == game.id).order_by(Move.ply))
-        )
+        moves = list(session.scalars(_MOVES, {"game_id": game.id}))
         return cls(game, white, black, moves, rules_for(game.kind))
 
     @property

@@ -53,12 +53,16 @@ class Intent:
         )
 
 
-_SPACES = re.compile(r"\s+")
+def _nfkc(line: str) -> str:
+    """NFKC of ``line``; ASCII is already in NFKC, so it skips the call."""
+    return line if line.isascii() else unicodedata.normalize("NFKC", line)
 
 
-def _clean(line: str) -> str:
-    text = unicodedata.normalize("NFKC", line).strip().lower()
-    return _SPACES.sub(" ", text).rstrip("。.!！")
+def _word(normalised: str) -> str:
+    """The keyword form of an NFKC line: lower case, whitespace runs as one space."""
+    # str.split() drops whitespace at both ends and splits on exactly what the regex \s
+    # matches, so this equals re.sub(r"\s+", " ", text.strip()) without the regex.
+    return " ".join(normalised.lower().split()).rstrip("。.!！")
 
 
 def read_intent(text: str) -> Intent:
@@ -68,8 +72,9 @@ def read_intent(text: str) -> Intent:
         head = line.lstrip()[:1]
         if not head or head.isdigit():
             continue  # move lines ("1. e4 e5") never hold a keyword: skip them cheaply
-        raw = unicodedata.normalize("NFKC", line).strip()
-        word = _clean(line)
+        normalised = _nfkc(line)  # once for both forms below
+        raw = normalised.strip()
+        word = _word(normalised)
         if not word:
             continue
         hit = True

@@ -549,3 +549,19 @@ def test_j16_restated_mating_answer_ends_the_game() -> None:
     assert res.kind == "move" and res.plies == ["g8f6", "h5f7"] and not res.sender_to_move
     res = follow(accepted, ["Nf6", "Qxf7#", "Ke7"], board)
     assert res.kind == "too_many_moves" and res.steps == []
+
+
+@pytest.mark.parametrize(
+    "text,lines,tokens",
+    [("IF 3... Bc5 THEN 4. c3", {0}, [("Bc5", "c3")]),  # ASCII in any case
+     ("1. e4 e5 2. Nf3 Nc6 3. Bc4\nIf 3... Bc5 then 4. c3", {1}, [("Bc5", "c3")]),
+     ("1. e4\n\u0130f 1... e5 then 2. Nf3", {1}, [("e5", "Nf3")]),  # non-ASCII: the regex decides
+     ("1. e4 e5 2. Nf3\nA gift, different and stiff: 2... Nc6", set(), [])],  # "if" inside words
+)  # fmt: skip
+def test_j16_keyword_found_in_any_case_and_not_inside_words(
+    text: str, lines: set[int], tokens: list[tuple[str, ...]]
+) -> None:
+    """J16: the cheap ASCII test before the keyword scan only skips text without "if"."""
+    assert proposal_lines(text) == lines
+    record = extract_record(strip_proposals(text))
+    assert [p.tokens for p in parse_proposals(text, record)] == tokens

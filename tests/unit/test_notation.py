@@ -382,13 +382,71 @@ def test_ply_keys_ambiguous_excludes_bare() -> None:
 
 def test_ply_keys_special_moves() -> None:
     castle = ply_keys(chess.Board(CASTLE_FEN), chess.Move.from_uci("e1g1"))
-    assert {"O-O", "Ke1g1", "e1g1", "5171"} <= castle
+    assert {"O-O", "Ke1g1", "e1g1", "5171", "Kg1"} <= castle  # Kg1: castling as a king move
     ep = ply_keys(chess.Board(EP_FEN), chess.Move.from_uci("d5c6"))
     assert {"dc6", "d5c6", "4536"} <= ep
     promo = ply_keys(chess.Board(PROMO_FEN), chess.Move.from_uci("e7e8q"))
     assert {"e8Q", "e7e8Q", "57581"} <= promo
     for written in ["e8=Q", "e8Q", "e8(Q)", "e8/Q", "Pe7-e8=Q", "e7e8q", "e8=Q+"]:
         assert token_key(written) in promo
+
+
+def _reference_ply_keys(board: chess.Board, move: chess.Move) -> frozenset[str]:
+    """ply_keys written out the long way: SAN, LAN, UCI, numeric and every sufficient
+    disambiguation found among all legal moves (what the fast version must equal)."""
+    writings = [board.san(move), board.lan(move), move.uci(), numeric_move(move)]
+    piece_type = board.piece_type_at(move.from_square)
+    src, dst = chess.square_name(move.from_square), chess.square_name(move.to_square)
+    promo = "=" + chess.piece_symbol(move.promotion).upper() if move.promotion else ""
+    if piece_type == chess.PAWN:
+        writings.append(f"{src}{dst}{promo}")
+        writings.append(f"{src[0]}x{dst}{promo}" if board.is_capture(move) else f"{dst}{promo}")
+    elif piece_type is not None:
+        letter = chess.piece_symbol(piece_type).upper()
+        same = [mv for mv in board.legal_moves
+                if mv.to_square == move.to_square
+                and board.piece_type_at(mv.from_square) == piece_type]
+        for file_part, rank_part in (("", ""), (src[0], ""), ("", src[1]), (src[0], src[1])):
+            fits = [mv for mv in same
+                    if (not file_part or chess.square_name(mv.from_square)[0] == file_part)
+                    and (not rank_part or chess.square_name(mv.from_square)[1] == rank_part)]
+            if len(fits) == 1:
+                writings.append(f"{letter}{file_part}{rank_part}{dst}")
+        writings.append(f"{letter}{src}-{dst}")
+    return frozenset(token_key(w) for w in writings)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [chess.STARTING_FEN, CASTLE_FEN, CASTLE_FEN_BLACK, EP_FEN, PROMO_FEN, BLACK_PROMO_FEN,
+     "r3k2r/pPpppppp/8/3pP3/8/8/PPPPPPpP/R3K2R w KQkq d6 0 1",  # capture-promotions both ways
+     "k7/8/8/3Q1Q2/8/3Q1Q2/8/K7 w - - 0 1",  # four queens on one square: every disambiguation
+     "k7/8/8/3N1N2/8/3N1N2/8/K7 w - - 0 1",
+     "4k3/8/8/8/1b6/8/3N1N2/4K3 w - - 0 1"],  # a pinned knight is no rival (J4)
+)  # fmt: skip
+def test_ply_keys_equal_the_long_way_in_special_positions(fen: str) -> None:
+    """J1/J4: the keys come from the mover's pieces only and skip LAN, yet are the same
+    set as SAN + LAN + UCI + numeric + every disambiguation over all legal moves."""
+    board = chess.Board(fen)
+    for move in board.legal_moves:
+        assert ply_keys(board, move) == _reference_ply_keys(board, move), (fen, move.uci())
+
+
+def test_ply_keys_equal_the_long_way_in_random_games() -> None:
+    """Every legal move along seeded random games (castling, e.p., promotions come up)."""
+    import random
+
+    rng = random.Random(11)
+    for _ in range(4):
+        board = chess.Board()
+        for _ in range(rng.randint(30, 120)):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            for move in legal:
+                assert ply_keys(board, move) == _reference_ply_keys(board, move), (
+                    board.fen(), move.uci())
+            board.push(rng.choice(legal))
 
 
 @st.composite
@@ -520,6 +578,35 @@ def test_extract_record_result_and_variation() -> None:
     assert rec.variations == {2: [["c3", "d5"], ["d4"]]}
     assert rec.result == "1-0"
     assert rec.last_line == 1
+
+
+def test_extract_record_lines_repeated_in_the_next_mail() -> None:
+    """Each mail repeats the record; lines read for one mail (and cached) give the next
+    mail the same, independent result, whatever the first caller did with its own."""
+    first = "Hi\n\n1. e4 c5 2. Nf3 (2. c3 d5) d6\n3. d4 cxd4\n\nBye"
+    second = "Hello again\n1. e4 c5 2. Nf3 (2. c3 d5) d6\n3. d4 cxd4 4. Nxd4 1-0"
+    rec = extract_record(first)
+    assert rec.tokens == ["e4", "c5", "Nf3", "d6", "d4", "cxd4"]
+    rec.tokens.append("junk")
+    rec.variations[2][0].append("junk")
+    again = extract_record(second)
+    assert again.tokens == ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4"]
+    assert again.variations == {2: [["c3", "d5"]]}
+    assert again.result == "1-0"
+    assert (again.first_line, again.last_line) == (1, 2)
+    assert extract_record(first) == RecordText(
+        tokens=["e4", "c5", "Nf3", "d6", "d4", "cxd4"], variations={2: [["c3", "d5"]]},
+        first_line=2, last_line=3)
+
+
+def test_extract_record_result_kept_only_when_trailing_across_lines() -> None:
+    assert extract_record("1. e4 1-0 e5\n2. Nf3").result is None
+    assert extract_record("1. e4 e5\n1-0").result == "1-0"
+    assert extract_record("1. e4 e5 1-0\n2. Nf3 (2. d4) 0-1").result == "0-1"
+    # ASCII lines around a full-width one
+    mixed = extract_record("1. e4 e5\n２． Ｎｆ３ Ｎｃ６\n3. Bb5")
+    assert mixed.tokens == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+    assert mixed.fullwidth
 
 
 def test_extract_record_conditional_variation_in_black_move() -> None:

@@ -506,16 +506,26 @@ def ply_keys(board: chess.Board, move: chess.Move) -> frozenset[str]:
     algebraic, UCI, ICCF numeric (J3), castling as ``O-O`` and as a king move.
     """
     keys: set[str] = set()
-    writings = [board.san(move), board.lan(move), move.uci(), numeric_move(move)]
+    # No board.lan(move): its key is always among these (a piece's "Ng1-f3" below, a
+    # pawn's "e2-e4"/"e7-e8=Q" equal to the UCI key, castling equal to the SAN key), and
+    # python-chess would play the move and test for check just to write it.
+    writings = [board.san(move), move.uci(), numeric_move(move)]
     piece_type = board.piece_type_at(move.from_square)
     src, dst = chess.square_name(move.from_square), chess.square_name(move.to_square)
     promo = "=" + _san_letter(move.promotion) if move.promotion else ""
     if piece_type is not None and piece_type != chess.PAWN:
         letter = _san_letter(piece_type)
+        # Legal moves of this piece type to the same square. The from-mask lets
+        # python-chess generate only those pieces' moves instead of every legal move
+        # (only the mover's pieces have legal moves). No to-mask for a king: python-chess
+        # matches a castling move's to-mask against the rook's square, not the king's.
+        to_mask = chess.BB_ALL if piece_type == chess.KING else chess.BB_SQUARES[move.to_square]
         same = [
             mv
-            for mv in board.legal_moves
-            if mv.to_square == move.to_square and board.piece_type_at(mv.from_square) == piece_type
+            for mv in board.generate_legal_moves(
+                board.pieces_mask(piece_type, board.turn), to_mask
+            )
+            if mv.to_square == move.to_square
         ]
         for file_part, rank_part in (("", ""), (src[0], ""), ("", src[1]), (src[0], src[1])):
             fits = [

@@ -11,8 +11,8 @@ are not move lines because of their words.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from relaybot.core.notation.text import has_fullwidth, looks_like_move, normalise_text
 from relaybot.games.base import RecordText
@@ -25,13 +25,18 @@ _COMMENT_RE = re.compile(r"\{[^{}]*\}")
 _PROMO_PAREN = re.compile(r"\([A-Za-z1-4♔♕♖♗♘♙]\)")
 
 
-@dataclass
-class _Line:
-    """What one line holds, in order: ("move", tok) | ("result", tok) | ("var", [toks])."""
+class _Line(NamedTuple):
+    """What one move line (or results-only line) holds, ready to append to a record.
 
-    items: list[tuple[str, object]] = field(default_factory=list)
-    moves: int = 0
-    results: int = 0
+    ``tokens`` are its moves in order; ``variations`` pair each parenthesised line
+    with the index (within ``tokens``) of the move it follows, -1 before the first;
+    ``result`` is the last result written after the line's last move, else None.
+    Immutable, so that :func:`_scan` can cache it.
+    """
+
+    tokens: tuple[str, ...]
+    variations: tuple[tuple[int, tuple[str, ...]], ...]
+    result: str | None
 
 
 def _split(line: str) -> list[tuple[str, str]] | None:
@@ -122,33 +127,61 @@ def _variation_tokens(inner: str) -> list[str] | None:
     return moves or None
 
 
+@lru_cache(maxsize=4096)
 def _scan(line: str) -> _Line | None:
-    """The items of a move line (or of a results-only line); None for any other line."""
+    """The contents of a move line (or of a results-only line); None for any other line.
+
+    Cached (bounded) on the normalised line: every mail of a game repeats the record
+    from move 1, wrapped the same way, so all but its last line or two were scanned
+    for the previous mail already. The result is immutable and copied by the caller.
+    """
     stripped = _COMMENT_RE.sub(" ", line) if "{" in line else line
     if "{" in stripped or "}" in stripped:
         return None
-    parts = _split(stripped)
-    if parts is None:
-        return None
-    out = _Line()
-    for kind, text in parts:
-        if kind == "var":
-            var = _variation_tokens(text)
-            if var is not None:
-                out.items.append(("var", var))
-            continue  # prose in parentheses is a comment
-        got = _classify(text)
-        if got is None:
+    tokens: list[str] = []
+    variations: list[tuple[int, tuple[str, ...]]] = []
+    result: str | None = None
+    results = 0  # a line of only results ("1-0") still continues the record
+    if "(" not in stripped and ")" not in stripped:
+        # the common case, plain tokens: no (kind, text) pairs built just to be unpacked
+        for got in map(_classify, stripped.split()):
+            if got is None:
+                return None
+            kind, text = got
+            if kind == "move":
+                tokens.append(text)
+                result = None  # a result only counts when nothing follows it
+            elif kind == "result":
+                result = text
+                results += 1
+    else:
+        parts = _split(stripped)
+        if parts is None:
             return None
-        if got[0] == "move":
-            out.moves += 1
-            out.items.append(got)
-        elif got[0] == "result":
-            out.results += 1
-            out.items.append(got)
-    if out.moves == 0 and out.results == 0:
+        for kind, text in parts:
+            if kind == "var":
+                var = _variation_tokens(text)
+                if var is not None:
+                    variations.append((len(tokens) - 1, tuple(var)))
+                continue  # prose in parentheses is a comment
+            got = _classify(text)
+            if got is None:
+                return None
+            if got[0] == "move":
+                tokens.append(got[1])
+                result = None
+            elif got[0] == "result":
+                result = got[1]
+                results += 1
+    if not tokens and results == 0:
         return None
-    return out
+    return _Line(tuple(tokens), tuple(variations), result)
+
+
+def _normalised(raw: str) -> str:
+    """:func:`normalise_text` of one line; ASCII is returned as is, since NFKC and the
+    dash/quote/figurine map only ever change non-ASCII characters."""
+    return raw if raw.isascii() else normalise_text(raw)[0]
 
 
 def extract_record(text: str) -> RecordText:
@@ -166,43 +199,48 @@ def extract_record(text: str) -> RecordText:
     if not isinstance(text, str):
         return RecordText()
     raw_lines = text.splitlines()
-    scans: list[_Line | None] = []
-    for raw in raw_lines:
-        norm, _ = normalise_text(raw)
-        scans.append(_scan(norm))
+    count = len(raw_lines)
+    # Lines are scanned lazily, each once: those after the record's end are never looked at.
+    scans: dict[int, _Line | None] = {}
 
-    start = next((i for i, sc in enumerate(scans) if sc is not None and sc.moves > 0), None)
+    def scan(k: int) -> _Line | None:
+        if k not in scans:
+            scans[k] = _scan(_normalised(raw_lines[k]))
+        return scans[k]
+
+    start = next((i for i in range(count) if (sc := scan(i)) is not None and sc.tokens), None)
     if start is None:
         return RecordText()
     end = start
     i = start + 1
-    while i < len(raw_lines):
-        if scans[i] is not None:
+    while i < count:
+        if scan(i) is not None:
             end = i
             i += 1
             continue
         if raw_lines[i].strip() == "":
             j = i
-            while j < len(raw_lines) and raw_lines[j].strip() == "":
+            while j < count and raw_lines[j].strip() == "":
                 j += 1
-            if j < len(raw_lines) and scans[j] is not None:
+            if j < count and scan(j) is not None:
                 i = j
                 continue
         break
 
     record = RecordText(first_line=start, last_line=end)
-    record.fullwidth = any(has_fullwidth(raw_lines[k]) for k in range(start, end + 1))
+    record.fullwidth = any(
+        not raw_lines[k].isascii() and has_fullwidth(raw_lines[k]) for k in range(start, end + 1)
+    )
+    tokens = record.tokens
     for k in range(start, end + 1):
-        sc = scans[k]
+        sc = scan(k)
         if sc is None:
             continue
-        for kind, value in sc.items:
-            if kind == "move" and isinstance(value, str):
-                record.tokens.append(value)
-                record.result = None  # a result is only kept when it is trailing
-            elif kind == "result" and isinstance(value, str):
-                record.result = value
-            elif kind == "var" and isinstance(value, list):
-                key = len(record.tokens) - 1
-                record.variations.setdefault(key, []).append([str(v) for v in value])
+        for index, var in sc.variations:
+            record.variations.setdefault(len(tokens) + index, []).append(list(var))
+        if sc.tokens:
+            tokens.extend(sc.tokens)
+            record.result = None  # a result is only kept when it is trailing
+        if sc.result is not None:
+            record.result = sc.result
     return record

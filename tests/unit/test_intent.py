@@ -1,0 +1,40 @@
+"""relaybot.core.intent: keywords alone on a line, English and Japanese alike."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from relaybot.core.intent import read_intent
+
+
+@pytest.mark.parametrize(
+    "line,attr",
+    [("resign", "resign"), ("  I   Resign. ", "resign"), ("ＲＥＳＩＧＮ", "resign"),  # full width
+     ("投了します。", "resign"), ("draw?", "draw_offer"), ("Draw\t?", "draw_offer"),
+     ("Draw!", "draw_accept"), ("ドロー", "draw_accept"), ("Ｓｔａｔｕｓ", "status"),
+     ("help", "help"), ("Long\u00a0think", "long_think"), ("長考", "long_think")],
+)  # fmt: skip
+def test_keyword_lines_in_any_case_width_and_spacing(line: str, attr: str) -> None:
+    """ASCII lines skip NFKC; full-width and odd spaces (tab, no-break) still count."""
+    intent = read_intent(f"Hello,\n\n1. e4 e5\n{line}\nBye")
+    assert getattr(intent, attr) is True
+    assert intent.keyword_lines == {3}
+
+
+def test_td_question_and_leave() -> None:
+    intent = read_intent("TD:  is 3... Bc5 legal?\nleave 2026-05-01 - 2026-05-10\n")
+    assert intent.td_question == "is 3... Bc5 legal?"
+    assert intent.leave == (date(2026, 5, 1), date(2026, 5, 10))
+    assert intent.keyword_lines == {0, 1}
+    fullwidth = read_intent("ｔｄ：ｈｅｌｌｏ\n休戦 2026-05-01〜2026-05-10")
+    assert fullwidth.td_question == "hello"
+    assert fullwidth.leave == (date(2026, 5, 1), date(2026, 5, 10))
+    assert read_intent("leave soon").leave_invalid
+
+
+def test_moves_and_prose_are_no_keywords() -> None:
+    intent = read_intent("Nf3 Nc6 Bb5 a6\nI will not resign\nresign 1. e4\n\n12. O-O")
+    assert not intent.any
+    assert intent.keyword_lines == set()
