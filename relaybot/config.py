@@ -52,7 +52,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "password": ("", "str"),
         "tls": ("none", "tls"),
         "timeout": (60, "int"),
-        "connections": (1, "count"),
+        "connections": (2, "count"),
     },
 }
 
@@ -105,9 +105,10 @@ class SmtpConfig:
     password: str
     tls: str
     timeout: int = 60
-    # SMTP connections used at once for a full outbox: more than 1 helps with a distant
-    # server, but a crash can then catch several mails between 250 and marked-sent (G4)
-    connections: int = 1
+    # SMTP connections used at once: while the server works on one mail the next goes out
+    # on the other. A crash can then catch up to this many mails between 250 and
+    # marked-sent, each resent once with its own Message-ID (G4); 1 for one at a time.
+    connections: int = 2
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,6 @@ port = 25
 user = ""             # empty: no AUTH
 password = ""
 tls = "none"          # none | starttls | ssl
-# connections = 1     # more at once help with a distant server (a crash may then
-                      # resend a few mails, with the same Message-IDs)
+# connections = 2     # mails sent at once; after a crash up to this many may be
+                      # resent, with the same Message-IDs (1: one at a time)
 """

@@ -23,7 +23,7 @@ from relaybot.config import Config
 from relaybot.faults import crash_point
 from relaybot.mail.imap import Mailbox
 from relaybot.outbox import Recipient, queue_mail
-from relaybot.service import Arrival, process_in
+from relaybot.service import Arrival, prefetch, process_in
 from relaybot.store.db import Store
 from relaybot.store.models import ImapState, InboundFailure
 
@@ -213,14 +213,16 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
         # the savepoints below nest inside it and no other writer slips in between.
         session.execute(update(ImapState).where(ImapState.folder == first.folder)
                         .values(uidvalidity=first.uidvalidity))
+        batch = prefetch(session, cfg, arrivals)
         for arrival in arrivals:
             try:
                 with session.begin_nested():
                     crash_point("process", arrival.raw)
-                    outcome = process_in(session, cfg, arrival, now())
+                    outcome = process_in(session, cfg, arrival, now(), batch)
             except Exception as exc:  # G3: one bad mail must never block the rest
                 if transient(exc):
                     raise  # T7: the database, not the mail: the whole batch again, uncounted
+                batch.release(arrival.uid)
                 log.exception("processing uid %s failed", arrival.uid)
                 error = f"{type(exc).__name__}: {exc}"
                 attempts = _failure(session, arrival, error)

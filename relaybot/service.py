@@ -1,14 +1,16 @@
-"""One inbound mail = one transaction: load, decide, save state and outbox rows.
+"""One inbound mail = one unit of work: load, decide, save state and outbox rows.
 
 The flow follows DESIGN.md: parse (never raises) -> who and which game (G12)
--> the referee's verdict -> moves, ledger events and outbox mail, all in the
-same commit. The poller moves the mail out of INBOX only after that commit.
+-> the referee's verdict -> moves, ledger events and outbox mail, all or nothing.
+``process_mail`` gives a mail its own transaction; the poller runs a batch of mails
+in one transaction with a savepoint per mail (``process_in``) and moves them out of
+INBOX only after that commit.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -61,10 +63,62 @@ def process_mail(store: Store, cfg: Config, arrival: Arrival, now: datetime) -> 
     return outcome
 
 
-def process_in(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> str:
+def process_in(session: Session, cfg: Config, arrival: Arrival, now: datetime,
+               batch: Prefetch | None = None) -> str:
     """Handle one mail inside the caller's transaction (the poller commits a batch of
-    mails at once, each in its own savepoint); returns what happened."""
-    return _process(session, cfg, arrival, now)
+    mails at once, each in its own savepoint); returns what happened.
+
+    ``batch``: what :func:`prefetch` read for the whole batch (else read per mail).
+    """
+    return _process(session, cfg, arrival, now, batch)
+
+
+@dataclass
+class Prefetch:
+    """What a batch of mails needs from the store before routing, read in two queries
+    for the whole batch instead of two per mail: the ingest ledger (G2) and the senders.
+
+    Only for arrivals with UIDs from one folder and UIDVALIDITY (as the poller has).
+    """
+
+    mails: dict[int, InboundMail]  # by UID, parsed once
+    seen_ids: set[str]  # Message-IDs handled before, or earlier in this batch
+    seen_uids: set[int]
+    members: dict[str, Member]  # by address: every sender of the batch who is a member
+    claimed: dict[int, str] = field(default_factory=dict)  # UID -> Message-ID, this batch
+
+    def release(self, uid: int) -> None:
+        """The mail's savepoint was rolled back: its Message-ID is not handled after all."""
+        message_id = self.claimed.pop(uid, None)
+        if message_id is not None:
+            self.seen_ids.discard(message_id)
+
+
+def prefetch(session: Session, cfg: Config, arrivals: list[Arrival]) -> Prefetch:
+    """Parse a batch's mails and read their ledger entries and senders (see Prefetch)."""
+    mails: dict[int, InboundMail] = {}
+    for arrival in arrivals:
+        try:
+            mails[arrival.uid] = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
+        except Exception:  # parsed again in its own savepoint, where a failure counts (G3)
+            log.debug("uid %s: parse failed in prefetch", arrival.uid, exc_info=True)
+    first = arrivals[0]
+    ids = sorted({m.message_id for m in mails.values()})
+    seen_ids: set[str] = set()
+    seen_uids: set[int] = set()
+    for message_id, folder, validity, uid in session.execute(
+            select(Inbound.message_id, Inbound.folder, Inbound.uidvalidity, Inbound.uid)
+            .where(or_(Inbound.message_id.in_(ids),
+                       (Inbound.folder == first.folder)
+                       & (Inbound.uidvalidity == first.uidvalidity)
+                       & Inbound.uid.in_([a.uid for a in arrivals])))):
+        seen_ids.add(message_id)
+        if (folder, validity) == (first.folder, first.uidvalidity):
+            seen_uids.add(uid)
+    senders = sorted({m.from_addr for m in mails.values() if m.from_addr})
+    members = {m.email: m for m in session.scalars(
+        select(Member).where(Member.email.in_(senders)))} if senders else {}
+    return Prefetch(mails, seen_ids, seen_uids, members)
 
 
 # Hot statements built once, run with parameters: neither rebuilt nor re-keyed per mail.
@@ -90,9 +144,17 @@ def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
     return found is not None
 
 
-def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> str:
-    mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
-    if _already_seen(session, arrival, mail.message_id):
+def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
+             batch: Prefetch | None = None) -> str:
+    mail = batch.mails.pop(arrival.uid, None) if batch is not None else None
+    if mail is None:
+        mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
+    if batch is not None:
+        if mail.message_id in batch.seen_ids or arrival.uid in batch.seen_uids:
+            return "duplicate"  # G2, as below
+        batch.seen_ids.add(mail.message_id)
+        batch.claimed[arrival.uid] = mail.message_id
+    elif _already_seen(session, arrival, mail.message_id):
         return "duplicate"  # G2: the same mail again (redelivery, new UIDVALIDITY)
     inbound = Inbound(
         message_id=mail.message_id, folder=arrival.folder, uidvalidity=arrival.uidvalidity,
@@ -102,14 +164,15 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime) -> 
     )
     # Added last, with its outcome: one INSERT instead of an INSERT and two UPDATEs. The
     # moves it carries reach the session first and bring it along (Move.inbound).
-    inbound.outcome = _route(session, cfg, mail, inbound, arrival, now)
+    inbound.outcome = _route(session, cfg, mail, inbound, arrival, now,
+                             batch.members if batch is not None else None)
     session.add(inbound)
     return inbound.outcome
 
 
 def _route(
     session: Session, cfg: Config, mail: InboundMail, inbound: Inbound, arrival: Arrival,
-    now: datetime,
+    now: datetime, members: dict[str, Member] | None = None,
 ) -> str:
     for rcpt in mail.recipients:
         token = verp_id(rcpt, cfg.bot.address)
@@ -127,7 +190,8 @@ def _route(
         # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
         return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
                        arrival.internaldate)
-    member = session.scalar(_MEMBER_BY_EMAIL, {"email": mail.from_addr})
+    member = (members.get(mail.from_addr) if members is not None
+              else session.scalar(_MEMBER_BY_EMAIL, {"email": mail.from_addr}))
     if member is None:
         return "stranger"  # G12: strangers get no reply at all
     from relaybot.td import find_commands

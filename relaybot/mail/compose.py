@@ -37,7 +37,9 @@ _REPEATING = frozenset({
     "x-relaybot-kind", "x-relaybot-game", "mime-version", "content-type",
     "content-transfer-encoding",
 })
-_CACHE_MAX = 4096  # entries per cache; cleared when full (a club has a few thousand)
+# Entries per cache, cleared when full. Parsed headers keep their token trees (~10 KB
+# each), so the bound is small: the bot's and the games' addresses stay hot anyway.
+_CACHE_MAX = 512
 _parsed: dict[tuple[str, str], tuple[str, Any]] = {}
 _folded: dict[tuple[str, str], bytes] = {}
 

@@ -22,8 +22,8 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
     cfg = load_config(path, environ={"RELAYBOT_IMAP_PORT": "1143", "RELAYBOT_BOT_LANGUAGE": "en"})
     assert cfg.imap.port == 1143
     assert cfg.bot.language == "en"
-    assert cfg.smtp.connections == 1  # one mail in flight at a time unless asked
-    assert load_config(path, environ={"RELAYBOT_SMTP_CONNECTIONS": "4"}).smtp.connections == 4
+    assert cfg.smtp.connections == 2
+    assert load_config(path, environ={"RELAYBOT_SMTP_CONNECTIONS": "1"}).smtp.connections == 1
 
 
 @pytest.mark.parametrize(
