@@ -32,15 +32,6 @@ class GameFile:
     now: datetime | None = None
     penalties: list[Any] = field(default_factory=list)
     pauses: list[Any] = field(default_factory=list)
-    _position: tuple[str, Any] | None = field(default=None, repr=False)
-
-    def position(self) -> Any:
-        """The current position, loaded once per stored value (both mails of a move
-        read it); never modify what this returns."""
-        saved = self.game.position
-        if self._position is None or self._position[0] != saved:
-            self._position = (saved, self.rules.load(saved))
-        return self._position[1]
 
     @classmethod
     def load(cls, session: Session, game: Game) -> GameFile:
@@ -81,7 +72,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     lang = reader.lang
     notation, letters = gf.notation_for(reader)
     plies = gf.plies
-    position = gf.position()
+    position = gf.game.position  # the saved text: no board is built for a mail
     colour = gf.colour_of(reader.id)
     to_move = gf.rules.to_move(position)
     last = gf.moves[-1] if gf.moves else None

@@ -89,7 +89,7 @@ class GameRules(Protocol):
         """Apply a canonical ply to ``position`` in place."""
 
     def to_move(self, position: Any) -> int:
-        """0 when the first player (White) is to move, else 1."""
+        """0 when the first player (White) is to move, else 1 (also of ``save``'s text)."""
 
     def outcome(self, position: Any) -> Outcome | None:
         """The result if the board itself ends the game."""
@@ -104,4 +104,4 @@ class GameRules(Protocol):
         """One ply in a player's notation, from ``position`` (before the ply)."""
 
     def board_text(self, position: Any, lang: str) -> str:
-        """A plain-text board diagram."""
+        """A plain-text board diagram (of a position or of ``save``'s text)."""

@@ -75,8 +75,8 @@ class ChessRules:
         board.push(_move(board, ply))
 
     def to_move(self, position: object) -> int:
-        """0 when White is to move, else 1."""
-        return 0 if _board(position).turn == chess.WHITE else 1
+        """0 when White is to move, else 1 (of a board or a saved FEN)."""
+        return 0 if _placement(position)[1] else 1
 
     def outcome(self, position: object) -> Outcome | None:
         """Checkmate, stalemate, insufficient material (and the automatic
@@ -113,24 +113,34 @@ class ChessRules:
     def board_text(self, position: object, lang: str) -> str:
         """A monospace diagram from White's side plus whose move it is.
 
-        Upper case is White, lower case Black, ``.`` an empty square.
+        ``position`` is a board or its saved FEN (the mails use the stored FEN, so no
+        board is built for them). Upper case is White, lower case Black, ``.`` empty.
         """
-        board = _board(position)
+        placement, white = _placement(position)
         lines = []
-        # the FEN's board field lists ranks 8..1 with the same letters as Piece.symbol();
-        # reading it is far cheaper than 64 piece_at() calls
-        for rank, row in zip(range(8, 0, -1), board.board_fen().split("/"), strict=True):
+        # the FEN's placement field lists ranks 8..1 with the letters of Piece.symbol()
+        for rank, row in zip(range(8, 0, -1), placement.split("/"), strict=True):
             cells: list[str] = []
             for char in row:
                 cells.extend("." * int(char) if char.isdigit() else char)
             lines.append(f"{rank} " + " ".join(cells))
         lines.append("  " + " ".join(chess.FILE_NAMES))
-        white = board.turn == chess.WHITE
         if lang == "ja":
             lines.append("白番" if white else "黒番")
         else:
             lines.append("White to move" if white else "Black to move")
         return "\n".join(lines)
+
+
+def _placement(position: object) -> tuple[str, bool]:
+    """(FEN piece placement, White to move) of a board or a saved FEN."""
+    if isinstance(position, str):
+        fields = position.split()
+        if len(fields) >= 2 and fields[0].count("/") == 7 and fields[1] in ("w", "b"):
+            return fields[0], fields[1] == "w"
+        position = chess.Board(position)  # not a plain FEN: let python-chess judge it
+    board = _board(position)
+    return board.board_fen(), board.turn == chess.WHITE
 
 
 RULES = ChessRules()

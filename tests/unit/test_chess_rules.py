@@ -156,3 +156,19 @@ def test_extract_record_delegates() -> None:
     rec = RULES.extract_record("Hi\n1. e4 e5\nBye")
     assert rec.tokens == ["e4", "e5"]
     assert (rec.first_line, rec.last_line) == (1, 1)
+
+
+def test_board_text_and_side_to_move_read_the_saved_fen_as_the_board_itself() -> None:
+    """J18: the diagram in a mail comes from the stored FEN without building a board; it
+    must be exactly the board's own diagram, in both languages, for either side to move."""
+    import chess
+
+    board = RULES.start()
+    for uci in ("e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3"):
+        board.push(chess.Move.from_uci(uci))
+        saved = RULES.save(board)
+        for lang in ("en", "ja"):
+            assert RULES.board_text(saved, lang) == RULES.board_text(board, lang)
+        assert RULES.to_move(saved) == RULES.to_move(board)
+    assert RULES.to_move(RULES.save(board)) == 1
+    assert RULES.board_text(RULES.save(board), "ja").endswith("黒番")
