@@ -74,7 +74,8 @@ def main() -> int:
         "in: mails delivered to INBOX (T12: mails generated); applied: moves stored; out: "
         "mails the SMTP sink captured; duplicates: captured mails whose Message-ID was "
         "already captured (allowed only between the SMTP 250 and marking the row sent: T1 "
-        "after_smtp_250, T2/T14 a stalled DATA that was delivered); lost: delivered mail "
+        "after_smtp_250, up to one per SMTP connection, `smtp.connections` = 2; T2/T14 a "
+        "stalled DATA that was delivered); lost: delivered mail "
         "found nowhere, or outbox rows marked sent that never arrived.",
         "",
         "The long fuzz run is `python -m bench.fuzz --mails 100000` (not part of this table).",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import binascii
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from email import policy
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.policy import EmailPolicy
-from typing import Any
+from typing import Any, TypeVar
 
 
 class _CachedRegistry(HeaderRegistry):
@@ -40,6 +40,7 @@ _REPEATING = frozenset({
 # Entries per cache, cleared when full. Parsed headers keep their token trees (~10 KB
 # each), so the bound is small: the bot's and the games' addresses stay hot anyway.
 _CACHE_MAX = 512
+_T = TypeVar("_T")
 _parsed: dict[tuple[str, str], tuple[str, Any]] = {}
 _folded: dict[tuple[str, str], bytes] = {}
 
@@ -55,24 +56,25 @@ class _RelayPolicy(EmailPolicy):
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if name.lower() not in _REPEATING or not isinstance(value, str | Address):
             return super().header_store_parse(name, value)  # type: ignore[no-any-return]
-        key = (name, str(value))
-        hit = _parsed.get(key)
-        if hit is None:
-            if len(_parsed) >= _CACHE_MAX:
-                _parsed.clear()
-            hit = _parsed[key] = super().header_store_parse(name, value)
-        return hit
+        parse = super().header_store_parse
+        return _remember(_parsed, (name, str(value)), lambda: parse(name, value))
 
     def fold_binary(self, name: str, value: Any) -> bytes:
         if name.lower() not in _REPEATING:
             return super().fold_binary(name, value)  # type: ignore[no-any-return]
-        key = (name, str(value))
-        hit = _folded.get(key)
-        if hit is None:
-            if len(_folded) >= _CACHE_MAX:
-                _folded.clear()
-            hit = _folded[key] = super().fold_binary(name, value)
-        return hit
+        fold = super().fold_binary
+        return _remember(_folded, (name, str(value)), lambda: fold(name, value))
+
+
+def _remember(cache: dict[tuple[str, str], _T], key: tuple[str, str],
+              make: Callable[[], _T]) -> _T:
+    """``cache[key]``, made first if missing; the cache is emptied when it is full."""
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) >= _CACHE_MAX:
+            cache.clear()
+        hit = cache[key] = make()
+    return hit
 
 
 # G11: headers still come from the header registry; only its classes and results are reused
