@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Date, bindparam, cast, literal, null, select, union_all
+from sqlalchemy import BindParameter, Date, bindparam, cast, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
 from relaybot.core.clocks import (
@@ -33,7 +33,8 @@ def control_of(text: str) -> TimeControl:
 def _ledger_statements() -> tuple[Any, Any]:
     """The ledger query without and with the leaves part, built once: a statement object
     is reused with new parameters, so it is neither rebuilt nor re-keyed for every mail."""
-    game_id, members = bindparam("game_id"), bindparam("members", expanding=True)
+    game_id: BindParameter[str] = bindparam("game_id")
+    members: BindParameter[int] = bindparam("members", expanding=True)
     penalties = (
         # the first part's column types read every row of the union
         select(literal("p").label("src"), GameEvent.colour.label("who"),
