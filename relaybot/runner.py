@@ -95,7 +95,7 @@ class Service:
 
     def run(self, lock: InstanceLock) -> None:
         """Serve until stopped; the caller holds ``lock``."""
-        from apscheduler.schedulers.background import BackgroundScheduler
+        from apscheduler.schedulers.background import BackgroundScheduler  # type: ignore[import-untyped]
 
         signal.signal(signal.SIGTERM, self._signal)
         signal.signal(signal.SIGINT, self._signal)
