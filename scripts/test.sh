@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run the whole suite:
-# ruff, mypy --strict on the pure core, and pytest (unit, integration, reliability).
+# ruff, mypy --strict on the pure core (mypy on the whole package), and pytest (unit, integration, reliability).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +28,8 @@ python3 -m pip install -q --disable-pip-version-check -e '.[test]' 2>&1 | grep -
 
 echo "== ruff"
 python3 -m ruff check relaybot tests bench
-echo "== mypy --strict relaybot/core"
+echo "== mypy --strict relaybot/core relaybot/games; mypy relaybot"
 python3 -m mypy --strict relaybot/core relaybot/games
+python3 -m mypy relaybot
 echo "== pytest"
 python3 -m pytest -q -p no:cacheprovider "$@"
