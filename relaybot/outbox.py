@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import aiosmtplib
-from sqlalchemy import or_, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -60,11 +60,14 @@ def queue_mail(
     auto_submitted: str = "auto-generated",
     from_address: str | None = None,
     unique: bool = False,
+    defer: bool = False,
 ) -> Outbox | None:
     """Add one outgoing mail to the session; None when ``dedupe_key`` was already queued.
 
     ``unique=True``: the caller knows the key is new (bulk queueing); the database's
     unique constraint still refuses a duplicate, failing the whole transaction.
+    ``defer=True`` (rows without a key): the row waits in the session for
+    :func:`insert_deferred`, which writes all waiting rows in one statement.
     """
     if dedupe_key is not None and not unique:
         exists = session.scalar(select(Outbox.id).where(Outbox.dedupe_key == dedupe_key))
@@ -88,21 +91,17 @@ def queue_mail(
         auto_submitted=auto_submitted,
         extra={"X-Relaybot-Kind": kind, **({"X-Relaybot-Game": game_id} if game_id else {})},
     )
-    row = Outbox(
-        message_id=message_id,
-        dedupe_key=dedupe_key,
-        kind=kind,
-        game_id=game_id,
-        member_id=to.member_id,
-        recipient=to.address,
-        envelope_from=verp_address(bot.local, bot.domain, token),
-        raw=msg.as_bytes(),
-        status="pending",
-        attempts=0,
-        next_attempt_at=now,
-        last_error="",
-        created_at=now,
-    )
+    values = {
+        "message_id": message_id, "dedupe_key": dedupe_key, "kind": kind,
+        "game_id": game_id, "member_id": to.member_id, "recipient": to.address,
+        "envelope_from": verp_address(bot.local, bot.domain, token), "raw": msg.as_bytes(),
+        "status": "pending", "attempts": 0, "next_attempt_at": now, "last_error": "",
+        "created_at": now,
+    }
+    row = Outbox(**values)
+    if defer and dedupe_key is None:
+        session.info.setdefault(_DEFERRED, []).append(values)
+        return row  # not in the session: the caller only reads it
     if dedupe_key is None or unique:
         session.add(row)
         return row
@@ -112,6 +111,26 @@ def queue_mail(
     except IntegrityError:
         return None
     return row
+
+
+_DEFERRED = "relaybot.outbox.deferred"
+
+
+def insert_deferred(session: Session) -> None:
+    """Write the rows queued with ``defer=True`` since the last call, in queue order, in
+    one statement of the session's transaction.
+
+    No autoflush first: a queued row refers only to rows already written (its game and
+    member), and the caller's own pending changes are flushed once, later, with the rest.
+    """
+    rows = session.info.pop(_DEFERRED, None)
+    if rows:
+        session.execute(insert(Outbox), rows, execution_options={"autoflush": False})
+
+
+def discard_deferred(session: Session) -> None:
+    """Forget rows queued with ``defer=True`` whose work was rolled back unwritten."""
+    session.info.pop(_DEFERRED, None)
 
 
 def _backoff(attempts: int) -> timedelta:

@@ -28,7 +28,7 @@ from relaybot.faults import crash_point
 from relaybot.games.chess import RULES as RULES_FOR_TEXT
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids, verp_id
 from relaybot.mail.render import render
-from relaybot.outbox import Recipient, queue_mail
+from relaybot.outbox import Recipient, discard_deferred, insert_deferred, queue_mail
 from relaybot.requests import ask_td, end_leave_by_move, request_leave
 from relaybot.store.db import Store
 from relaybot.store.models import Game, GameEvent, Inbound, Member, Move, Outbox, ReplyCount
@@ -347,6 +347,7 @@ def _play(
     inbound: Inbound, arrival: Arrival, now: datetime, text: str | None = None,
     collect: list[tuple[str, str]] | None = None,
 ) -> str:
+    discard_deferred(session)  # left by a mail or section whose work was rolled back
     text = mail.text if text is None else text
     game = gf.game
     member = gf.player(colour)
@@ -447,7 +448,9 @@ def _play(
     _reply(session, cfg, gf, member, mail, now, "ack", verdict=verdict,
            extra={**ctx, "move": _new_moves(gf, member, n_new) if n_new else "",
                   "proposals": _proposals(gf, member),
-                  "auto_moves": _auto_moves(gf, member, verdict)}, collect=collect)
+                  "auto_moves": _auto_moves(gf, member, verdict)}, collect=collect, defer=True)
+    # the forward and the ack in one statement, inside this mail's (or section's) savepoint
+    insert_deferred(session)
     return verdict.kind
 
 
@@ -562,7 +565,7 @@ def _forward(
         session, cfg, kind=kind, to=Recipient(to.name, to.email, to.id), subject=subject,
         body=body, now=now, game_id=gf.game.id, reply_to=cfg.bot.game_address(gf.game.id),
         in_reply_to=in_reply_to, references=refs,
-        from_address=cfg.bot.game_address(gf.game.id),
+        from_address=cfg.bot.game_address(gf.game.id), defer=True,
     )
     if row is not None:
         gf.game.last_out_message_id = row.message_id
@@ -572,7 +575,7 @@ def _forward(
 def _reply(
     session: Session, cfg: Config, gf: GameFile, to: Member, mail: InboundMail, now: datetime,
     kind: str, *, verdict: Verdict | None = None, extra: dict[str, object] | None = None,
-    collect: list[tuple[str, str]] | None = None,
+    collect: list[tuple[str, str]] | None = None, defer: bool = False,
 ) -> None:
     ctx = {**game_context(cfg, gf, to), **(extra or {})}
     if verdict is not None:
@@ -586,7 +589,7 @@ def _reply(
         session, cfg, kind=kind, to=Recipient(to.name, to.email, to.id), subject=subject,
         body=body, now=now, game_id=gf.game.id, reply_to=cfg.bot.game_address(gf.game.id),
         in_reply_to=in_reply_to, references=refs, auto_submitted="auto-replied",
-        from_address=cfg.bot.game_address(gf.game.id),
+        from_address=cfg.bot.game_address(gf.game.id), defer=defer,
     )
 
 

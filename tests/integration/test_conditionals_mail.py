@@ -151,3 +151,37 @@ def test_j17_one_bad_section_does_not_block_the_other(club: Club) -> None:
     assert record(club, b) == ""
     reply = body_of(white.inbox()[-1])
     assert "A:move" in reply and "B:bad_move" in reply
+
+
+def test_j17_a_section_that_raises_sends_nothing_for_its_game(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A section's forward is queued before its acknowledgement is written; when the
+    section then fails, its savepoint takes the move back and no forward of it may go
+    out, not even with the next section's mail, which is relayed as usual (J17, G4)."""
+    import relaybot.service as service
+
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    a = club.game(white, black)
+    b = club.game(white, black)
+    before = len(black.inbox())
+    real = service._reply
+    calls = []
+
+    def fail_on_a(session, cfg, gf, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(gf.game.id)
+        if gf.game.id == a:
+            raise RuntimeError("boom after the forward was queued")
+        return real(session, cfg, gf, *args, **kw)
+
+    monkeypatch.setattr(service, "_reply", fail_on_a)
+    white.send("Hello!\n\nA: 1. e4\n\nB: 1. d4\n", to=f"relay+{a}@club.example",
+               subject="two games")
+    club.cycle()
+    assert calls == [a, b]
+    assert record(club, a) == ""  # taken back with the section
+    assert record(club, b) == "1. d4"
+    forwards = [c for c in black.inbox()[before:] if c.parsed["X-Relaybot-Kind"] == "move"]
+    assert [c.parsed["X-Relaybot-Game"] for c in forwards] == [b]
+    assert "A:error" in body_of(white.inbox()[-1])
