@@ -148,8 +148,8 @@ class SendCounts:
     failed: int = 0
 
 
-# One sender per process at a time: the service's periodic job, the send after a poll and
-# a background sender could otherwise pick the same pending rows and send them twice (G4).
+# One sender per process at a time: the service's periodic outbox job and its send after
+# a poll run in different threads and could otherwise pick the same pending rows (G4).
 _SENDING = threading.Lock()
 
 
@@ -189,7 +189,6 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
         if isinstance(result, BaseException):
             raise result
     return counts
-
 
 
 class _Marks:

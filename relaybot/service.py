@@ -87,6 +87,15 @@ class Prefetch:
     members: dict[str, Member]  # by address: every sender of the batch who is a member
     claimed: dict[int, str] = field(default_factory=dict)  # UID -> Message-ID, this batch
 
+    def claim(self, arrival: Arrival, message_id: str) -> bool:
+        """G2 for the batch: False when this mail was handled before (by Message-ID or
+        UID), or earlier in this batch; else it is marked handled now."""
+        if message_id in self.seen_ids or arrival.uid in self.seen_uids:
+            return False
+        self.seen_ids.add(message_id)
+        self.claimed[arrival.uid] = message_id
+        return True
+
     def release(self, uid: int) -> None:
         """The mail's savepoint was rolled back: its Message-ID is not handled after all."""
         message_id = self.claimed.pop(uid, None)
@@ -149,12 +158,9 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
     mail = batch.mails.pop(arrival.uid, None) if batch is not None else None
     if mail is None:
         mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
-    if batch is not None:
-        if mail.message_id in batch.seen_ids or arrival.uid in batch.seen_uids:
-            return "duplicate"  # G2, as below
-        batch.seen_ids.add(mail.message_id)
-        batch.claimed[arrival.uid] = mail.message_id
-    elif _already_seen(session, arrival, mail.message_id):
+    seen = (not batch.claim(arrival, mail.message_id) if batch is not None
+            else _already_seen(session, arrival, mail.message_id))
+    if seen:
         return "duplicate"  # G2: the same mail again (redelivery, new UIDVALIDITY)
     inbound = Inbound(
         message_id=mail.message_id, folder=arrival.folder, uidvalidity=arrival.uidvalidity,

@@ -351,7 +351,7 @@ class Mailbox:
         which tells a vanished mail from a late one."""
         client = self._require()
         out: dict[int, Fetched] = {}
-        small: list[int] = []
+        small: dict[int, tuple[int, datetime]] = {}  # UID -> (size, INTERNALDATE)
         for uid in uids:
             head = heads.get(uid)
             if head is None:
@@ -360,25 +360,23 @@ class Mailbox:
             if size > self.max_size:
                 out[uid] = Fetched(uid, None, internaldate, size, too_big=True)
             else:
-                small.append(_check_uid(uid))
+                small[_check_uid(uid)] = (size, internaldate)
         if not small:
             return out
         try:
             crash_point("mid_fetch")
-            data = client.fetch(small, ["BODY.PEEK[]"])
+            data = client.fetch(list(small), ["BODY.PEEK[]"])
         except IMAPClientError:
             return out  # e.g. NO [EXPUNGEISSUED]: the caller fetches one by one
         except Exception as exc:
             if _is_network_error(exc):
                 raise self._fail("UID FETCH (bodies)", exc) from exc
             raise
-        for uid in small:
+        for uid, (size, internaldate) in small.items():
             entry = data.get(uid)
             raw = entry.get(_BODY) if entry is not None else None
             if isinstance(raw, bytes):
-                head = heads[uid]
-                out[uid] = Fetched(uid, raw, _to_utc(head[_DATE]), int(head[_SIZE]),
-                                   too_big=False)
+                out[uid] = Fetched(uid, raw, internaldate, size, too_big=False)
         return out
 
     def _fetch_items(
@@ -453,10 +451,8 @@ class Mailbox:
             try:
                 self._drop_untagged()  # the COPYUID read below must be this command's
                 client.move(wanted, folder)
-                imap = getattr(client, "_imap", None)
-                stash = getattr(imap, "untagged_responses", {})
-                for line in stash.get("OK", ()):
-                    moved |= _copyuid_sources(bytes(line))
+                for line in _untagged_ok(client):
+                    moved |= _copyuid_sources(line)
                 self._drop_untagged()
             except IMAPClientError:
                 moved = set()  # TRYCREATE, a vanished UID, ...: the careful path below
@@ -484,10 +480,7 @@ class Mailbox:
     def _move_once(client: Any, uid: int, folder: str) -> bool:
         if client.has_capability("MOVE"):
             client.move([uid], folder)
-            # RFC 6851: COPYUID comes in an untagged OK; imaplib keeps this command's.
-            imap = getattr(client, "_imap", None)
-            stash = getattr(imap, "untagged_responses", {})
-            return any(b"COPYUID" in bytes(line).upper() for line in stash.get("OK", ()))
+            return any(b"COPYUID" in line.upper() for line in _untagged_ok(client))
         resp = client.copy([uid], folder)
         if b"COPYUID" not in _as_bytes(resp).upper() and client.has_capability("UIDPLUS"):
             return False  # nothing copied: not in our view, or gone
@@ -562,6 +555,13 @@ class Mailbox:
             return False
         finally:
             sock.settimeout(self.settings.timeout)
+
+
+def _untagged_ok(client: Any) -> list[bytes]:
+    """The untagged OK lines of the last command, where RFC 6851 puts a MOVE's COPYUID
+    (imaplib keeps them per command)."""
+    stash = getattr(getattr(client, "_imap", None), "untagged_responses", {})
+    return [bytes(line) for line in stash.get("OK", ())]
 
 
 def _copyuid_sources(line: bytes) -> set[int]:
