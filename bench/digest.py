@@ -62,7 +62,7 @@ def populate(store: Store, members: int) -> int:
         for n, (w, b) in enumerate(pairs):
             games.append({
                 "id": f"g{n:07d}", "kind": "chess", "event": f"Section {w // 4}", "round": "-",
-                "white_id": w + 1, "black_id": b + 1, "time_control": "10/30",
+                "side0_id": w + 1, "side1_id": b + 1, "time_control": "10/30",
                 "conditionals": "binding", "notation": None, "start_date": start,
                 "status": "active", "plies": " ".join(OPENING), "ply_count": 4,
                 "position": fen, "grace": 1, "leave_allowed": 1, "proposals": [],

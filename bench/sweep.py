@@ -114,11 +114,11 @@ def _games(games: int, seed: int) -> Iterator[dict[str, Any]]:
         gid = game_id(i)
         yield {
             "id": gid, "kind": "chess", "event": None, "round": "-",
-            "white_id": 2 * i + 1, "black_id": 2 * i + 2, "time_control": "10/30",
+            "side0_id": 2 * i + 1, "side1_id": 2 * i + 2, "time_control": "10/30",
             "conditionals": "binding", "notation": None, "start_date": start,
             "status": "active", "result": None, "termination": None, "end_date": None,
             "plies": "", "ply_count": 0, "position": START_FEN, "draw_offer_by": None,
-            "white_rating": None, "black_rating": None,
+            "side0_rating": None, "side1_rating": None,
             "last_out_message_id": f"<start.{gid}@club.example>", "grace": 1,
             "leave_allowed": 1,
             "due_at": NOW + timedelta(seconds=rng.randint(60, span)),

@@ -161,15 +161,15 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
     rules = rules_for(g.kind)
     start_position = rules.save(rules.start())
-    pair = (Game.white_id.in_([white.id, black.id])) & (Game.black_id.in_([white.id, black.id]))
+    pair = (Game.side0_id.in_([white.id, black.id])) & (Game.side1_id.in_([white.id, black.id]))
     label = chr(ord("A") + (session.scalar(select(func.count(Game.id)).where(pair)) or 0) % 26)
     game = Game(
         id=new_game_id(session), kind=g.kind, event=g.event, round="-",
-        white_id=white.id, black_id=black.id, time_control=g.time_control,
+        side0_id=white.id, side1_id=black.id, time_control=g.time_control,
         conditionals=g.conditionals, notation=g.notation,
         start_date=g.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
         status="active", plies="", ply_count=0, position=start_position,
-        white_rating=white.rating, black_rating=black.rating, label=label, overrun=g.overrun,
+        side0_rating=white.rating, side1_rating=black.rating, label=label, overrun=g.overrun,
         created_at=now, updated_at=now,
     )
     session.add(game)

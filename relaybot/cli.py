@@ -129,7 +129,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         else:
             print(f"ended: {g.end_date} ({g.termination})")
         for move in gf.moves:
-            print(f"  ply {move.ply + 1:>3} {move.san:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC")
+            print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC")
         print(gf.rules.board_text(position, "en"))
     return 0
 
@@ -258,7 +258,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         names = dict(session.execute(select(Member.id, Member.name)).all())
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
-            print(f"  {g.id}  {names[g.white_id]} - {names[g.black_id]}  "
+            print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
                   f"{g.result or g.status}  {g.ply_count} plies")
     return 0
 

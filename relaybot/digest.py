@@ -91,7 +91,7 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     week_start = (now - timedelta(days=7)).date()
     shared["results"] = list(session.scalars(
         select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
-    ids = {g.white_id for g in shared["results"]} | {g.black_id for g in shared["results"]}
+    ids = {g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
     shared["names"] = dict(session.execute(
         select(Member.id, Member.name).where(Member.id.in_(ids))).all()) if ids else {}
     return shared
@@ -102,10 +102,10 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
     common = _shared(session, now, shared)
     ids = [m.id for m in members]
     games = list(session.scalars(select(Game).where(
-        Game.status == "active", or_(Game.white_id.in_(ids), Game.black_id.in_(ids)))))
+        Game.status == "active", or_(Game.side0_id.in_(ids), Game.side1_id.in_(ids)))))
     gids = [g.id for g in games]
     people = {m.id: m for m in session.scalars(select(Member).where(Member.id.in_(
-        {g.white_id for g in games} | {g.black_id for g in games} | set(ids))))}
+        {g.side0_id for g in games} | {g.side1_id for g in games} | set(ids))))}
     moves: dict[str, list[Any]] = defaultdict(list)
     penalties: dict[str, list[Penalty]] = defaultdict(list)
     pauses: dict[str, list[Pause]] = defaultdict(list)
@@ -120,7 +120,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             penalties[e.game_id].append(Penalty(e.colour or 0, e.days, "", e.at))
         for q in session.scalars(select(Question).where(Question.game_id.in_(gids))):
             game = next(g for g in games if g.id == q.game_id)
-            zones = (people[game.white_id].tz, people[game.black_id].tz)
+            zones = (people[game.side0_id].tz, people[game.side1_id].tz)
             pauses[q.game_id].extend(question_pauses(q.asked_at, q.answered_at, zones))
     leaves: dict[int, list[Leave]] = defaultdict(list)
     for leave in session.scalars(select(Leave).where(
@@ -138,8 +138,8 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
 
     by_member: dict[int, list[Game]] = defaultdict(list)
     for game in games:
-        by_member[game.white_id].append(game)
-        by_member[game.black_id].append(game)
+        by_member[game.side0_id].append(game)
+        by_member[game.side1_id].append(game)
     books_cache: dict[str, Any] = common.setdefault("books", {})
     queued = 0
     for member in members:
@@ -147,7 +147,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
         for game in by_member.get(member.id, []):
             books = books_cache.get(game.id)
             if books is None:
-                white, black = people[game.white_id], people[game.black_id]
+                white, black = people[game.side0_id], people[game.side1_id]
                 gf = GameFile(game, white, black, moves.get(game.id, []), rules_for(game.kind))
                 game_pauses = list(pauses.get(game.id, []))
                 if game.leave_allowed:
@@ -161,7 +161,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             "reader": member.name, "week": week, "games": rows,
             "results": [_result_row(g, common["names"]) for g in common["results"]
                         if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
-                        or member.id in (g.white_id, g.black_id)],
+                        or member.id in (g.side0_id, g.side1_id)],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang)}
                 for e in seats.get(member.id, [])
@@ -171,7 +171,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                         "last": lv.last.isoformat()}
                        for mid, lvs in leaves.items() for lv in lvs
                        if mid == member.id or any(
-                           mid in (g.white_id, g.black_id) for g in by_member.get(member.id, []))],
+                           mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
             "announcements": common["announcements"],
         }
         subject, body = render(member.lang, "member", "digest", **ctx)
@@ -207,9 +207,9 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     for event_id in todo:
         who = dict(players[event_id])
         event = common["events"][event_id]
-        results = [GameResult(who[g.white_id], who[g.black_id], g.result or "*")
+        results = [GameResult(who[g.side0_id], who[g.side1_id], g.result or "*")
                    for g in finished[event_id]
-                   if g.white_id in who and g.black_id in who
+                   if g.side0_id in who and g.side1_id in who
                    and g.result in ("1-0", "0-1", "1/2-1/2")]
         order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
         common["standings"][event_id] = standings(list(who.values()), results, order)
@@ -229,8 +229,8 @@ def _table(common: dict[str, Any], event_id: int, lang: str) -> str:
 
 def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
               now: datetime) -> dict[str, Any]:
-    colour = 0 if game.white_id == member.id else 1
-    opponent = people[game.black_id if colour == 0 else game.white_id]
+    colour = 0 if game.side0_id == member.id else 1
+    opponent = people[game.side1_id if colour == 0 else game.side0_id]
     side = books.sides[colour]
     clock = pending(books, now)
     return {
@@ -242,5 +242,5 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
 
 
 def _result_row(game: Game, names: dict[int, str]) -> dict[str, str]:
-    return {"white": names.get(game.white_id, "?"), "black": names.get(game.black_id, "?"),
+    return {"white": names.get(game.side0_id, "?"), "black": names.get(game.side1_id, "?"),
             "result": game.result or "", "event": game.event or ""}

@@ -106,9 +106,9 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
     players = event_players(session, event)
     names = {m.id: m.name for m in players}
     results = [
-        GameResult(names[g.white_id], names[g.black_id], g.result or "*")
+        GameResult(names[g.side0_id], names[g.side1_id], g.result or "*")
         for g in session.scalars(select(Game).where(Game.event == event.name))
-        if g.white_id in names and g.black_id in names
+        if g.side0_id in names and g.side1_id in names
         and g.status == "finished" and g.result in ("1-0", "0-1", "1/2-1/2")
     ]
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
@@ -129,14 +129,14 @@ def find_event(session: Session, name: str) -> Event:
 
 def score_line(session: Session, game: Game, colour: int) -> str:
     """J15: the reporter's score in the game's event, e.g. "2 wins 1 draws 0 losses"."""
-    member_id = game.white_id if colour == 0 else game.black_id
+    member_id = game.side0_id if colour == 0 else game.side1_id
     wins = draws = losses = 0
     if game.event is None:
         return ""
     for g in session.scalars(select(Game).where(
             Game.event == game.event, Game.status == "finished",
-            (Game.white_id == member_id) | (Game.black_id == member_id))):
-        mine = 0 if g.white_id == member_id else 1
+            (Game.side0_id == member_id) | (Game.side1_id == member_id))):
+        mine = 0 if g.side0_id == member_id else 1
         if g.result == "1/2-1/2":
             draws += 1
         elif g.result in ("1-0", "0-1"):

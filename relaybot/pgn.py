@@ -26,12 +26,12 @@ def game_pgn(session: Session, cfg: Config, gf: GameFile) -> str:
     headers["White"] = gf.white.name
     headers["Black"] = gf.black.name
     headers["Result"] = game.result or "*"
-    headers["WhiteJCCA"] = str(game.white_rating) if game.white_rating is not None else "-"
-    headers["BlackJCCA"] = str(game.black_rating) if game.black_rating is not None else "-"
+    headers["WhiteJCCA"] = str(game.side0_rating) if game.side0_rating is not None else "-"
+    headers["BlackJCCA"] = str(game.side1_rating) if game.side1_rating is not None else "-"
     headers["EndDate"] = _pgn_date(game.end_date.isoformat() if game.end_date else "")
     node: chess.pgn.GameNode = pgn
     for move in gf.moves:
-        node = node.add_variation(chess.Move.from_uci(move.uci))
+        node = node.add_variation(chess.Move.from_uci(move.canon))
         node.comment = local_date(move.sent_at, cfg.bot.timezone)
     exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
     return pgn.accept(exporter)

@@ -56,11 +56,11 @@ def rate_game(session: Session, game: Game, now: datetime) -> bool:
     done = session.scalar(select(RatingChange.id).where(RatingChange.game_id == game.id))
     if done is not None:
         return False  # never twice for one game
-    white = session.get(Member, game.white_id)
-    black = session.get(Member, game.black_id)
+    white = session.get(Member, game.side0_id)
+    black = session.get(Member, game.side1_id)
     assert white is not None and black is not None
-    w_start = game.white_rating if game.white_rating is not None else START_RATING
-    b_start = game.black_rating if game.black_rating is not None else START_RATING
+    w_start = game.side0_rating if game.side0_rating is not None else START_RATING
+    b_start = game.side1_rating if game.side1_rating is not None else START_RATING
     new_w, new_b = apply_result(state_of(white), state_of(black), w_start, b_start, game.result)
     for member, new in ((white, new_w), (black, new_b)):
         before = member.rating if member.rating is not None else START_RATING
@@ -81,19 +81,19 @@ def grade_of(session: Session, member: Member) -> tuple[int, str]:
         .limit(1))
     intro = first if first is not None else member.rating
     tournament = 0
-    mine = (Game.white_id == member.id) | (Game.black_id == member.id)
+    mine = (Game.side0_id == member.id) | (Game.side1_id == member.id)
     events = {e for e in session.scalars(select(Game.event).where(mine)) if e}
     for event in sorted(events):
         games = session.scalars(select(Game).where(Game.event == event)).all()
         ratings: dict[int, int] = {}
         for g in games:  # each participant's rating at the start of the section
-            ratings.setdefault(g.white_id, g.white_rating or START_RATING)
-            ratings.setdefault(g.black_id, g.black_rating or START_RATING)
+            ratings.setdefault(g.side0_id, g.side0_rating or START_RATING)
+            ratings.setdefault(g.side1_id, g.side1_rating or START_RATING)
         scores = [
-            (1.0 if g.result == ("1-0" if g.white_id == member.id else "0-1")
+            (1.0 if g.result == ("1-0" if g.side0_id == member.id else "0-1")
              else 0.5 if g.result == "1/2-1/2" else 0.0)
             for g in games
-            if member.id in (g.white_id, g.black_id) and g.status == "finished"
+            if member.id in (g.side0_id, g.side1_id) and g.status == "finished"
             and g.result in RATED_RESULTS
         ]
         if scores:

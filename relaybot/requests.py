@@ -20,7 +20,7 @@ from relaybot.views import GameFile
 def active_games(session: Session, member: Member) -> list[Game]:
     """The member's games still being played."""
     return list(session.scalars(select(Game).where(
-        Game.status == "active", (Game.white_id == member.id) | (Game.black_id == member.id))))
+        Game.status == "active", (Game.side0_id == member.id) | (Game.side1_id == member.id))))
 
 
 def _leaves(session: Session, member: Member, *statuses: str) -> list[Leave]:
@@ -44,7 +44,7 @@ def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
     """Tell the TD and every opponent (J12: leave must be announced to all of them)."""
     opponents: dict[int, Member] = {}
     for game in active_games(session, member):
-        other_id = game.black_id if game.white_id == member.id else game.white_id
+        other_id = game.side1_id if game.side0_id == member.id else game.side0_id
         other = session.get(Member, other_id)
         if other is not None:
             opponents[other.id] = other

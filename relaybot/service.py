@@ -139,7 +139,7 @@ _SEEN_ID_OR_UID = select(Inbound.id).where(or_(
 _MEMBER_BY_EMAIL = select(Member).where(Member.email == bindparam("email"))
 _ACTIVE_GAMES = select(Game).where(
     Game.status == "active",
-    (Game.white_id == bindparam("member")) | (Game.black_id == bindparam("member")),
+    (Game.side0_id == bindparam("member")) | (Game.side1_id == bindparam("member")),
 ).order_by(Game.created_at, Game.id)
 
 
@@ -284,9 +284,9 @@ def _labels(mine: list[Game], named: Game | None) -> dict[str, str]:
     opponent of the game the mail names (in the order they were created)."""
     labels = {g.id: g.id for g in mine}
     if named is not None:
-        pair = {named.white_id, named.black_id}
+        pair = {named.side0_id, named.side1_id}
         for g in mine:
-            if {g.white_id, g.black_id} == pair and g.label:
+            if {g.side0_id, g.side1_id} == pair and g.label:
                 labels[g.label] = g.id
     return labels
 
@@ -398,7 +398,7 @@ def _play(
     autos = verdict.auto or [False] * len(verdict.new_plies)
     new_moves = [
         # J16: a bound answer the bot plays counts as sent with the reply: 0 days
-        Move(game_id=game.id, ply=len(gf.plies) + offset, uci=ply, san=san,
+        Move(game_id=game.id, ply=len(gf.plies) + offset, canon=ply, text=san,
              keys=" ".join(sorted(keys)), sent_at=arrival.internaldate, inbound=inbound,
              auto=int(auto))
         for offset, (ply, keys, san, auto) in enumerate(
@@ -475,7 +475,7 @@ def _ply_text(gf: GameFile, reader: Member, index: int) -> str:
 
     notation, letters = gf.notation_for(reader)
     move = gf.moves[index]
-    return stored_move_text(move.uci, move.san, notation, letters)
+    return stored_move_text(move.canon, move.text, notation, letters)
 
 
 def _auto_moves(gf: GameFile, reader: Member, verdict: Verdict) -> list[str]:
@@ -651,7 +651,7 @@ def _error_reply(
     if game is None:
         active = session.scalars(
             select(Game).where(Game.status == "active",
-                               (Game.white_id == member.id) | (Game.black_id == member.id))
+                               (Game.side0_id == member.id) | (Game.side1_id == member.id))
         ).all()
         ctx["games"] = [
             {"id": g.id, "address": cfg.bot.game_address(g.id)} for g in active

@@ -147,14 +147,14 @@ def _withdraw(session: Session, cfg: Config, args: list[str], today: date,
     how = args[1].lower()
     games = list(session.scalars(select(Game).where(
         Game.status == "active",
-        (Game.white_id == member.id) | (Game.black_id == member.id))))
+        (Game.side0_id == member.id) | (Game.side1_id == member.id))))
     for game in games:
         if how == "suspended":
             game.status = "suspended"
             game.due_at = None
             continue
         gf = load_game(session, game, now)
-        colour = 0 if game.white_id == member.id else 1
+        colour = 0 if game.side0_id == member.id else 1
         result = ("0-1" if colour == 0 else "1-0") if how == "lost" else "*"
         end_game(session, cfg, gf, result, f"withdrawal_{how}", today, now)
     return Outcome("withdraw", True, f"{member.name}: {len(games)} game(s) {how}")

@@ -35,8 +35,8 @@ class GameFile:
 
     @classmethod
     def load(cls, session: Session, game: Game) -> GameFile:
-        white = session.get(Member, game.white_id)
-        black = session.get(Member, game.black_id)
+        white = session.get(Member, game.side0_id)
+        black = session.get(Member, game.side1_id)
         assert white is not None and black is not None
         moves = list(session.scalars(_MOVES, {"game_id": game.id}))
         return cls(game, white, black, moves, rules_for(game.kind))
@@ -113,11 +113,11 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
 
 def record_text(gf: GameFile, notation: str, letters: str) -> str:
     """The record in a reader's notation from the stored moves, without replaying (J3)."""
-    if len(gf.moves) != len(gf.plies) or any(not m.san for m in gf.moves):
+    if len(gf.moves) != len(gf.plies) or any(not m.text for m in gf.moves):
         return gf.rules.format_record(gf.plies, notation, letters)
     from relaybot.core.notation import format_stored
 
-    return format_stored([(m.uci, m.san) for m in gf.moves], notation, letters)
+    return format_stored([(m.canon, m.text) for m in gf.moves], notation, letters)
 
 
 def move_label(ply: int, text: str) -> str:

@@ -81,14 +81,16 @@ class Game(Base):
     kind: Mapped[str] = mapped_column(String(16), default="chess")
     event: Mapped[str | None] = mapped_column(String(200), nullable=True)
     round: Mapped[str] = mapped_column(String(40), default="-")
-    white_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
-    black_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    # The two sides as the game names them (side 0: White in chess, 先手 in shogi, Black in
+    # go); which side moves first is the game's to say (White in a handicap go game).
+    side0_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    side1_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
     time_control: Mapped[str] = mapped_column(String(40), default="10/30")
     conditionals: Mapped[str] = mapped_column(String(16), default="binding")
     notation: Mapped[str | None] = mapped_column(String(16), nullable=True)
     start_date: Mapped[date] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(16), default="active")
-    result: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    result: Mapped[str | None] = mapped_column(String(16), nullable=True)
     termination: Mapped[str | None] = mapped_column(String(40), nullable=True)
     end_date: Mapped[date | None] = mapped_column(Date, nullable=True)
     # Canonical plies (UCI for chess), space separated, and the position after them:
@@ -97,8 +99,8 @@ class Game(Base):
     ply_count: Mapped[int] = mapped_column(Integer, default=0)
     position: Mapped[str] = mapped_column(Text)
     draw_offer_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    white_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    black_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    side0_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    side1_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     last_out_message_id: Mapped[str | None] = mapped_column(String(255), nullable=True)
     # J7: days of grace after receipt (1 JCCA/ICCF, 2 shogi league); J12: leave allowed
     grace: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
@@ -124,8 +126,9 @@ class Move(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
     ply: Mapped[int] = mapped_column(Integer)  # 0-based
-    uci: Mapped[str] = mapped_column(String(16))
-    san: Mapped[str] = mapped_column(String(16))
+    # the ply in the game's canonical form (UCI for chess) and as the game displays it
+    canon: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(64))
     keys: Mapped[str] = mapped_column(Text)  # comparison keys, space separated
     sent_at: Mapped[datetime] = mapped_column(UtcDateTime())  # arrival (INTERNALDATE)
     auto: Mapped[int] = mapped_column(Integer, default=0)  # 1: played by the bot (J16)

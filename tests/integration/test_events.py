@@ -34,8 +34,8 @@ def resign_game(club: Club, gid: str, players: dict[str, Player], loser_colour: 
     with club.store.session() as s:
         game = s.get(Game, gid)
         assert game is not None
-        white = s.get(Member, game.white_id)
-        black = s.get(Member, game.black_id)
+        white = s.get(Member, game.side0_id)
+        black = s.get(Member, game.side1_id)
         assert white is not None and black is not None
         w, b = players[white.email], players[black.email]
     w.send("1. e4", to=f"relay+{gid}@club.example", subject=f"[{gid}]")

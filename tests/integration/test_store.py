@@ -84,7 +84,7 @@ def test_moves_are_unique_per_game_and_ply(store: Store, db_url: str) -> None:
     gid = setup_game(store, cfg)
     with pytest.raises(IntegrityError), store.session() as s:
         for uci in ("e2e4", "d2d4"):
-            s.add(Move(game_id=gid, ply=0, uci=uci, san=uci, keys="", sent_at=T0))
+            s.add(Move(game_id=gid, ply=0, canon=uci, text=uci, keys="", sent_at=T0))
             s.flush()
     with store.session() as s:
         assert s.scalar(select(func.count(Move.id))) == 0  # rolled back whole
@@ -139,15 +139,15 @@ def test_a_games_ledger_reads_back_in_one_query_on_both_databases(store: Store,
             Question(game_id=gid, colour=0, text="?", asked_at=T0 + timedelta(days=4),
                      answered_at=T0 + timedelta(days=6)),
             Question(game_id=gid, colour=1, text="??", asked_at=T0 + timedelta(days=8)),
-            Leave(member_id=game.black_id, first=date(2026, 4, 1), last=date(2026, 4, 10),
+            Leave(member_id=game.side1_id, first=date(2026, 4, 1), last=date(2026, 4, 10),
                   status="active", extra_days=0, announced_at=T0),
-            Leave(member_id=game.white_id, first=date(2026, 5, 1), last=date(2026, 5, 3),
+            Leave(member_id=game.side0_id, first=date(2026, 5, 1), last=date(2026, 5, 3),
                   status="refused", extra_days=0, announced_at=T0),
         ])
     with store.session() as s:
         game = s.get(Game, gid)
         assert game is not None
-        white, black = s.get(Member, game.white_id), s.get(Member, game.black_id)
+        white, black = s.get(Member, game.side0_id), s.get(Member, game.side1_id)
         assert white is not None and black is not None
         gf = GameFile(game, white, black, [], None)  # type: ignore[arg-type]
         penalties, pauses = game_ledger(s, gf)

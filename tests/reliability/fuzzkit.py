@@ -237,7 +237,7 @@ class FuzzClub:
 
     def _snapshot(self) -> tuple[dict[str, tuple[list[str], str, str | None, int, int]], int]:
         with self.store.session() as s:
-            games = {g.id: (g.plies.split(), g.status, g.result, g.white_id, g.black_id)
+            games = {g.id: (g.plies.split(), g.status, g.result, g.side0_id, g.side1_id)
                      for g in s.scalars(select(Game))}
             top = s.scalar(select(func.max(Outbox.id))) or 0
         return games, top
@@ -259,12 +259,12 @@ class FuzzClub:
             emails = {m.id: m.email for m in s.scalars(select(Member))}
             rows = s.scalars(select(Outbox).where(Outbox.id > top)).all()
             new_rows = [(r.kind, r.recipient) for r in rows]
-        for gid, (plies, status, result, white_id, black_id) in after.items():
+        for gid, (plies, status, result, side0_id, side1_id) in after.items():
             old_plies, old_status, old_result, _w, _b = before[gid]
             self.state.games[gid] = plies
             if (plies, status, result) == (old_plies, old_status, old_result):
                 continue
-            players = {emails[white_id]: 0, emails[black_id]: 1}
+            players = {emails[side0_id]: 0, emails[side1_id]: 1}
             colour = players.get(mail.from_addr or "")
             if mail.automated or colour is None:
                 out.append(Finding(serial, f"{gid} changed by {mail.from_addr!r} "
