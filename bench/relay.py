@@ -55,9 +55,9 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
-from relaybot.core.notation import extract_record, parse_move
 from relaybot.core.referee import StoredGame, decide, first_difference
 from relaybot.games.chess import RULES
+from relaybot.games.chess.notation import extract_record, parse_move
 from relaybot.runner import CycleReport, run_once
 from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
@@ -463,7 +463,7 @@ def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeR
         raise AssertionError(f"record has {len(tokens)} tokens, want {plies + 1}")
     if full_replay(tokens, game.plies).fen() != chess.Board(verdict.position).fen():
         raise AssertionError("replay and decide disagree on the position")
-    from relaybot.core.notation.record import _scan
+    from relaybot.games.chess.notation.record import _scan
 
     def cold() -> object:
         # A game's earlier mails usually wrap the record the same way, so in service most

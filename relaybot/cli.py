@@ -125,7 +125,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         print(f"address: {cfg.bot.game_address(g.id)}")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
         if g.status == "active":
-            print("to move: " + ("White" if gf.rules.to_move(position) == 0 else "Black"))
+            print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])
         else:
             print(f"ended: {g.end_date} ({g.termination})")
         for move in gf.moves:
@@ -135,13 +135,19 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.pgn import game_pgn
-    from relaybot.views import GameFile
+    """J15: the game's record (PGN in the JCCA report form for chess)."""
+    from relaybot.views import GameFile, game_record
 
     store = _open(cfg)
     with store.session() as session:
         game = _game(session, args.id)
-        print(game_pgn(session, cfg, GameFile.load(session, game)))  # type: ignore[arg-type]
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        wanted = getattr(args, "format", None)
+        if wanted and wanted != gf.rules.record_format:
+            print(f"error: a {gf.rules.kind} game is written as {gf.rules.record_format}, "
+                  f"not {wanted}", file=sys.stderr)
+            return 2
+        print(game_record(cfg, gf))
     return 0
 
 
@@ -390,6 +396,10 @@ def build_parser() -> argparse.ArgumentParser:
     pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
     pgn.add_argument("id")
     pgn.set_defaults(func=cmd_game_pgn)
+    record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
+    record.add_argument("id")
+    record.add_argument("--format", choices=["pgn", "kif", "csa", "sgf"], default=None)
+    record.set_defaults(func=cmd_game_pgn)
 
     export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
     export.add_argument("id")

@@ -134,14 +134,14 @@ def run_demo(out: Callable[[str], None] = print) -> int:
             player.reply(text, out)
             cycle()
         with store.session() as session:
-            from relaybot.pgn import game_pgn
             from relaybot.store.models import Game
+            from relaybot.views import game_record
 
             final = session.get(Game, game_id)
             assert final is not None
             out("=" * 72)
             out(f"Game {game_id} ended {final.result} ({final.termination}). PGN:")
-            out(game_pgn(session, cfg, GameFile.load(session, final)))
+            out(game_record(cfg, GameFile.load(session, final)))
         store.dispose()
     return 0
 

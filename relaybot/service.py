@@ -10,6 +10,7 @@ INBOX only after that commit.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -20,19 +21,21 @@ from sqlalchemy.orm import Session
 from relaybot.books import books_for, compute, game_ledger, ledgers
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
-from relaybot.core.conditionals import Conditional
+from relaybot.core.conditionals import Conditional, format_conditional
+from relaybot.core.game import Outcome, Termination
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.core.sections import Section, split_mail
 from relaybot.faults import crash_point
-from relaybot.games.chess import RULES as RULES_FOR_TEXT
+from relaybot.games import kinds, rules_for
+from relaybot.games.base import GameRules
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids, verp_id
 from relaybot.mail.render import render
 from relaybot.outbox import Recipient, discard_deferred, insert_deferred, queue_mail
 from relaybot.requests import ask_td, end_leave_by_move, request_leave
 from relaybot.store.db import Store
 from relaybot.store.models import Game, GameEvent, Inbound, Member, Move, Outbox, ReplyCount
-from relaybot.views import GameFile, game_context, move_label
+from relaybot.views import GameFile, game_context, game_record
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +218,7 @@ def _route(
     mine = _active_games(session, member)  # first: the tagged game is then in the session
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
     labels = _labels(mine, games[0] if games else None)
-    greeting, sections = split_mail(mail.text, labels)
+    greeting, sections = split_mail(mail.text, labels, _move_test(mine))
     if sections:
         return _sections(session, cfg, member, mail, inbound, arrival, now, greeting, sections)
     if not games:
@@ -262,8 +265,14 @@ def _long_think(session: Session, cfg: Config, gf: GameFile, colour: int, mail: 
 def _has_more(text: str, intent: Intent) -> bool:
     """True when a mail holds more than its leave / question lines (moves, other keywords)."""
     rest = strip_lines(text, intent.keyword_lines)
-    return bool(RULES_FOR_TEXT.extract_record(rest).tokens) or bool(
+    return any(rules_for(kind).extract_record(rest).tokens for kind in kinds()) or bool(
         intent.resign or intent.draw_offer or intent.draw_accept)
+
+
+def _move_test(games: list[Game]) -> Callable[[str], bool]:
+    """Whether a token could be a move in any of these games (for J17 section labels)."""
+    rules = [rules_for(kind) for kind in sorted({g.kind for g in games})]
+    return lambda token: any(r.looks_like_move(token) for r in rules)
 
 
 def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
@@ -370,7 +379,7 @@ def _play(
     )
     verdict = decide(gf.rules, stored, colour, text, letters=member.letters,
                      conditionals=binding, mode=game.conditionals)
-    words = _own_words(text, verdict)
+    words = _own_words(gf.rules, text, verdict)
     if verdict.kind == "bad_move":
         # the penalty belongs to the day the faulty mail arrived (J5)
         _event(session, game, arrival.internaldate, "penalty", colour, len(gf.plies),
@@ -425,10 +434,10 @@ def _play(
     gf.moves.extend(new_moves)  # the loaded game file, brought up to date without reloading
     gf.books = compute(gf, gf.penalties, gf.pauses)
     gf.now = arrival.internaldate
-    if verdict.result is not None:
+    if verdict.outcome is not None:
         # J15: the end date is the day the ending mail was sent (its arrival, bot's zone)
         end_day = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
-        end_game(session, cfg, gf, verdict.result, verdict.termination or "", end_day, now,
+        end_game(session, cfg, gf, verdict.outcome, end_day, now,
                  words=words, words_from=colour, thread=mail)
         return verdict.kind
     on_leave = any(p.colour == colour and p.reason == "leave" for p in gf.pauses)
@@ -466,22 +475,21 @@ def _new_moves(gf: GameFile, reader: Member, count: int) -> str:
     out = []
     for index in range(first, len(gf.moves)):
         text = _ply_text(gf, reader, index)
-        out.append(move_label(index, text) if index % 2 == 0 or index == first else text)
+        out.append(gf.rules.move_label(index, text) if index % 2 == 0 or index == first
+                   else text)
     return " ".join(out)
 
 
 def _ply_text(gf: GameFile, reader: Member, index: int) -> str:
-    from relaybot.core.notation import stored_move_text
-
     notation, letters = gf.notation_for(reader)
     move = gf.moves[index]
-    return stored_move_text(move.canon, move.text, notation, letters)
+    return gf.rules.stored_move_text(move.canon, move.text, notation, letters)
 
 
 def _auto_moves(gf: GameFile, reader: Member, verdict: Verdict) -> list[str]:
     """The bound answers the bot played (J16), in the reader's notation."""
     first = len(gf.moves) - len(verdict.new_plies)
-    return [move_label(first + offset, _ply_text(gf, reader, first + offset))
+    return [gf.rules.move_label(first + offset, _ply_text(gf, reader, first + offset))
             for offset, auto in enumerate(verdict.auto) if auto]
 
 
@@ -489,11 +497,9 @@ def _proposals(gf: GameFile, reader: Member) -> list[str]:
     """The pending proposals as the reader writes moves (JCCA shows them to both)."""
     if not gf.game.proposals:
         return []
-    from relaybot.core.conditionals import format_conditional
-
     notation, letters = gf.notation_for(reader)
     board = gf.rules.load(gf.game.position)
-    return [format_conditional(board, Conditional(plies=tuple(line)), notation, letters,
+    return [format_conditional(gf.rules, board, Conditional(plies=tuple(line)), notation, letters,
                                reader.lang) for line in gf.game.proposals]
 
 
@@ -504,7 +510,7 @@ def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, arri
         if overrun.kind not in ("bank", "fischer"):
             report_overrun(session, cfg, gf, overrun, now, automatic=True)  # with the ledger
         end_day = arrival.internaldate.astimezone(ZoneInfo(cfg.bot.timezone)).date()
-        end_game(session, cfg, gf, "0-1" if overrun.colour == 0 else "1-0", "time", end_day, now)
+        end_game(session, cfg, gf, Outcome.loss(Termination.TIME, overrun.colour), end_day, now)
         return True
     report_overrun(session, cfg, gf, overrun, now)
     return False
@@ -530,14 +536,12 @@ def _last_move(gf: GameFile, reader: Member) -> str:
     """The newest ply as ``12... Nf6`` in the reader's notation (J3)."""
     if not gf.moves:
         return ""
-    return move_label(len(gf.moves) - 1, _ply_text(gf, reader, len(gf.moves) - 1))
+    return gf.rules.move_label(len(gf.moves) - 1, _ply_text(gf, reader, len(gf.moves) - 1))
 
-def _own_words(text: str, verdict: Verdict) -> str:
+def _own_words(rules: GameRules, text: str, verdict: Verdict) -> str:
     """The sender's own words: everything but the record and keyword lines (J18)."""
     record = verdict.record
-    from relaybot.core.conditionals import proposal_lines
-
-    skip = set(verdict.intent.keyword_lines) | proposal_lines(text)
+    skip = set(verdict.intent.keyword_lines) | rules.proposal_lines(text)
     if record.first_line >= 0:
         skip.update(range(record.first_line, record.last_line + 1))
     lines = [line for i, line in enumerate(text.splitlines()) if i not in skip]
@@ -638,11 +642,11 @@ def _error_reply(
             plies = game.plies
             if verdict.diff_ply < len(plies):
                 before = game.rules.replay(plies[: verdict.diff_ply])
-                ctx["expected"] = move_label(verdict.diff_ply, game.rules.format_ply(
+                ctx["expected"] = game.rules.move_label(verdict.diff_ply, game.rules.format_ply(
                     before, plies[verdict.diff_ply], notation, letters))
             else:
                 ctx["expected"] = ""
-            ctx["diff_number"] = move_label(verdict.diff_ply, "").strip()
+            ctx["diff_number"] = game.rules.move_number(verdict.diff_ply)
             ctx["diff_token"] = verdict.diff_token or ""
         if verdict.kind == "contradiction":
             ctx["expected"] = verdict.expected or ""
@@ -672,7 +676,7 @@ def _error_reply(
 
 
 def end_game(
-    session: Session, cfg: Config, gf: GameFile, result: str, termination: str, end_day: date,
+    session: Session, cfg: Config, gf: GameFile, outcome: Outcome, end_day: date,
     now: datetime, *, words: str = "", words_from: int | None = None,
     thread: InboundMail | None = None,
 ) -> None:
@@ -680,6 +684,7 @@ def end_game(
     game = gf.game
     if game.status != "active":
         return
+    result, termination = gf.rules.format_result(outcome), outcome.termination
     game.status = "finished"
     game.result = result
     game.termination = termination
@@ -690,13 +695,12 @@ def end_game(
            detail={"result": result, "termination": termination})
     session.flush()
     from relaybot.events import score_line
-    from relaybot.pgn import game_pgn
     from relaybot.rating_book import rate_game
 
     rate_game(session, game, now)  # R1: applied at the end, once
-    pgn = game_pgn(session, cfg, gf)
+    pgn = game_record(cfg, gf)
     # J15: the winner (White on a draw) reports, with their score in the event
-    reporter = 1 if result == "0-1" else 0
+    reporter = outcome.winner if outcome.winner is not None else 0
     score = score_line(session, game, reporter)
     if score:
         pgn = f"{pgn}\n{gf.player(reporter).name}: {score}"

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.books import ledgers
 from relaybot.config import Config
+from relaybot.core.game import Outcome, Termination
 from relaybot.deadlines import Schedule, schedule
 from relaybot.mail.render import render
 from relaybot.outbox import Recipient, queue_mail
@@ -64,7 +65,7 @@ def _due(session: Session, cfg: Config, game: Game, now: datetime) -> int:
         elif kind == "bank_lost":
             # J8/J9: a bank clock loses at 0 by itself, without a claim
             day = now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
-            end_game(session, cfg, gf, "0-1" if plan.silent == 0 else "1-0", "time", day, now)
+            end_game(session, cfg, gf, Outcome.loss(Termination.TIME, plan.silent), day, now)
             queued += 3
             return queued
     game.due_at = plan.next_at

@@ -17,12 +17,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
+from relaybot.core.game import Outcome as GameOutcome
+from relaybot.core.game import Termination
+from relaybot.games import rules_for
 from relaybot.mail.render import render
 from relaybot.outbox import Recipient, queue_mail
 from relaybot.store.models import Game, Leave, Member, Question
-
-COLOURS = {"white": 0, "black": 1, "w": 0, "b": 1, "白": 0, "黒": 1}
-RESULTS = {"1-0", "0-1", "1/2-1/2"}
 
 COMMAND_RE = re.compile(
     r"^(?P<cmd>forfeit|没収|adjudicate|裁定|approve\s+leave|休戦承認|refuse\s+leave|休戦却下|"
@@ -77,18 +77,22 @@ def run_command(session: Session, cfg: Config, cmd: str, args: list[str], rest: 
             return Outcome(cmd, False, f"no game {args[0]}")
         if game.status != "active":
             return Outcome(cmd, False, f"game {game.id} has already ended ({game.result})")
+        rules = rules_for(game.kind)
+        outcome: GameOutcome | None
         if cmd == "forfeit":
-            colour = COLOURS.get(args[1].lower())
+            colour = rules.side_of(args[1])
             if colour is None:
-                return Outcome(cmd, False, f"colour must be white or black, not {args[1]}")
-            result, termination = ("0-1" if colour == 0 else "1-0"), "forfeit"
+                names = " or ".join(rules.side_names("en")).lower()
+                return Outcome(cmd, False, f"colour must be {names}, not {args[1]}")
+            outcome = GameOutcome.loss(Termination.FORFEIT, colour)
         else:
-            if args[1] not in RESULTS:
+            outcome = rules.parse_result(args[1], Termination.ADJUDICATION)
+            if outcome is None or outcome.void or outcome.both_lose:
                 return Outcome(cmd, False, f"result must be 1-0, 0-1 or 1/2-1/2, not {args[1]}")
-            result, termination = args[1], "adjudication"
         gf = load_game(session, game, now)
-        end_game(session, cfg, gf, result, termination, today, now)
-        return Outcome(cmd, True, f"game {game.id}: {result} ({termination})")
+        end_game(session, cfg, gf, outcome, today, now)
+        return Outcome(cmd, True, f"game {game.id}: {rules.format_result(outcome)} "
+                                  f"({outcome.termination})")
     if cmd in ("approve leave", "refuse leave"):
         if len(args) < 1 or not args[0].isdigit():
             return Outcome(cmd, False, f"usage: {cmd} <leave number>")
@@ -155,8 +159,9 @@ def _withdraw(session: Session, cfg: Config, args: list[str], today: date,
             continue
         gf = load_game(session, game, now)
         colour = 0 if game.side0_id == member.id else 1
-        result = ("0-1" if colour == 0 else "1-0") if how == "lost" else "*"
-        end_game(session, cfg, gf, result, f"withdrawal_{how}", today, now)
+        outcome = (GameOutcome.loss(Termination.WITHDRAWAL_LOST, colour) if how == "lost"
+                   else GameOutcome(Termination.WITHDRAWAL_VOID, void=True))
+        end_game(session, cfg, gf, outcome, today, now)
     return Outcome("withdraw", True, f"{member.name}: {len(games)} game(s) {how}")
 
 

@@ -12,10 +12,9 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.games import rules_for
-from relaybot.games.base import GameRules
+from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Game, Member, Move
 
-COLOUR = {"ja": ("白", "黒"), "en": ("White", "Black")}
 _MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
 
 
@@ -75,6 +74,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     position = gf.game.position  # the saved text: no board is built for a mail
     colour = gf.colour_of(reader.id)
     to_move = gf.rules.to_move(position)
+    sides = gf.rules.side_names(lang)
     last = gf.moves[-1] if gf.moves else None
     previous = gf.moves[-2] if len(gf.moves) > 1 else None
     ctx: dict[str, Any] = {"clock_ok": False}
@@ -90,11 +90,11 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "white": gf.white.name,
         "black": gf.black.name,
         "reader": reader.name,
-        "reader_colour": COLOUR[lang][colour] if colour is not None else "",
+        "reader_colour": sides[colour] if colour is not None else "",
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),
         "board": gf.rules.board_text(position, lang),
-        "to_move_colour": COLOUR[lang][to_move],
+        "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",
         "status": gf.game.status,
@@ -106,7 +106,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "previous_sent": local_date(previous.sent_at if previous else None, reader.tz),
         "timezone": reader.tz,
         "draw_offer_by": (
-            COLOUR[lang][gf.game.draw_offer_by] if gf.game.draw_offer_by is not None else ""
+            sides[gf.game.draw_offer_by] if gf.game.draw_offer_by is not None else ""
         ),
     }
 
@@ -115,12 +115,20 @@ def record_text(gf: GameFile, notation: str, letters: str) -> str:
     """The record in a reader's notation from the stored moves, without replaying (J3)."""
     if len(gf.moves) != len(gf.plies) or any(not m.text for m in gf.moves):
         return gf.rules.format_record(gf.plies, notation, letters)
-    from relaybot.core.notation import format_stored
-
-    return format_stored([(m.canon, m.text) for m in gf.moves], notation, letters)
+    return gf.rules.format_stored([(m.canon, m.text) for m in gf.moves], notation, letters)
 
 
-def move_label(ply: int, text: str) -> str:
-    """``12. Nf3`` or ``12... Nf6`` for a 0-based ply."""
-    number = ply // 2 + 1
-    return f"{number}. {text}" if ply % 2 == 0 else f"{number}... {text}"
+def record_info(cfg: Config, gf: GameFile) -> RecordInfo:
+    """What the game's record file says besides the moves (J15 for chess)."""
+    game = gf.game
+    return RecordInfo(
+        event=game.event or "", site=cfg.bot.site, start=game.start_date,
+        round=game.round or "-", players=(gf.white.name, gf.black.name),
+        ratings=(game.side0_rating, game.side1_rating), result=game.result or "",
+        end=game.end_date,
+        moves=[(m.canon, local_date(m.sent_at, cfg.bot.timezone)) for m in gf.moves])
+
+
+def game_record(cfg: Config, gf: GameFile) -> str:
+    """The game's record in its own format (PGN for chess, J15)."""
+    return gf.rules.write_record(record_info(cfg, gf))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run the whole suite:
-# ruff, mypy --strict on the pure core (mypy on the whole package), and pytest (unit, integration, reliability).
+# ruff, mypy --strict on the core and the games (mypy on the whole package), the import
+# contracts (import-linter), and pytest (unit, integration, reliability).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,5 +32,7 @@ python3 -m ruff check relaybot tests bench
 echo "== mypy --strict relaybot/core relaybot/games; mypy relaybot"
 python3 -m mypy --strict relaybot/core relaybot/games
 python3 -m mypy relaybot
+echo "== import contracts (lint-imports)"
+lint-imports --no-cache
 echo "== pytest"
 python3 -m pytest -q -p no:cacheprovider "$@"

@@ -23,12 +23,10 @@ from relaybot.core.conditionals import (
     FollowStep,
     Rejected,
     follow,
-    parse_proposals,
-    strip_proposals,
     validate,
 )
+from relaybot.core.game import GameRules, MoveError, Outcome, RecordText, Termination
 from relaybot.core.intent import Intent, read_intent, strip_lines
-from relaybot.games.base import GameRules, MoveError, RecordText
 
 PENALTY_DAYS = 5  # J5: an illegal, impossible, unreadable or ambiguous move
 
@@ -71,8 +69,7 @@ class Verdict:
     new_keys: list[frozenset[str]] = field(default_factory=list)
     new_texts: list[str] = field(default_factory=list)  # SAN of each new ply
     position: str | None = None  # the position after the new plies
-    result: str | None = None
-    termination: str | None = None
+    outcome: Outcome | None = None  # the game ends
     draw_offer_by: int | None = None
     draw_declined: bool = False
     penalty_days: int = 0
@@ -92,11 +89,7 @@ class Verdict:
     @property
     def applies(self) -> bool:
         """True when the game state changes."""
-        return bool(self.new_plies) or self.result is not None or self.kind == "draw_offer"
-
-
-def _winner_result(loser: int) -> str:
-    return "0-1" if loser == 0 else "1-0"
+        return bool(self.new_plies) or self.outcome is not None or self.kind == "draw_offer"
 
 
 def first_difference(
@@ -143,7 +136,7 @@ def decide(
     (J16) under ``mode`` (binding, optional, off).
     """
     intent = read_intent(text)
-    record = rules.extract_record(strip_proposals(strip_lines(text, intent.keyword_lines)))
+    record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
     verdict = Verdict(kind="no_move", intent=intent, record=record,
                       draw_offer_by=game.draw_offer_by)
     if record.fullwidth:
@@ -159,8 +152,7 @@ def decide(
         return verdict
     if intent.resign:
         verdict.kind = "resign"
-        verdict.result = _winner_result(sender)
-        verdict.termination = "resignation"
+        verdict.outcome = Outcome.loss(Termination.RESIGNATION, sender)
         return verdict
 
     tokens = record.tokens
@@ -179,8 +171,7 @@ def decide(
 
     if intent.draw_accept and game.draw_offer_by == opponent:
         verdict.kind = "draw_agreed"
-        verdict.result = "1/2-1/2"
-        verdict.termination = "agreement"
+        verdict.outcome = Outcome.draw(Termination.AGREEMENT)
         verdict.draw_offer_by = None
         return verdict
 
@@ -200,7 +191,7 @@ def decide(
                 return verdict
             result = FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
         else:
-            result = follow(conditionals, new_tokens, position, letters,
+            result = follow(rules, conditionals, new_tokens, position, letters,
                             mode if mode in ("binding", "optional", "off") else "binding")  # type: ignore[arg-type]
         if result.kind == "too_many_moves":
             verdict.kind = "too_many_moves"
@@ -233,20 +224,20 @@ def decide(
         verdict.draw_offer_by = None
         ending = rules.outcome(position)
         if ending is not None:
-            verdict.result, verdict.termination = ending.result, ending.reason
+            verdict.outcome = ending
             return verdict
         if not verdict.sender_to_move and mode != "off":
             # J16: new proposals with the move, checked from the positions they assume
-            lines = parse_proposals(strip_lines(text, intent.keyword_lines), record)
+            lines = rules.read_proposals(strip_lines(text, intent.keyword_lines), record)
             if lines:
-                verdict.new_conditionals, verdict.rejected = validate(position, lines, letters)
+                verdict.new_conditionals, verdict.rejected = validate(rules, position, lines,
+                                                                      letters)
 
     if intent.draw_accept or (intent.draw_offer and allow_claims and not new_tokens):
         claim = _claim(rules, game, verdict) if allow_claims else None
         if claim is not None and intent.draw_accept:
             verdict.kind = "draw_claimed"
-            verdict.result = "1/2-1/2"
-            verdict.termination = claim
+            verdict.outcome = Outcome.draw(claim)
             return verdict
     if intent.draw_offer or intent.draw_accept:
         if intent.draw_accept and not intent.draw_offer:

@@ -17,10 +17,13 @@ does not block the others (that is the service's part). Pure; never raises.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from relaybot.core.notation import looks_like_move, normalise_text
+from relaybot.core.text import normalise
+
+MoveTest = Callable[[str], bool]  # the game's looks_like_move: could this token be a move?
 
 _BRACKETS = (("[", "]"), ("(", ")"), ("【", "】"), ("<", ">"), ("「", "」"))
 _GAME_WORD = r"(?:game|ゲーム|対局)"
@@ -49,7 +52,7 @@ class Section:
 def label_core(label: str) -> str:
     """The bare label inside a written form: ``Game A``, ``[A]``, ``A:``, ``ゲームA``,
     ``A局``, ``#k7m2qx`` all give ``A`` / ``k7m2qx`` (NFKC, case kept)."""
-    s = normalise_text(label)[0].strip()
+    s = normalise(label).strip()
     for left, right in _BRACKETS:
         if s.startswith(left) and s.endswith(right):
             s = s[1:-1].strip()
@@ -104,7 +107,7 @@ def _compiled(names: tuple[str, ...]) -> list[tuple[re.Pattern[str], bool]]:
     ]
 
 
-def _moves_follow(rest: str) -> bool:
+def _moves_follow(rest: str, looks_like_move: MoveTest) -> bool:
     """Whether the text after a weak label starts with a move, a move number or a proposal."""
     words = rest.split()
     if not words:
@@ -116,16 +119,17 @@ def _moves_follow(rest: str) -> bool:
 def _raw_rest(raw: str, norm_label: str) -> str | None:
     """The raw line after the label (keeps full width for the J2 note); None if unmapped."""
     for k in range(len(raw) + 1):
-        if normalise_text(raw[:k])[0] == norm_label:
+        if normalise(raw[:k]) == norm_label:
             return raw[k:]
     return None
 
 
 def _match_label(
-    line: str, patterns: list[tuple[re.Pattern[str], bool]], cores: dict[str, str]
+    line: str, patterns: list[tuple[re.Pattern[str], bool]], cores: dict[str, str],
+    looks_like_move: MoveTest,
 ) -> tuple[str, str, str] | None:
     """(game id, label as written, rest of the raw line) when ``line`` starts a section."""
-    norm = normalise_text(line)[0]
+    norm = normalise(line)
     if norm.lstrip().startswith(">"):
         return None  # quoted text never counts
     for pattern, strong in patterns:
@@ -137,7 +141,7 @@ def _match_label(
             closed = m.group(0).rstrip().endswith((":", "]", ")", "】", ">", "」"))
             if rest and not (rest[0].isspace() or closed):
                 continue
-        elif not (rest == "" or rest[0].isspace()) or not _moves_follow(rest):
+        elif not (rest == "" or rest[0].isspace()) or not _moves_follow(rest, looks_like_move):
             continue
         game_id = cores[m.group("core").casefold()]
         raw_rest = _raw_rest(line, norm[: m.end()])
@@ -145,7 +149,7 @@ def _match_label(
     return None
 
 
-def split_sections(text: str, labels: dict[str, str]) -> list[Section]:
+def split_sections(text: str, labels: dict[str, str], looks_like_move: MoveTest) -> list[Section]:
     """Split a mail body into game sections by label lines (J17).
 
     ``labels`` maps a label as players write it (``A``, ``B``, a game id such
@@ -155,12 +159,15 @@ def split_sections(text: str, labels: dict[str, str]) -> list[Section]:
     tolerant (NFKC, J2). A line naming a label starts a section; text before
     the first label is the common greeting (:func:`split_mail`). Returns the
     sections in order of first appearance; an empty list when no line names a
-    label (a single-game mail). Never raises.
+    label (a single-game mail). ``looks_like_move`` is the game's test of a move
+    token (a weak label such as ``A`` counts only when a move follows). Never raises.
     """
-    return split_mail(text, labels)[1]
+    return split_mail(text, labels, looks_like_move)[1]
 
 
-def split_mail(text: str, labels: dict[str, str]) -> tuple[str, list[Section]]:
+def split_mail(
+    text: str, labels: dict[str, str], looks_like_move: MoveTest
+) -> tuple[str, list[Section]]:
     """The common greeting (text before the first label) and the sections (J17, J18).
 
     With no label line the greeting is the whole text and the list is empty.
@@ -179,7 +186,7 @@ def split_mail(text: str, labels: dict[str, str]) -> tuple[str, list[Section]]:
     current: str | None = None
     greeting_end = len(lines)
     for index, line in enumerate(lines):
-        hit = _match_label(line, patterns, cores)
+        hit = _match_label(line, patterns, cores, looks_like_move)
         if hit is not None:
             game_id, label, rest = hit
             if current is None:

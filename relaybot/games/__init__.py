@@ -1,14 +1,9 @@
-"""Games behind one protocol (``base.GameRules``); chess now, shogi and go later."""
+"""Games as plug-ins: one package per game behind one protocol, found by name.
 
-from __future__ import annotations
+``rules_for("chess")`` (:mod:`.registry`) is how the core's callers and the shells
+get a game; nothing outside a game's package imports its library.
+"""
 
-from relaybot.games.base import GameRules
+from relaybot.games.registry import kinds, register, rules_for
 
-
-def rules_for(kind: str) -> GameRules:
-    """The rules object for a game kind; a ValueError names an unknown kind."""
-    if kind == "chess":
-        from relaybot.games.chess import RULES
-
-        return RULES
-    raise ValueError(f"unknown game kind {kind!r} (known: chess)")
+__all__ = ["kinds", "register", "rules_for"]

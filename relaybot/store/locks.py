@@ -19,7 +19,11 @@ from sqlalchemy import text
 from relaybot.store.db import Store
 from relaybot.store.models import Lock
 
-ADVISORY_KEY = 0x72656C6179  # "relay"
+ADVISORY_KEY = 0x72656C61  # "rela"
+# The lock is per schema, not per database: clubs (or test runs) may share one PostgreSQL
+# database in separate schemas, and each is its own relaybot.
+_TRY_LOCK = text("SELECT pg_try_advisory_lock(:k, hashtext(current_schema()))")
+_UNLOCK = text("SELECT pg_advisory_unlock(:k, hashtext(current_schema()))")
 STALE_AFTER = timedelta(minutes=3)
 
 
@@ -55,13 +59,13 @@ class InstanceLock:
         if self._postgres:
             conn = self.store.engine.connect()
             got = conn.execute(
-                text("SELECT pg_try_advisory_lock(:k)"), {"k": ADVISORY_KEY}
+                _TRY_LOCK, {"k": ADVISORY_KEY}
             ).scalar()
             conn.commit()
             if not got:
                 conn.close()
                 raise LockHeld("another relaybot is already running on this database "
-                               "(PostgreSQL advisory lock is held)")
+                               "(PostgreSQL advisory lock on this schema is held)")
             self._conn = conn
             return
         now = datetime.now(UTC)
@@ -112,8 +116,7 @@ class InstanceLock:
         if self._postgres:
             if self._conn is not None:
                 try:
-                    self._conn.execute(text("SELECT pg_advisory_unlock(:k)"),
-                                       {"k": ADVISORY_KEY})
+                    self._conn.execute(_UNLOCK, {"k": ADVISORY_KEY})
                     self._conn.commit()
                     self._conn.close()
                 except Exception:  # the connection is gone, and the lock with it

@@ -66,14 +66,41 @@ def test_g9_same_on_postgresql(pg_club: Club) -> None:
 def test_g9_a_lost_postgresql_lock_is_noticed(pg_club: Club) -> None:
     from sqlalchemy import text
 
-    from relaybot.store.locks import InstanceLock, LockHeld
+    from relaybot.store.locks import ADVISORY_KEY, InstanceLock, LockHeld
 
     lock = InstanceLock(pg_club.store)
     lock.acquire()
     lock.heartbeat()  # held: no complaint
     with pg_club.store.engine.connect() as conn:
-        conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_locks "
-                          "WHERE locktype = 'advisory' AND pid <> pg_backend_pid()"))
+        # only this schema's lock: other clubs (or test runs) may share the database
+        conn.execute(text(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks "
+            "WHERE locktype = 'advisory' AND pid <> pg_backend_pid() AND objsubid = 2 "
+            "AND classid::bigint = :k "
+            "AND objid::bigint = (hashtext(current_schema())::bigint & 4294967295)"),
+            {"k": ADVISORY_KEY})
         conn.commit()
     with pytest.raises(LockHeld, match="lost"):
         lock.heartbeat()
+
+
+def test_g9_the_postgresql_lock_is_per_schema(pg_club: Club) -> None:
+    """G9 per club: a second club in another schema of the same database may run, a
+    second instance on the same schema may not."""
+    from relaybot.store.db import Store
+    from relaybot.store.locks import InstanceLock, LockHeld
+    from tests.servers.postgres import pg_schema_url
+
+    first = InstanceLock(pg_club.store)
+    first.acquire()
+    try:
+        with pytest.raises(LockHeld, match="already running"):
+            InstanceLock(pg_club.store).acquire()
+        with pg_schema_url() as url:
+            other = Store.open(url)
+            lock = InstanceLock(other)
+            lock.acquire()  # another club's schema: not blocked
+            lock.release()
+            other.dispose()
+    finally:
+        first.release()

@@ -114,14 +114,20 @@ def test_format_ply() -> None:
 
 def test_outcome_checkmate() -> None:
     board = RULES.replay(["f2f3", "e7e5", "g2g4", "d8h4"])
-    assert RULES.outcome(board) == Outcome(result="0-1", reason="checkmate")
+    outcome = RULES.outcome(board)
+    assert outcome == Outcome.win("checkmate", 1)
+    assert outcome is not None and RULES.format_result(outcome) == "0-1"
+    assert (outcome.points(0), outcome.points(1)) == (0.0, 1.0)
 
 
 def test_outcome_stalemate_and_insufficient_material() -> None:
     stalemate = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
-    assert RULES.outcome(stalemate) == Outcome("1/2-1/2", "stalemate")
+    assert RULES.outcome(stalemate) == Outcome.draw("stalemate")
     bare = chess.Board("8/8/8/4k3/8/8/8/4K3 w - - 0 1")
-    assert RULES.outcome(bare) == Outcome("1/2-1/2", "insufficient_material")
+    drawn = RULES.outcome(bare)
+    assert drawn == Outcome.draw("insufficient_material")
+    assert drawn is not None and RULES.format_result(drawn) == "1/2-1/2"
+    assert drawn.points(0) == drawn.points(1) == 0.5
 
 
 def test_claimable_draws_are_not_outcomes() -> None:
@@ -172,3 +178,23 @@ def test_board_text_and_side_to_move_read_the_saved_fen_as_the_board_itself() ->
         assert RULES.to_move(saved) == RULES.to_move(board)
     assert RULES.to_move(RULES.save(board)) == 1
     assert RULES.board_text(RULES.save(board), "ja").endswith("黒番")
+
+
+def test_results_as_values_read_back_as_chess_writes_them() -> None:
+    """J15: the TD's results (adjudicate) and the stored ones are Outcome values."""
+    assert RULES.parse_result("1-0", "adjudication") == Outcome.win("adjudication", 0)
+    assert RULES.parse_result("0-1", "adjudication") == Outcome.loss("adjudication", 0)
+    assert RULES.parse_result("½-½", "adjudication") == Outcome.draw("adjudication")
+    assert RULES.parse_result("2-0", "adjudication") is None
+    void = RULES.parse_result("*", "withdrawal_void")
+    assert void is not None and void.void and RULES.format_result(void) == "*"
+    for text in ("1-0", "0-1", "1/2-1/2"):
+        outcome = RULES.parse_result(text, "adjudication")
+        assert outcome is not None and RULES.format_result(outcome) == text
+
+
+def test_sides_and_move_numbers_are_the_games() -> None:
+    assert RULES.side_names("ja") == ("白", "黒")
+    assert [RULES.side_of(w) for w in ("white", "Black", "黒", "red")] == [0, 1, 1, None]
+    assert RULES.move_label(22, "Nf3") == "12. Nf3"
+    assert RULES.move_label(23, "Nf6") == "12... Nf6"

@@ -22,14 +22,17 @@ from relaybot.core.conditionals import (
     Rejected,
     follow,
     format_conditional,
-    parse_proposals,
-    proposal_lines,
-    strip_proposals,
     validate,
 )
-from relaybot.core.notation import extract_record, format_record, parse_move
 from relaybot.core.sections import split_mail
+from relaybot.games.chess import RULES
+from relaybot.games.chess.notation import extract_record, format_record, parse_move
+from relaybot.games.chess.proposals import parse_proposals, proposal_lines, strip_proposals
 
+
+def fmt(board: chess.Board, cond: Conditional, *args: str, **kwargs: str) -> str:
+    """format_conditional for chess."""
+    return format_conditional(RULES, board, cond, *args, **kwargs)
 
 def board_after(san: str) -> chess.Board:
     """The position after SAN moves (move numbers allowed)."""
@@ -45,7 +48,7 @@ def proposals(
 ) -> tuple[list[Conditional], list[Rejected]]:
     """parse + validate a mail's proposals on the position after its last move."""
     record = extract_record(strip_proposals(text))
-    return validate(board, parse_proposals(text, record), letters)
+    return validate(RULES, board, parse_proposals(text, record), letters)
 
 
 def reply(
@@ -54,7 +57,7 @@ def reply(
     """follow() on the new tokens of a reply mail (J1 assumed fine)."""
     record = extract_record(strip_proposals(text))
     done = len(board.move_stack)
-    return follow(conds, record.tokens[done:], board, "en", mode)
+    return follow(RULES, conds, record.tokens[done:], board, "en", mode)
 
 
 # --- a stand-in for the service ----------------------------------------------------
@@ -83,7 +86,7 @@ def play_section(game: Game, sender: bool, text: str) -> FollowResult:
         replay.push(move)
     assert game.board.turn == sender
     conds = game.conditionals if game.proposer == (not sender) else []
-    result = follow(conds, record.tokens[stored:], game.board, "en", game.mode)
+    result = follow(RULES, conds, record.tokens[stored:], game.board, "en", game.mode)
     game.penalties[sender] += result.penalty_days
     if not result.applies:
         return result
@@ -93,7 +96,7 @@ def play_section(game: Game, sender: bool, text: str) -> FollowResult:
             game.bot_played.append(step.san)
     game.conditionals, game.proposer = [], None  # the reply arrived: the proposal lapses
     if not result.sender_to_move:
-        accepted, rejected = validate(game.board, parse_proposals(text, record))
+        accepted, rejected = validate(RULES, game.board, parse_proposals(text, record))
         game.conditionals, game.proposer = accepted, sender
         game.rejected.extend(rejected)
     return result
@@ -175,7 +178,7 @@ def test_seed_000_postal_example_games_a_and_b() -> None:
     kadokawa = {"gameA1": BLACK, "gameB1": WHITE}
 
     def mail(text: str, colours: dict[str, bool]) -> dict[str, FollowResult]:
-        greeting, sections = split_mail(text, LABELS)
+        greeting, sections = split_mail(text, LABELS, RULES.looks_like_move)
         assert "#500" in greeting
         return {
             s.game_id: play_section(games[s.game_id], colours[s.game_id], s.text) for s in sections
@@ -300,7 +303,7 @@ def test_j16_pgn_variation_after_the_last_move() -> None:
         (("Bc5", "c3"), "variation"),
         (("Nf6", "d3"), "variation"),
     ]
-    accepted, rejected = validate(board_after("e4 e5 Nf3 Nc6 Bc4"), got)
+    accepted, rejected = validate(RULES, board_after("e4 e5 Nf3 Nc6 Bc4"), got)
     assert [c.plies for c in accepted] == [("f8c5", "c2c3"), ("g8f6", "d2d3")]
     assert rejected == []
     # A variation after an earlier move is a comment, not a proposal.
@@ -313,9 +316,9 @@ def test_j3_numeric_proposal() -> None:
     record = extract_record(strip_proposals(text))
     assert record.tokens == ["5254"]
     lines = parse_proposals(text, record)
-    accepted, rejected = validate(board_after("e4"), lines)
+    accepted, rejected = validate(RULES, board_after("e4"), lines)
     assert [c.plies for c in accepted] == [("e7e5", "g1f3")] and rejected == []
-    res = follow(accepted, ["5755", "7163", "2836"], board_after("e4"))
+    res = follow(RULES, accepted, ["5755", "7163", "2836"], board_after("e4"))
     assert res.kind == "move"
     assert [s.san for s in res.steps] == ["e5", "Nf3", "Nc6"]
 
@@ -326,6 +329,7 @@ def test_j3_numeric_proposal() -> None:
 def test_j16_illegal_proposal_is_rejected_and_the_move_stands() -> None:
     board = board_after("e4")
     accepted, rejected = validate(
+        RULES,
         board,
         [ProposalLine(("e5", "Nf4")), ProposalLine(("c5", "Nf3")), ProposalLine(("Nc9", "d4"))],
     )
@@ -355,6 +359,7 @@ def test_j16_proposal_illegal_in_its_assumed_position_deeper() -> None:
 def test_j16_no_answer_trailing_predicted_and_move_numbers() -> None:
     board = board_after("e4 e5 Nf3 Nc6 Bc4")  # Black to move at 3...
     accepted, rejected = validate(
+        RULES,
         board,
         [
             ProposalLine(("Bc5",), 3, True),  # "if 3... Bc5 then" and nothing
@@ -397,7 +402,7 @@ def test_j16_lines_merge_into_a_tree_and_conflicts_are_rejected() -> None:
     ]
     assert "Nf3" in rejected[0].detail
     # Following the tree: 1... e5 2. Nf3 Nf6 -> the bot answers 3. Nxe5.
-    res = follow(accepted, ["e5", "Nf3", "Nf6"], board)
+    res = follow(RULES, accepted, ["e5", "Nf3", "Nf6"], board)
     assert [(s.san, s.by_proposer, s.written) for s in res.steps] == [
         ("e5", False, True),
         ("Nf3", True, True),
@@ -406,7 +411,7 @@ def test_j16_lines_merge_into_a_tree_and_conflicts_are_rejected() -> None:
     ]
     assert res.sender_to_move
     # 1... c5 alone: the bot plays 2. Nf3.
-    res = follow(accepted, ["c5"], board)
+    res = follow(RULES, accepted, ["c5"], board)
     assert res.plies == ["c7c5", "g1f3"] and res.sender_to_move
 
 
@@ -423,7 +428,7 @@ def test_j16_accept_by_restating_then_own_move() -> None:
     assert res.bound_answers == ["g1f3"]
     assert [s.token_index for s in res.steps] == [0, 1, 2]
     assert res.end_index == 3 and not res.sender_to_move and res.penalty_days == 0
-    assert res.fen == board_after("e4 e5 Nf3 Nc6").fen()
+    assert res.position == board_after("e4 e5 Nf3 Nc6").fen()
 
 
 def test_j16_stop_after_predicted_move_bot_plays_bound_answer() -> None:
@@ -499,17 +504,17 @@ def test_j16_bound_answer_that_mates_ends_the_line() -> None:
     board = board_after("e4 e5 Bc4 Nc6 Qh5")
     accepted, rejected = proposals("if 3... Nf6 then 4. Qxf7#", board)
     assert rejected == []
-    res = follow(accepted, ["Nf6"], board)
+    res = follow(RULES, accepted, ["Nf6"], board)
     assert res.plies == ["g8f6", "h5f7"]
     assert not res.sender_to_move  # the game is over, nobody moves again
-    assert chess.Board(res.fen).is_checkmate()
+    assert chess.Board(res.position).is_checkmate()
 
 
 def test_j5_bad_token_in_reply_applies_nothing() -> None:
     res = reply(E5_NF3, board_after("e4"), "1. e4 e5 2. Nf3 Qxh7")
     assert res.kind == "bad_move" and res.steps == []
     assert res.error is not None and res.error.kind == "illegal" and res.token_index == 2
-    assert follow(E5_NF3, [], board_after("e4")).kind == "no_move"
+    assert follow(RULES, E5_NF3, [], board_after("e4")).kind == "no_move"
 
 
 def test_j16_new_proposals_in_the_accepting_reply() -> None:
@@ -530,10 +535,10 @@ def test_j16_new_proposals_in_the_accepting_reply() -> None:
 def test_format_conditional_for_relaying() -> None:
     board = board_after("e4 e5 Nf3 Nc6 Bc4")
     cond = Conditional(("f8c5", "c2c3", "g8f6", "d2d4"))
-    assert format_conditional(board, cond) == "if 3... Bc5 then 4. c3 Nf6 5. d4"
-    assert format_conditional(board, cond, lang="ja") == "もし 3... Bc5 なら 4. c3 Nf6 5. d4"
-    assert format_conditional(board, cond, "numeric") == "if 3... 6835 then 4. 3233 7866 5. 4244"
-    assert format_conditional(board, cond, letters="de") == "if 3... Lc5 then 4. c3 Sf6 5. d4"
+    assert fmt(board, cond) == "if 3... Bc5 then 4. c3 Nf6 5. d4"
+    assert fmt(board, cond, lang="ja") == "もし 3... Bc5 なら 4. c3 Nf6 5. d4"
+    assert fmt(board, cond, "numeric") == "if 3... 6835 then 4. 3233 7866 5. 4244"
+    assert fmt(board, cond, letters="de") == "if 3... Lc5 then 4. c3 Sf6 5. d4"
 
 
 def test_j16_prose_if_never_swallows_the_record() -> None:
@@ -545,9 +550,9 @@ def test_j16_prose_if_never_swallows_the_record() -> None:
 def test_j16_restated_mating_answer_ends_the_game() -> None:
     board = board_after("e4 e5 Bc4 Nc6 Qh5")
     accepted, _ = proposals("if 3... Nf6 then 4. Qxf7#", board)
-    res = follow(accepted, ["Nf6", "Qxf7#"], board)
+    res = follow(RULES, accepted, ["Nf6", "Qxf7#"], board)
     assert res.kind == "move" and res.plies == ["g8f6", "h5f7"] and not res.sender_to_move
-    res = follow(accepted, ["Nf6", "Qxf7#", "Ke7"], board)
+    res = follow(RULES, accepted, ["Nf6", "Qxf7#", "Ke7"], board)
     assert res.kind == "too_many_moves" and res.steps == []
 
 

@@ -1,4 +1,4 @@
-"""relaybot.core.notation: reading player move text (J2, J3, J4) and records (J1)."""
+"""relaybot.games.chess.notation: reading player move text (J2, J3, J4) and records (J1)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relaybot.core.notation import (
+from relaybot.games.base import MoveError, RecordText
+from relaybot.games.chess.notation import (
     ParsedMove,
     extract_record,
     format_move,
@@ -19,7 +20,6 @@ from relaybot.core.notation import (
     ply_keys,
     token_key,
 )
-from relaybot.games.base import MoveError, RecordText
 
 SEED001_FEN = "rnbqk2r/pppp1ppp/5n2/4p3/1b2P3/2NP4/PPP2PPP/R1BQKBNR w KQkq - 1 4"
 CASTLE_FEN = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
@@ -733,7 +733,7 @@ def test_format_stored_agrees_with_a_replayed_record(notation: str, letters: str
     """J3: the record written from stored (UCI, SAN) pairs equals the replayed one."""
     import random
 
-    from relaybot.core.notation import format_record, format_stored
+    from relaybot.games.chess.notation import format_record, format_stored
 
     rng = random.Random(7)
     for _ in range(20):

@@ -6,6 +6,14 @@ from relaybot.core.referee import PENALTY_DAYS, StoredGame, Verdict, decide
 from relaybot.games.chess import RULES
 
 
+def result(v: Verdict) -> str | None:
+    """The verdict's outcome as chess writes it (``1-0``), None while the game goes on."""
+    return RULES.format_result(v.outcome) if v.outcome is not None else None
+
+
+def termination(v: Verdict) -> str | None:
+    return v.outcome.termination if v.outcome is not None else None
+
 def stored(moves: str = "") -> StoredGame:
     """A stored game after the given SAN moves, keys as the store keeps them."""
     board = RULES.start()
@@ -94,9 +102,9 @@ def test_no_new_move() -> None:
 
 def test_resign_any_time() -> None:
     v = mail(stored("e4 e5"), 1, "投了します")
-    assert (v.kind, v.result, v.termination) == ("resign", "1-0", "resignation")
+    assert (v.kind, result(v), termination(v)) == ("resign", "1-0", "resignation")
     v = mail(stored("e4 e5"), 0, "resign")
-    assert v.result == "0-1"
+    assert result(v) == "0-1"
 
 
 def test_draw_offer_with_move_then_accept() -> None:
@@ -109,7 +117,7 @@ def test_draw_offer_with_move_then_accept() -> None:
         draw_offer_by=1,
     )
     v = mail(game, 0, "ドロー")
-    assert (v.kind, v.result, v.termination) == ("draw_agreed", "1/2-1/2", "agreement")
+    assert (v.kind, result(v), termination(v)) == ("draw_agreed", "1/2-1/2", "agreement")
 
 
 def test_draw_declined_by_playing_on() -> None:
@@ -122,7 +130,7 @@ def test_draw_declined_by_playing_on() -> None:
 def test_threefold_claim_with_draw_keyword() -> None:
     game = stored("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
     v = mail(game, 0, "draw")
-    assert (v.kind, v.termination) == ("draw_claimed", "threefold")
+    assert (v.kind, termination(v)) == ("draw_claimed", "threefold")
 
 
 def test_draw_without_offer_or_claim_becomes_an_offer() -> None:
@@ -134,7 +142,7 @@ def test_draw_without_offer_or_claim_becomes_an_offer() -> None:
 def test_checkmate_ends_the_game() -> None:
     game = stored("f3 e5 g4")
     v = mail(game, 1, "1. f3 e5 2. g4 Qh4#")
-    assert (v.kind, v.result, v.termination) == ("move", "0-1", "checkmate")
+    assert (v.kind, result(v), termination(v)) == ("move", "0-1", "checkmate")
 
 
 def test_j2_fullwidth_is_read_and_noted() -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from relaybot.core.conditionals import follow, strip_proposals
-from relaybot.core.notation import extract_record
+from relaybot.core.conditionals import follow
 from relaybot.core.sections import Section, label_core, split_mail, split_sections
+from relaybot.games.chess import RULES
+from relaybot.games.chess.notation import extract_record
+from relaybot.games.chess.proposals import strip_proposals
 
 LABELS = {"A": "k7m2qx", "B": "p3n8zt"}
 
@@ -34,7 +36,7 @@ def test_j17_seed_card_with_games_a_and_b() -> None:
         "A (0:1), B (0:0)\n"
         "当方、新人です。お手柔らかに。"
     )
-    greeting, sections = split_mail(text, LABELS)
+    greeting, sections = split_mail(text, LABELS, RULES.looks_like_move)
     assert greeting == "#500\n"
     assert ids(sections) == ["k7m2qx", "p3n8zt"]
     a, b = sections
@@ -73,7 +75,7 @@ def test_j17_seed_card_with_games_a_and_b() -> None:
     ],
 )
 def test_j17_label_forms(line: str, game: str) -> None:
-    sections = split_sections(f"Hello\n{line}\nthanks", LABELS)
+    sections = split_sections(f"Hello\n{line}\nthanks", LABELS, RULES.looks_like_move)
     assert ids(sections) == [game]
     assert sections[0].first_line == 1
     assert sections[0].text.splitlines()[-1] == "thanks"
@@ -92,20 +94,20 @@ def test_j17_label_forms(line: str, game: str) -> None:
     ],
 )
 def test_j17_prose_is_not_a_label(line: str) -> None:
-    assert split_sections(f"{line}\nthanks", LABELS) == []
+    assert split_sections(f"{line}\nthanks", LABELS, RULES.looks_like_move) == []
 
 
 def test_j17_no_labels_is_a_single_game_mail() -> None:
     text = "Hello\n\n1. e4 e5 2. Nf3\n\nRegards"
-    assert split_sections(text, LABELS) == []
-    assert split_mail(text, LABELS) == (text, [])
-    assert split_sections(text, {}) == []
+    assert split_sections(text, LABELS, RULES.looks_like_move) == []
+    assert split_mail(text, LABELS, RULES.looks_like_move) == (text, [])
+    assert split_sections(text, {}, RULES.looks_like_move) == []
 
 
 def test_j17_decorated_label_keys_and_game_ids_name_themselves() -> None:
     labels = {"Game A": "k7m2qx", "[B]": "p3n8zt"}
     text = "A: 1. e4\nB局 1. d4\nk7m2qx 1. e4 e5"
-    sections = split_sections(text, labels)
+    sections = split_sections(text, labels, RULES.looks_like_move)
     # A game named twice is one section, its parts in order.
     assert ids(sections) == ["k7m2qx", "p3n8zt"]
     assert sections[0].text == "1. e4\n1. e4 e5"
@@ -115,7 +117,7 @@ def test_j17_decorated_label_keys_and_game_ids_name_themselves() -> None:
 
 
 def test_j17_the_label_keeps_full_width_for_the_j2_note() -> None:
-    sections = split_sections("Ａ局　１．ｅ４", LABELS)
+    sections = split_sections("Ａ局　１．ｅ４", LABELS, RULES.looks_like_move)
     assert sections[0].text == "１．ｅ４"
     record = extract_record(sections[0].text)
     assert record.tokens == ["e4"] and record.fullwidth
@@ -127,12 +129,12 @@ def test_j17_one_bad_section_does_not_block_the_others() -> None:
     boards["k7m2qx"].push_san("e4")
     boards["p3n8zt"].push_san("d4")
     text = "Dear opponent,\n\nA: 1. e4 Ke7e5\n\nB: 1. d4 Nf6\n\nBest wishes"
-    greeting, sections = split_mail(text, LABELS)
+    greeting, sections = split_mail(text, LABELS, RULES.looks_like_move)
     assert greeting == "Dear opponent,\n"
     results = {}
     for section in sections:
         board = boards[section.game_id]
         tokens = extract_record(strip_proposals(section.text)).tokens[len(board.move_stack) :]
-        results[section.game_id] = follow([], tokens, board)
+        results[section.game_id] = follow(RULES, [], tokens, board)
     assert results["k7m2qx"].kind == "bad_move"  # J5 for game A only
     assert results["p3n8zt"].kind == "move" and results["p3n8zt"].plies == ["g8f6"]

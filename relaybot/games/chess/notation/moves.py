@@ -15,17 +15,17 @@ from dataclasses import dataclass
 
 import chess
 
-from relaybot.core.notation.text import (
+from relaybot.core.text import has_fullwidth
+from relaybot.games.base import MoveError
+from relaybot.games.chess.notation.text import (
     CASTLE_RE,
     LETTER_SETS,
     NUMERIC_RE,
     PIECE_ORDER,
     WHITE_FIGURINES,
     clean_token,
-    has_fullwidth,
     token_key,
 )
-from relaybot.games.base import MoveError
 
 _PIECE_NAMES = {
     chess.PAWN: "pawn",

@@ -16,6 +16,8 @@ from functools import lru_cache
 
 import chess
 
+from relaybot.core.text import PUNCTUATION, has_fullwidth
+
 # J2: piece letters per player language, in the order K, Q, R, B, N.
 LETTER_SETS: dict[str, str] = {
     "en": "KQRBN",
@@ -58,49 +60,12 @@ _FIGURINE_TO_EN = {
     "♙": "P",
 }
 
-# Characters NFKC leaves alone but that players type for "-", "'", '"', "/", "x".
-_TEXT_MAP = str.maketrans(
-    {
-        "\u2010": "-",  # hyphen
-        "\u2011": "-",  # non-breaking hyphen
-        "\u2012": "-",  # figure dash
-        "\u2013": "-",  # en dash
-        "\u2014": "-",  # em dash
-        "\u2015": "-",  # horizontal bar
-        "\u2212": "-",  # minus sign
-        "\u2043": "-",  # hyphen bullet
-        "\u2044": "/",  # fraction slash (NFKC turns ½ into 1⁄2)
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u201b": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u201f": '"',
-        "\ufe0e": None,  # variation selectors (♟️ emoji form)
-        "\ufe0f": None,
-        **_BLACK_TO_WHITE_FIGURINE,
-    }
-)
+# J2: the shared punctuation clean-up, and black figurines read as the white ones.
+_TEXT_MAP = str.maketrans({**PUNCTUATION, **_BLACK_TO_WHITE_FIGURINE})
 
 # Inside a single move token we may also read the Japanese long-vowel mark and
 # the multiplication sign (IME output) as "-" and "x" without harming prose.
 _TOKEN_MAP = str.maketrans({"ー": "-", "×": "x", "∶": ":"})
-
-
-def is_fullwidth_char(ch: str) -> bool:
-    """True for an ideographic space or a full-width ASCII form (J2: ``Ｎｆ３``)."""
-    code = ord(ch)
-    return code == 0x3000 or 0xFF01 <= code <= 0xFF60 or 0xFFE0 <= code <= 0xFFE6
-
-
-_FULLWIDTH_RE = re.compile("[\u3000\uff01-\uff60\uffe0-\uffe6]")
-
-
-def has_fullwidth(text: str) -> bool:
-    """Whether ``text`` contains a character that NFKC maps from full width (J2)."""
-    return _FULLWIDTH_RE.search(text) is not None
 
 
 def normalise_text(text: str) -> tuple[str, bool]:

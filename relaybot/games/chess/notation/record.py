@@ -14,8 +14,9 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from relaybot.core.notation.text import has_fullwidth, looks_like_move, normalise_text
+from relaybot.core.text import has_fullwidth
 from relaybot.games.base import RecordText
+from relaybot.games.chess.notation.text import looks_like_move, normalise_text
 
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "=-="})
 _MOVE_NUMBER = re.compile(r"^\d{1,4}(?:\.+)$")

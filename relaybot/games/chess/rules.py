@@ -1,7 +1,7 @@
 """Chess behind the :class:`~relaybot.games.base.GameRules` protocol (python-chess).
 
 Positions are :class:`chess.Board`; canonical plies are UCI strings. Reading
-player text (J2-J4) and writing records (J3) is :mod:`relaybot.core.notation`.
+player text (J2-J4) and writing records (J3) is :mod:`relaybot.games.chess.notation`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,20 @@ from collections.abc import Sequence
 
 import chess
 
-from relaybot.core import notation as _nt
-from relaybot.games.base import MoveError, Outcome, RecordText
+from relaybot.games.base import (
+    Outcome,
+    ProposalLine,
+    RecordInfo,
+    RecordPolicy,
+    RecordText,
+)
+from relaybot.games.chess import notation as _nt
+from relaybot.games.chess import proposals as _proposals
+from relaybot.games.chess.pgn import write_pgn
+
+SIDES = {"en": ("White", "Black"), "ja": ("白", "黒")}
+SIDE_WORDS = {"white": 0, "black": 1, "w": 0, "b": 1, "白": 0, "黒": 1, "白番": 0, "黒番": 1}
+_RESULTS = {"1-0": 0, "0-1": 1}
 
 
 def _board(position: object) -> chess.Board:
@@ -32,6 +44,8 @@ class ChessRules:
     """Standard chess: python-chess boards, UCI plies."""
 
     kind = "chess"
+    record_format = "pgn"
+    record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
 
     def start(self) -> chess.Board:
         """A new initial position."""
@@ -43,6 +57,94 @@ class ChessRules:
         for ply in plies:
             board.push(_move(board, ply))
         return board
+
+    def copy(self, position: object) -> chess.Board:
+        """An independent copy of the board (without its move stack)."""
+        return _board(position).copy(stack=False)
+
+    def is_legal(self, position: object, ply: str) -> bool:
+        """Whether the UCI ``ply`` is legal on the board."""
+        try:
+            return chess.Move.from_uci(ply) in _board(position).legal_moves
+        except ValueError:
+            return False
+
+    def ply_index(self, position: object) -> int:
+        """0-based index of the next ply, from the board's move number and turn."""
+        board = _board(position)
+        return (board.fullmove_number - 1) * 2 + (0 if board.turn == chess.WHITE else 1)
+
+    def normalise_text(self, text: str) -> tuple[str, bool]:
+        """A mail body cleaned for move reading (J2: NFKC, dashes, figurines)."""
+        return _nt.normalise_text(text)
+
+    def looks_like_move(self, token: str) -> bool:
+        """Whether ``token`` could be a chess move in any accepted notation (J2, J3)."""
+        return _nt.looks_like_move(token)
+
+    def read_proposals(self, text: str, record: RecordText) -> list[ProposalLine]:
+        """Conditional proposals in a mail: ``if`` lines and PGN variations (J16)."""
+        return _proposals.parse_proposals(text, record)
+
+    def proposal_lines(self, text: str) -> set[int]:
+        """Indices of the lines holding ``if`` proposals."""
+        return _proposals.proposal_lines(text)
+
+    def strip_proposals(self, text: str) -> str:
+        """``text`` with its ``if`` proposals blanked."""
+        return _proposals.strip_proposals(text)
+
+    def side_names(self, lang: str) -> tuple[str, str]:
+        """White and Black in ``lang`` (Japanese 白/黒)."""
+        return SIDES.get(lang, SIDES["en"])
+
+    def side_of(self, word: str) -> int | None:
+        """0 for ``white``/``w``/``白``, 1 for ``black``/``b``/``黒``, else None."""
+        return SIDE_WORDS.get(word.strip().lower())
+
+    def format_result(self, outcome: Outcome) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2``; ``*`` for a void game (both losing: ``0-0``)."""
+        if outcome.void:
+            return "*"
+        if outcome.both_lose:
+            return "0-0"
+        if outcome.winner is None:
+            return "1/2-1/2"
+        return "1-0" if outcome.winner == 0 else "0-1"
+
+    def parse_result(self, text: str, termination: str) -> Outcome | None:
+        """``1-0``, ``0-1``, ``1/2-1/2`` (or ``½-½``), ``*`` as an Outcome; else None."""
+        word = text.strip().replace("½", "1/2")
+        if word in _RESULTS:
+            return Outcome.win(termination, _RESULTS[word])
+        if word == "1/2-1/2":
+            return Outcome.draw(termination)
+        if word == "*":
+            return Outcome(termination, void=True)
+        if word == "0-0":
+            return Outcome(termination, both_lose=True)
+        return None
+
+    def move_label(self, ply: int, text: str) -> str:
+        """``12. Nf3`` or ``12... Nf6`` for a 0-based ply."""
+        return f"{self.move_number(ply)} {text}"
+
+    def move_number(self, ply: int) -> str:
+        """``3.`` before White's move, ``3...`` before Black's (0-based ply)."""
+        return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
+
+    def format_stored(self, moves: Sequence[tuple[str, str]], notation: str,
+                      letters: str = "en") -> str:
+        """The record from stored (UCI, SAN) pairs without replaying (J3)."""
+        return _nt.format_stored(list(moves), notation, letters)
+
+    def stored_move_text(self, canon: str, text: str, notation: str, letters: str = "en") -> str:
+        """One stored ply (UCI, SAN) in a reader's notation, without a board."""
+        return _nt.stored_move_text(canon, text, notation, letters)
+
+    def write_record(self, info: RecordInfo) -> str:
+        """PGN in the JCCA report form (J15)."""
+        return write_pgn(info)
 
     def save(self, position: object) -> str:
         """The position as FEN (no move history; repetition claims need ``replay``)."""
@@ -84,7 +186,10 @@ class ChessRules:
         result = _board(position).outcome(claim_draw=False)
         if result is None:
             return None
-        return Outcome(result=result.result(), reason=result.termination.name.lower())
+        termination = result.termination.name.lower()
+        if result.winner is None:
+            return Outcome.draw(termination)
+        return Outcome.win(termination, 0 if result.winner == chess.WHITE else 1)
 
     def claimable_draw(self, position: object) -> str | None:
         """``threefold`` or ``fifty_moves`` when the side to move may claim a draw (J15)."""
@@ -145,4 +250,4 @@ def _placement(position: object) -> tuple[str, bool]:
 
 RULES = ChessRules()
 
-__all__ = ["RULES", "ChessRules", "MoveError"]
+__all__ = ["RULES", "SIDES", "ChessRules"]

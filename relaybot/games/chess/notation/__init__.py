@@ -7,7 +7,7 @@ the new move (J2-J4), and :func:`format_move`/:func:`format_record` to write
 each player's mail in that player's notation (J3).
 """
 
-from relaybot.core.notation.moves import (
+from relaybot.games.chess.notation.moves import (
     ParsedMove,
     format_move,
     format_record,
@@ -19,8 +19,8 @@ from relaybot.core.notation.moves import (
     ply_keys,
     stored_move_text,
 )
-from relaybot.core.notation.record import extract_record
-from relaybot.core.notation.text import (
+from relaybot.games.chess.notation.record import extract_record
+from relaybot.games.chess.notation.text import (
     LETTER_SETS,
     looks_like_move,
     normalise_text,

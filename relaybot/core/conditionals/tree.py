@@ -1,0 +1,317 @@
+"""Checking and following conditional proposals (J16, J5), for any game.
+
+:func:`validate` plays every proposed line from the position after the proposer's
+move: a line illegal anywhere is :class:`Rejected` (the move it came with still
+stands); lines sharing a predicted move form a tree, and a second, different answer
+to the same predicted move is a conflict. :func:`follow` reads the opponent's reply
+against that tree: accepted answers (restated or played by the bot itself, 0 days to
+the proposer), a reply that stops inside a line (the bot plays the bound answer and
+the opponent moves again), a contradiction (binding: refused, 5 days), or a
+different move (the proposal is simply not triggered). Pure: errors are values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from relaybot.core.conditionals.values import (
+    CONTRADICTION_PENALTY_DAYS,
+    MAX_LINE_PLIES,
+    Conditional,
+    FollowKind,
+    FollowResult,
+    FollowStep,
+    Mode,
+    Rejected,
+)
+from relaybot.core.game import GameRules, MoveError, ProposalLine
+
+
+@dataclass
+class _Branch:
+    """The bound answer to one predicted move, and what may follow it."""
+
+    answer: str
+    next: dict[str, _Branch] = field(default_factory=dict)
+
+
+def _add(tree: dict[str, _Branch], plies: Sequence[str]) -> int | None:
+    """Add a line to the tree; the index of the conflicting answer if it contradicts one."""
+    node = tree
+    for k in range(0, len(plies) - 1, 2):
+        predicted, answer = plies[k], plies[k + 1]
+        branch = node.get(predicted)
+        if branch is None:
+            branch = _Branch(answer)
+            node[predicted] = branch
+        elif branch.answer != answer:
+            return k + 1
+        node = branch.next
+    return None
+
+
+def _check_tree(tree: dict[str, _Branch], plies: Sequence[str]) -> int | None:
+    """Like :func:`_add` without changing the tree."""
+    node = tree
+    for k in range(0, len(plies) - 1, 2):
+        branch = node.get(plies[k])
+        if branch is None:
+            return None
+        if branch.answer != plies[k + 1]:
+            return k + 1
+        node = branch.next
+    return None
+
+
+def validate(
+    rules: GameRules,
+    board_after_proposer_move: Any,
+    lines: Sequence[ProposalLine],
+    letters: str = "en",
+) -> tuple[list[Conditional], list[Rejected]]:
+    """Check each proposal line ply by ply from the position it assumes (J16, J5).
+
+    ``board_after_proposer_move`` is the position with the opponent to move.
+    A line illegal, ambiguous or unreadable anywhere is rejected whole (the
+    move it came with still stands); a predicted move with no answer is
+    ``no_answer`` (a trailing predicted move after answers is dropped with a
+    note). A wrong move number on a legal line is no error (J2, noted); on a
+    line that fails, a number before the opponent's move gives ``stale``
+    (usually old text copied back) and a later one ``wrong_start``.
+    Lines are merged into a tree in order; a later line giving a different
+    answer to a predicted move already answered is a ``conflict``.
+    ``letters`` are the proposer's piece letters (J2).
+    """
+    accepted: list[Conditional] = []
+    rejected: list[Rejected] = []
+    tree: dict[str, _Branch] = {}
+    here = rules.ply_index(board_after_proposer_move)
+    number = rules.move_number
+    for line in lines:
+        notes: list[str] = []
+        tokens = list(line.tokens)
+        start = line.start_ply
+        if len(tokens) < 2:
+            rejected.append(
+                Rejected(line, "no_answer", "a predicted move needs an answer (if ... then ...)")
+            )
+            continue
+        if len(tokens) > MAX_LINE_PLIES:
+            rejected.append(
+                Rejected(line, "too_long", f"a proposal may have at most {MAX_LINE_PLIES} moves")
+            )
+            continue
+        board = rules.copy(board_after_proposer_move)
+        plies: list[str] = []
+        sans: list[str] = []
+        failure: Rejected | None = None
+        for k, token in enumerate(tokens):
+            try:
+                ply = rules.parse(board, token, letters)
+            except MoveError as exc:
+                failure = Rejected(line, exc.kind, exc.detail or exc.kind, token, k)
+                if start is not None and start != here:
+                    # Written for another move: copied old text (stale) or too far ahead.
+                    failure = Rejected(
+                        line,
+                        "stale" if start < here else "wrong_start",
+                        f"the proposal is written for {number(start)}; it must start "
+                        f"with the reply at {number(here)} ({exc.detail or exc.kind})",
+                        token,
+                        k,
+                    )
+                break
+            sans.append(rules.format_ply(board, ply, "san"))
+            plies.append(ply)
+            rules.play(board, ply)
+        if failure is not None:
+            rejected.append(failure)
+            continue
+        if len(plies) % 2:  # checked, but a predicted move with no answer binds nothing
+            notes.append(f"trailing predicted move {tokens[-1]} has no answer; dropped")
+            plies, sans = plies[:-1], sans[:-1]
+        clash = _check_tree(tree, plies)
+        if clash is not None:
+            rejected.append(
+                Rejected(
+                    line,
+                    "conflict",
+                    f"{sans[clash - 1]} already has the answer "
+                    f"{_answer_san(rules, board_after_proposer_move, tree, plies, clash)}; "
+                    f"a second answer {sans[clash]} is refused",
+                    tokens[clash],
+                    clash,
+                )
+            )
+            continue
+        _add(tree, plies)
+        if start is not None and start != here:
+            notes.append(
+                f"move number {number(start)} read as {number(here)} (J2)"
+            )
+        accepted.append(Conditional(tuple(plies), tuple(sans), line, tuple(notes)))
+    return accepted, rejected
+
+
+def _answer_san(
+    rules: GameRules, board: Any, tree: dict[str, _Branch], plies: Sequence[str], clash: int
+) -> str:
+    """The answer already in the tree at ``plies[clash]``'s place, as the game writes it."""
+    b = rules.copy(board)
+    node = tree
+    for k in range(0, clash - 1, 2):
+        rules.play(b, plies[k])
+        rules.play(b, plies[k + 1])
+        node = node[plies[k]].next
+    rules.play(b, plies[clash - 1])
+    return rules.format_ply(b, node[plies[clash - 1]].answer, "san")
+
+
+def _build_tree(conditionals: Sequence[Conditional]) -> dict[str, _Branch]:
+    """The accepted lines as a tree: predicted ply -> bound answer and what follows.
+
+    Lines are added in order; a later conflicting answer is ignored (validate
+    has already refused it).
+    """
+    tree: dict[str, _Branch] = {}
+    for cond in conditionals:
+        plies = list(cond.plies)
+        if len(plies) % 2:
+            plies = plies[:-1]
+        if _check_tree(tree, plies) is None:
+            _add(tree, plies)
+    return tree
+
+
+def format_conditional(
+    rules: GameRules,
+    board_after_proposer_move: Any,
+    conditional: Conditional,
+    notation: str = "san",
+    letters: str = "en",
+    lang: str = "en",
+) -> str:
+    """A proposal in a reader's notation, e.g. ``if 3... Bc5 then 4. c3 Nf6 5. d4``.
+
+    ``lang`` ``ja`` writes ``もし 3... Bc5 なら 4. c3``. For relaying (J3, J18).
+    """
+    board = rules.copy(board_after_proposer_move)
+    parts: list[str] = []
+    for k, ply in enumerate(conditional.plies):
+        if not rules.is_legal(board, ply):
+            break
+        if k == 1:
+            parts.append("なら" if lang == "ja" else "then")
+        index = rules.ply_index(board)
+        if rules.to_move(board) == 0 or k in (0, 1):
+            # every first side's move is numbered, the other side's only where a line starts
+            parts.append(rules.move_number(index))
+        parts.append(rules.format_ply(board, ply, notation, letters))
+        rules.play(board, ply)
+    return ("もし " if lang == "ja" else "if ") + " ".join(parts)
+
+
+# --- following proposals ----------------------------------------------------------
+
+
+def _refuse(result: FollowResult, kind: FollowKind) -> FollowResult:
+    result.kind = kind
+    result.steps = []
+    result.sender_to_move = False
+    return result
+
+
+def follow(
+    rules: GameRules,
+    conditionals: Sequence[Conditional],
+    opponent_tokens: Sequence[str],
+    board: Any,
+    letters: str = "en",
+    mode: Mode = "binding",
+) -> FollowResult:
+    """Read the opponent's new tokens against the proposer's accepted lines (J16).
+
+    ``board`` is the stored position (after the proposer's move, opponent to
+    move); ``opponent_tokens`` are the reply's tokens after the stored record
+    (J1 checked by the caller); ``letters`` are the opponent's (J2).
+
+    Accepting restates the accepted moves in order (``1... e5 2. Nf3 Nc6``
+    accepts ``if 1... e5 then 2. Nf3`` and plays ``2... Nc6``). Stopping right
+    after a predicted move: in ``binding`` mode the bot plays the bound answer
+    itself and the opponent moves again (``sender_to_move``); in ``optional``
+    mode the answer is not played (the predicted move is just their move).
+    Writing a different answer after a predicted move is a ``contradiction``:
+    nothing applied, 5 days in ``binding`` mode, none in ``optional``. A move
+    that is not predicted is an ordinary move (proposal not triggered, or
+    accepted up to there). ``off`` ignores proposals. Tokens after the
+    opponent's own new move give ``too_many_moves``. Never raises.
+    """
+    b = rules.copy(board)
+    result = FollowResult(kind="no_move", position=rules.save(b))
+    tokens = list(opponent_tokens)
+    if not tokens:
+        return result
+    node = _build_tree(conditionals) if mode != "off" else {}
+
+    def san(position: Any, ply: str) -> str:
+        return rules.format_ply(position, ply, "san")
+
+    i = 0
+    while True:
+        if i >= len(tokens):  # stopped after restating a bound answer
+            result.sender_to_move = rules.outcome(b) is None
+            break
+        if rules.outcome(b) is not None:
+            result.token_index = i
+            return _refuse(result, "too_many_moves")
+        try:
+            ply = rules.parse(b, tokens[i], letters)
+        except MoveError as exc:
+            result.error, result.token_index = exc, i
+            return _refuse(result, "bad_move")
+        result.steps.append(FollowStep(ply, rules.format_ply(b, ply, "san"), False, True, i))
+        rules.play(b, ply)
+        i += 1
+        branch = node.get(ply)
+        if branch is None:  # their own move: not predicted (or not any more)
+            if i < len(tokens):
+                result.token_index = i
+                return _refuse(result, "too_many_moves")
+            break
+        result.triggered = True
+        answer = branch.answer
+        if not rules.is_legal(b, answer):  # stored tree does not fit; treat as not predicted
+            result.notes.append("stored proposal does not fit the position; ignored")
+            if i < len(tokens):
+                result.token_index = i
+                return _refuse(result, "too_many_moves")
+            break
+        if i >= len(tokens):  # stopped right after the predicted move
+            if mode == "binding":
+                result.steps.append(FollowStep(answer, san(b, answer), True, False, -1))
+                rules.play(b, answer)
+                result.sender_to_move = rules.outcome(b) is None
+                result.notes.append("bound answer played by the bot (J16)")
+            else:
+                result.notes.append("bound answer not played (optional mode)")
+            break
+        try:
+            written = rules.parse(b, tokens[i], letters)
+        except MoveError as exc:
+            result.error, result.token_index = exc, i
+            result.expected = san(b, answer)
+            return _refuse(result, "bad_move")
+        if written != answer:
+            result.token_index, result.expected = i, san(b, answer)
+            result.penalty_days = CONTRADICTION_PENALTY_DAYS if mode == "binding" else 0
+            return _refuse(result, "contradiction")
+        result.steps.append(FollowStep(answer, san(b, answer), True, True, i))
+        rules.play(b, answer)
+        i += 1
+        node = branch.next
+    result.kind = "move"
+    result.end_index = i
+    result.position = rules.save(b)
+    return result

@@ -1,0 +1,264 @@
+"""The one protocol every game implements, and the values it trades in.
+
+The core (referee, conditional moves) and the shells only ever talk to a game
+through :class:`GameRules`; a game is a package under ``relaybot/games/`` found by
+name through ``relaybot.games.registry``. Plies are short canonical strings the game
+defines (UCI for chess); positions are opaque objects owned by the game, saved as
+text (FEN for chess). Results are :class:`Outcome` values; each game writes its own
+result string (``1-0`` in chess) from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from typing import Any, Literal, Protocol
+
+MoveErrorKind = Literal["illegal", "ambiguous", "unreadable"]
+RecordPolicy = Literal["full", "numbered"]
+
+
+class MoveError(ValueError):
+    """A player's move text that cannot be applied (J5).
+
+    ``kind`` is ``illegal`` (no such legal move), ``ambiguous`` (two pieces of
+    the same kind can legally reach the square, J4) or ``unreadable``.
+    """
+
+    def __init__(self, kind: MoveErrorKind, token: str, detail: str = "") -> None:
+        super().__init__(f"{kind} move: {token!r}" + (f" ({detail})" if detail else ""))
+        self.kind: MoveErrorKind = kind
+        self.token = token
+        self.detail = detail
+
+
+class Termination(StrEnum):
+    """How a game ended. The values are what the store keeps in ``games.termination``."""
+
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    INSUFFICIENT_MATERIAL = "insufficient_material"
+    SEVENTYFIVE_MOVES = "seventyfive_moves"
+    FIVEFOLD_REPETITION = "fivefold_repetition"
+    THREEFOLD = "threefold"
+    FIFTY_MOVES = "fifty_moves"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    TIME = "time"
+    FORFEIT = "forfeit"
+    ADJUDICATION = "adjudication"
+    WITHDRAWAL_LOST = "withdrawal_lost"
+    WITHDRAWAL_VOID = "withdrawal_void"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A game's result as a value: how it ended and who won.
+
+    ``winner`` is the side index (0 or 1) or None; with no winner the game is a
+    draw unless ``both_lose`` (shogi league: both forfeit) or ``void`` (a withdrawal
+    the TD voids: no score). Each game formats it (``GameRules.format_result``).
+    """
+
+    termination: str
+    winner: int | None = None
+    both_lose: bool = False
+    void: bool = False
+
+    @classmethod
+    def win(cls, termination: str, winner: int) -> Outcome:
+        """Side ``winner`` won."""
+        return cls(termination, winner)
+
+    @classmethod
+    def loss(cls, termination: str, loser: int) -> Outcome:
+        """Side ``loser`` lost (resigned, forfeited, ran out of time)."""
+        return cls(termination, 1 - loser)
+
+    @classmethod
+    def draw(cls, termination: str) -> Outcome:
+        """Neither side won."""
+        return cls(termination)
+
+    @property
+    def is_draw(self) -> bool:
+        """A draw (not a void game, not both losing)."""
+        return self.winner is None and not self.both_lose and not self.void
+
+    def points(self, side: int) -> float:
+        """Game points of ``side``: 1 a win, 0.5 a draw, 0 a loss, a void or both losing."""
+        if self.winner is not None:
+            return 1.0 if side == self.winner else 0.0
+        return 0.5 if self.is_draw else 0.0
+
+
+@dataclass
+class RecordText:
+    """The move record found in a mail body.
+
+    ``tokens`` are the move texts in order (move numbers and results removed);
+    ``result`` is a trailing result marker if the player wrote one;
+    ``variations`` are parenthesised lines written after a move, as raw token
+    lists keyed by the index of the token they follow (for conditional moves).
+    ``fullwidth`` is True when NFKC normalisation changed the text (J2).
+    """
+
+    tokens: list[str] = field(default_factory=list)
+    result: str | None = None
+    variations: dict[int, list[list[str]]] = field(default_factory=dict)
+    fullwidth: bool = False
+    first_line: int = -1
+    last_line: int = -1
+
+
+@dataclass(frozen=True)
+class ProposalLine:
+    """One proposed line as written (J16), not yet checked.
+
+    ``tokens`` start with the opponent's predicted reply and alternate
+    predicted / answer. ``start_ply`` is the 0-based ply the written move number
+    names (None when none was written). ``line`` indexes ``text.splitlines()``
+    where the proposal starts (for a variation: the record's last line);
+    ``lines`` are all lines it used; ``text`` is the proposal as written
+    (normalised), for relaying it (J18).
+    """
+
+    tokens: tuple[str, ...]
+    start_number: int | None = None
+    start_black: bool | None = None
+    source: Literal["text", "variation"] = "text"
+    line: int = -1
+    lines: tuple[int, ...] = ()
+    text: str = ""
+
+    @property
+    def start_ply(self) -> int | None:
+        """0-based ply index of the first token from its written move number, if any."""
+        if self.start_number is None:
+            return None
+        return (self.start_number - 1) * 2 + (1 if self.start_black else 0)
+
+
+@dataclass(frozen=True)
+class RecordInfo:
+    """What a game's record file (PGN, KIF, SGF) says besides the moves."""
+
+    event: str
+    site: str
+    start: date
+    round: str
+    players: tuple[str, str]  # side 0, side 1
+    ratings: tuple[int | None, int | None]
+    result: str  # as the game writes it; "" while unfinished
+    end: date | None
+    moves: Sequence[tuple[str, str]]  # (canonical ply, the day it was sent, ISO) in order
+
+
+class GameRules(Protocol):
+    """What the core and the shells need from a game."""
+
+    kind: str
+    record_format: str  # "pgn" for chess
+    record_policy: RecordPolicy  # "full": every mail carries the game from move 1 (J1)
+
+    # --- positions and plies ---------------------------------------------------
+    def start(self) -> Any:
+        """A new initial position."""
+
+    def replay(self, plies: Sequence[str]) -> Any:
+        """The position after the stored canonical plies."""
+
+    def copy(self, position: Any) -> Any:
+        """An independent copy of ``position``."""
+
+    def save(self, position: Any) -> str:
+        """The position as text for the store (FEN for chess)."""
+
+    def load(self, saved: str) -> Any:
+        """A position back from ``save``'s text (no move history)."""
+
+    def play(self, position: Any, ply: str) -> None:
+        """Apply a canonical ply to ``position`` in place (ValueError if illegal)."""
+
+    def is_legal(self, position: Any, ply: str) -> bool:
+        """Whether the canonical ``ply`` is legal in ``position``."""
+
+    def to_move(self, position: Any) -> int:
+        """The side to move (0 or 1), of a position or of ``save``'s text."""
+
+    def ply_index(self, position: Any) -> int:
+        """0-based index of the next ply in the game (from the position itself)."""
+
+    def outcome(self, position: Any) -> Outcome | None:
+        """The result if the board itself ends the game."""
+
+    def claimable_draw(self, position: Any) -> str | None:
+        """A draw the side to move may claim now (chess: threefold, fifty moves)."""
+
+    # --- reading what players write ---------------------------------------------
+    def normalise_text(self, text: str) -> tuple[str, bool]:
+        """A mail body cleaned for move reading, and whether it held full-width text."""
+
+    def looks_like_move(self, token: str) -> bool:
+        """Whether ``token`` could be a move in any notation the game accepts."""
+
+    def extract_record(self, text: str) -> RecordText:
+        """Find the move record in a mail body."""
+
+    def token_key(self, token: str) -> str:
+        """A player's token reduced to a comparison key (no position needed)."""
+
+    def ply_keys(self, position: Any, ply: str) -> frozenset[str]:
+        """All keys a correctly written token for ``ply`` may reduce to."""
+
+    def parse(self, position: Any, token: str, letters: str = "en") -> str:
+        """The canonical ply a player's token means here; raises MoveError."""
+
+    def read_proposals(self, text: str, record: RecordText) -> list[ProposalLine]:
+        """Conditional proposals written in a mail (J16)."""
+
+    def proposal_lines(self, text: str) -> set[int]:
+        """Indices of the lines of ``text`` that hold proposals."""
+
+    def strip_proposals(self, text: str) -> str:
+        """``text`` with its proposals blanked (so they are not read as the record)."""
+
+    # --- writing what players read ----------------------------------------------
+    def side_names(self, lang: str) -> tuple[str, str]:
+        """The two sides' names in ``lang`` (White/Black, 先手/後手, ...)."""
+
+    def side_of(self, word: str) -> int | None:
+        """The side a TD or operator names (``white``, ``黒``, ...), else None."""
+
+    def format_result(self, outcome: Outcome) -> str:
+        """The result as the game writes it (``1-0``, ``1/2-1/2``, ``*``)."""
+
+    def parse_result(self, text: str, termination: str) -> Outcome | None:
+        """A written result (a TD's ``adjudicate``, a stored one) as an Outcome."""
+
+    def move_label(self, ply: int, text: str) -> str:
+        """A ply with its number as players read it (``12. Nf3``, ``12... Nf6``)."""
+
+    def move_number(self, ply: int) -> str:
+        """The number alone as a proposal writes it (``3.``, ``3...``)."""
+
+    def format_record(self, plies: Sequence[str], notation: str, letters: str = "en") -> str:
+        """The whole game as text in a player's notation."""
+
+    def format_ply(self, position: Any, ply: str, notation: str, letters: str = "en") -> str:
+        """One ply in a player's notation, from ``position`` (before the ply)."""
+
+    def format_stored(self, moves: Sequence[tuple[str, str]], notation: str,
+                      letters: str = "en") -> str:
+        """The record from stored (canonical, display text) pairs, without replaying."""
+
+    def stored_move_text(self, canon: str, text: str, notation: str, letters: str = "en") -> str:
+        """One stored ply in a reader's notation, without a position."""
+
+    def board_text(self, position: Any, lang: str) -> str:
+        """A plain-text board diagram (of a position or of ``save``'s text)."""
+
+    def write_record(self, info: RecordInfo) -> str:
+        """The game's record file (``record_format``) from ``info``."""
