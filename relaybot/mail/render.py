@@ -14,19 +14,21 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from relaybot.resources import package_dir
+
 LANGS = ("ja", "en")
 AUDIENCES = ("player", "td", "member", "operator")
 
 
 def templates_dir() -> Path:
-    """The templates folder: RELAYBOT_TEMPLATES, or the project's top-level templates/."""
+    """The templates folder: RELAYBOT_TEMPLATES, or the package's own relaybot/templates/."""
     return _templates_dir(os.environ.get("RELAYBOT_TEMPLATES"))
 
 
 @lru_cache(maxsize=4)
 def _templates_dir(override: str | None) -> Path:
-    # resolve() touches the file system: once per process, not once per mail
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "templates"
+    # finding the package folder touches the file system: once per process, not once per mail
+    return Path(override) if override else package_dir("templates")
 
 
 @lru_cache(maxsize=4)

@@ -12,7 +12,10 @@ from alembic.config import Config as AlembicConfig
 from sqlalchemy import Engine, create_engine, event, inspect, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+from relaybot.resources import package_dir
+
+# Alembic's script folder, shipped as package data (env.py, script.py.mako, versions/).
+MIGRATIONS: Path = package_dir("migrations")
 
 
 def make_engine(url: str) -> Engine:
