@@ -18,8 +18,8 @@ from relaybot.core.clocks import (
     pending,
     question_pauses,
 )
+from relaybot.gamefile import GameFile
 from relaybot.store.models import GameEvent, Leave, Question, UtcDateTime
-from relaybot.views import GameFile
 
 
 def control_of(text: str) -> TimeControl:

@@ -109,7 +109,7 @@ def _game(session: object, game_id: str) -> object:
 
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.views import GameFile
+    from relaybot.gamefile import GameFile
 
     store = _open(cfg)
     with store.session() as session:
@@ -325,18 +325,16 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.outbox import send_pending
-    from relaybot.td import find_commands, run_command
+    from relaybot.pipeline.td import NAMES_TEXT, Context, find_commands
 
     store = _open(cfg)
     now = datetime.now(UTC)
     line = " ".join(args.words)
     found = find_commands(line)
     if not found:
-        raise CliError(f"not a TD command: {line!r} (forfeit, adjudicate, approve leave, "
-                       "refuse leave, withdraw, answer)")
-    cmd, words, _rest = found[0]
+        raise CliError(f"not a TD command: {line!r} ({NAMES_TEXT})")
     with store.session() as session:
-        outcome = run_command(session, cfg, cmd, words, "", now)
+        outcome = found[0].command.run(Context(session, cfg, now), found[0].args, "")
     if not outcome.ok:
         raise CliError(outcome.message)
     print(outcome.message)

@@ -18,7 +18,7 @@ from relaybot.core.clocks import (
     pending,
     silence_deadlines,
 )
-from relaybot.views import GameFile
+from relaybot.gamefile import GameFile
 
 
 @dataclass

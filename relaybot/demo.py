@@ -67,10 +67,10 @@ class _Player:
 def run_demo(out: Callable[[str], None] = print) -> int:
     """Play the demo game; returns the exit status."""
     from relaybot.admin import GameInput, MemberInput, add_member, create_game
+    from relaybot.gamefile import GameFile
     from relaybot.runner import run_once
     from relaybot.service import start_mails
     from relaybot.store.db import Store, migrate
-    from relaybot.views import GameFile
 
     players: dict[str, _Player] = {}
 

@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
+from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
-from relaybot.mail.render import render
-from relaybot.outbox import Recipient, queue_mail
+from relaybot.pipeline.effects import Mail, emit, to_member
 from relaybot.store.db import Store
 from relaybot.store.models import (
     Announcement,
@@ -37,7 +37,6 @@ from relaybot.store.models import (
     Question,
     RatingChange,
 )
-from relaybot.views import GameFile
 
 BATCH = 1000
 
@@ -174,13 +173,11 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                            mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
             "announcements": common["announcements"],
         }
-        subject, body = render(member.lang, "member", "digest", **ctx)
         # the member row's week moves on in this transaction: no duplicate to look for,
         # and the unique key stays as the backstop (G10)
-        row = queue_mail(session, cfg, kind="digest",
-                         to=Recipient(member.name, member.email, member.id), subject=subject,
-                         body=body, now=now, dedupe_key=f"digest:{member.id}:{week}",
-                         unique=True)
+        row = emit(session, cfg, Mail(
+            kind="digest", audience="member", to=to_member(member), lang=member.lang,
+            context=ctx, dedupe_key=f"digest:{member.id}:{week}", unique=True), now)
         member.last_digest_week = week
         queued += row is not None
     return queued

@@ -10,19 +10,17 @@ import asyncio
 import logging
 import threading
 import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import aiosmtplib
-from sqlalchemy import insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.faults import crash_point
-from relaybot.mail.compose import compose, message_id_for, new_token, verp_address
 from relaybot.mail.smtp import SendResult, SmtpSender
+from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.store.db import Store
 from relaybot.store.models import Outbox
 
@@ -36,105 +34,8 @@ BOUNCE_WINDOW = timedelta(days=30)  # G6: permanent bounces per member counted o
 BOUNCE_ESCALATE = 3  # ... and every this many the TD is told (never a forfeit)
 
 
-@dataclass(frozen=True)
-class Recipient:
-    name: str
-    address: str
-    member_id: int | None = None
-
-
-def queue_mail(
-    session: Session,
-    cfg: Config,
-    *,
-    kind: str,
-    to: Recipient,
-    subject: str,
-    body: str,
-    now: datetime,
-    game_id: str | None = None,
-    reply_to: str | None = None,
-    in_reply_to: str | None = None,
-    references: Sequence[str] = (),
-    dedupe_key: str | None = None,
-    auto_submitted: str = "auto-generated",
-    from_address: str | None = None,
-    unique: bool = False,
-    defer: bool = False,
-) -> Outbox | None:
-    """Add one outgoing mail to the session; None when ``dedupe_key`` was already queued.
-
-    ``unique=True``: the caller knows the key is new (bulk queueing); the database's
-    unique constraint still refuses a duplicate, failing the whole transaction.
-    ``defer=True`` (rows without a key): the row waits in the session for
-    :func:`insert_deferred`, which writes all waiting rows in one statement.
-    """
-    if dedupe_key is not None and not unique:
-        exists = session.scalar(select(Outbox.id).where(Outbox.dedupe_key == dedupe_key))
-        if exists is not None:
-            return None
-    bot = cfg.bot
-    token = new_token()
-    message_id = message_id_for(token, bot.domain)
-    msg = compose(
-        from_name=bot.name,
-        from_addr=from_address or bot.address,
-        to_name=to.name,
-        to_addr=to.address,
-        subject=subject,
-        body=body,
-        message_id=message_id,
-        date=now,
-        reply_to=reply_to,
-        in_reply_to=in_reply_to,
-        references=references,
-        auto_submitted=auto_submitted,
-        extra={"X-Relaybot-Kind": kind, **({"X-Relaybot-Game": game_id} if game_id else {})},
-    )
-    values = {
-        "message_id": message_id, "dedupe_key": dedupe_key, "kind": kind,
-        "game_id": game_id, "member_id": to.member_id, "recipient": to.address,
-        "envelope_from": verp_address(bot.local, bot.domain, token), "raw": msg.as_bytes(),
-        "status": "pending", "attempts": 0, "next_attempt_at": now, "last_error": "",
-        "created_at": now,
-    }
-    row = Outbox(**values)
-    if defer and dedupe_key is None:
-        session.info.setdefault(_DEFERRED, []).append(values)
-        return row  # not in the session: the caller only reads it
-    if dedupe_key is None or unique:
-        session.add(row)
-        return row
-    try:
-        with session.begin_nested():
-            session.add(row)
-    except IntegrityError:
-        return None
-    return row
-
-
-_DEFERRED = "relaybot.outbox.deferred"
-
-
-def insert_deferred(session: Session) -> None:
-    """Write the rows queued with ``defer=True`` since the last call, in queue order, in
-    one statement of the session's transaction.
-
-    No autoflush first: a queued row refers only to rows already written (its game and
-    member), and the caller's own pending changes are flushed once, later, with the rest.
-    """
-    rows = session.info.pop(_DEFERRED, None)
-    if rows:
-        session.execute(insert(Outbox), rows, execution_options={"autoflush": False})
-
-
-def discard_deferred(session: Session) -> None:
-    """Forget rows queued with ``defer=True`` whose work was rolled back unwritten."""
-    session.info.pop(_DEFERRED, None)
-
-
 def _backoff(attempts: int) -> timedelta:
-    return min(FIRST_RETRY * (2 ** max(0, attempts - 1)), MAX_RETRY)
+    return min(FIRST_RETRY * (1 << max(0, attempts - 1)), MAX_RETRY)
 
 
 _Work = tuple[int, str, str, bytes]  # (row id, envelope sender, recipient, raw message)
@@ -293,16 +194,12 @@ def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str
     """One notice to the TD about mail that could not be delivered (G5)."""
     if row.kind == "td_delivery" or row.recipient == cfg.bot.td:
         return  # never notify about the notices themselves
-    from relaybot.mail.render import render
-
-    subject, body = render(
-        cfg.bot.language, "td", "delivery", why=why, recipient=row.recipient, kind=row.kind,
-        game_id=row.game_id, message_id=row.message_id, detail=row.last_error,
-    )
-    queue_mail(
-        session, cfg, kind="td_delivery", to=Recipient("TD", cfg.bot.td), subject=subject,
-        body=body, now=now, game_id=row.game_id, dedupe_key=f"delivery:{row.id}",
-    )
+    emit(session, cfg, Mail(
+        kind="td_delivery", template="delivery", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, game_id=row.game_id, dedupe_key=f"delivery:{row.id}",
+        context={"why": why, "recipient": row.recipient, "kind": row.kind,
+                 "game_id": row.game_id, "message_id": row.message_id,
+                 "detail": row.last_error}), now)
 
 
 def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> int:
@@ -321,16 +218,11 @@ def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> in
         Outbox.created_at >= now - BOUNCE_WINDOW)).all())
     if count < BOUNCE_ESCALATE or count % BOUNCE_ESCALATE:
         return count
-    from relaybot.mail.render import render
-
-    subject, body = render(
-        cfg.bot.language, "td", "delivery", why="bounced", recipient=row.recipient,
-        kind=row.kind, game_id=row.game_id, message_id=row.message_id,
-        detail=f"{count} permanent bounces for this member in "
-               f"{BOUNCE_WINDOW.days} days; last: {row.last_error}",
-    )
-    queue_mail(
-        session, cfg, kind="td_bounces", to=Recipient("TD", cfg.bot.td), subject=subject,
-        body=body, now=now, dedupe_key=f"bounces:{row.member_id}:{count // BOUNCE_ESCALATE}",
-    )
+    emit(session, cfg, Mail(
+        kind="td_bounces", template="delivery", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, dedupe_key=f"bounces:{row.member_id}:{count // BOUNCE_ESCALATE}",
+        context={"why": "bounced", "recipient": row.recipient, "kind": row.kind,
+                 "game_id": row.game_id, "message_id": row.message_id,
+                 "detail": f"{count} permanent bounces for this member in "
+                           f"{BOUNCE_WINDOW.days} days; last: {row.last_error}"}), now)
     return count

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.faults import crash_point
 from relaybot.mail.imap import Mailbox
-from relaybot.outbox import Recipient, queue_mail
+from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.service import Arrival, prefetch, process_in
 from relaybot.store.db import Store
 from relaybot.store.models import ImapState, InboundFailure
@@ -79,13 +79,10 @@ def _failure(session: Session, arrival: Arrival, error: str) -> int:
 
 def _quarantine_alert(session: Session, cfg: Config, folder: str, uidvalidity: int, uid: int,
                       error: str, now: datetime) -> None:
-    from relaybot.mail.render import render
-
-    subject, body = render(cfg.bot.language, "operator", "quarantine", folder=folder, uid=uid,
-                           error=error[:2000])
-    queue_mail(session, cfg, kind="quarantine", to=Recipient("TD", cfg.bot.td),
-               subject=subject, body=body, now=now,
-               dedupe_key=f"quarantine:{folder}:{uidvalidity}:{uid}")
+    emit(session, cfg, Mail(
+        kind="quarantine", audience="operator", to=to_td(cfg), lang=cfg.bot.language,
+        context={"folder": folder, "uid": uid, "error": error[:2000]},
+        dedupe_key=f"quarantine:{folder}:{uidvalidity}:{uid}"), now)
 
 
 def poll_once(

@@ -20,11 +20,11 @@ from relaybot.books import ledgers
 from relaybot.config import Config
 from relaybot.core.game import Outcome, Termination
 from relaybot.deadlines import Schedule, schedule
-from relaybot.mail.render import render
-from relaybot.outbox import Recipient, queue_mail
+from relaybot.gamefile import GameFile
+from relaybot.pipeline.effects import Mail, emit, to_td
+from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.store.db import Store
 from relaybot.store.models import Game
-from relaybot.views import GameFile, game_context
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,6 @@ def sweep(store: Store, cfg: Config, now: datetime) -> int:
 
 
 def _due(session: Session, cfg: Config, game: Game, now: datetime) -> int:
-    from relaybot.service import end_game, load_game
-
     gf = load_game(session, game, now)
     assert gf.books is not None
     plan = schedule(gf, gf.books, now)
@@ -74,16 +72,10 @@ def _due(session: Session, cfg: Config, game: Game, now: datetime) -> int:
 
 def _reminder(session: Session, cfg: Config, gf: GameFile, plan: Schedule, now: datetime) -> int:
     """J11: day 10 of silence: the last mail again, to the silent player."""
-    player = gf.player(plan.silent)
-    subject, body = render(player.lang, "player", "reminder", **game_context(cfg, gf, player))
-    row = queue_mail(
-        session, cfg, kind="reminder", to=Recipient(player.name, player.email, player.id),
-        subject=subject, body=body, now=now, game_id=gf.game.id,
-        reply_to=cfg.bot.game_address(gf.game.id), from_address=cfg.bot.game_address(gf.game.id),
-        in_reply_to=gf.game.last_out_message_id,
-        references=[gf.game.last_out_message_id] if gf.game.last_out_message_id else (),
-        dedupe_key=f"reminder:{gf.game.id}:{plan.ply}",
-    )
+    last = gf.game.last_out_message_id
+    row = emit(session, cfg, player_mail(
+        cfg, gf, plan.silent, "reminder", in_reply_to=last, references=(last,) if last else (),
+        dedupe_key=f"reminder:{gf.game.id}:{plan.ply}"), now)
     return 1 if row is not None else 0
 
 
@@ -92,27 +84,23 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
     """J11: day 20 of silence: the TD gets both ledgers and the commands to reply with."""
     player = gf.player(plan.silent)
     relayed = gf.books.last_sent_at if gf.books is not None else None
-    subject, body = render(
-        cfg.bot.language, "td", "silence", game_id=gf.game.id, white=gf.white.name,
-        black=gf.black.name, player=player.name, colour=("white", "black")[plan.silent],
-        email=player.email, ledgers=ledgers(gf),
-        relayed=(relayed.astimezone(ZoneInfo(player.tz)).date().isoformat()
-                 if relayed else gf.game.start_date.isoformat()),
-    )
-    row = queue_mail(session, cfg, kind="td_silence", to=Recipient("TD", cfg.bot.td),
-                     subject=subject, body=body, now=now, game_id=gf.game.id,
-                     dedupe_key=f"escalation:{gf.game.id}:{plan.ply}")
+    row = emit(session, cfg, Mail(
+        kind="td_silence", template="silence", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.ply}",
+        context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
+                 "player": player.name, "colour": ("white", "black")[plan.silent],
+                 "email": player.email, "ledgers": ledgers(gf),
+                 "relayed": (relayed.astimezone(ZoneInfo(player.tz)).date().isoformat()
+                             if relayed else gf.game.start_date.isoformat())}), now)
     return 1 if row is not None else 0
 
 
 def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int:
     """J14: unfinished 24 months after the start: to the TD for adjudication."""
-    subject, body = render(
-        cfg.bot.language, "td", "duration", game_id=gf.game.id, white=gf.white.name,
-        black=gf.black.name, start=gf.game.start_date.isoformat(),
-        record=gf.rules.format_record(gf.plies, "san") or "-",
-    )
-    row = queue_mail(session, cfg, kind="td_duration", to=Recipient("TD", cfg.bot.td),
-                     subject=subject, body=body, now=now, game_id=gf.game.id,
-                     dedupe_key=f"duration:{gf.game.id}")
+    row = emit(session, cfg, Mail(
+        kind="td_duration", template="duration", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"duration:{gf.game.id}",
+        context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
+                 "start": gf.game.start_date.isoformat(),
+                 "record": gf.rules.format_record(gf.plies, "san") or "-"}), now)
     return 1 if row is not None else 0

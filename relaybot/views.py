@@ -2,61 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
-
+from relaybot.books import clock_context
 from relaybot.config import Config
-from relaybot.games import rules_for
-from relaybot.games.base import GameRules, RecordInfo
-from relaybot.store.models import Game, Member, Move
-
-_MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
-
-
-@dataclass
-class GameFile:
-    """A game with its players and moves loaded once."""
-
-    game: Game
-    white: Member
-    black: Member
-    moves: list[Move]
-    rules: GameRules
-    books: Any = None  # relaybot.core.clocks.Books, set by the service when it has them
-    now: datetime | None = None
-    penalties: list[Any] = field(default_factory=list)
-    pauses: list[Any] = field(default_factory=list)
-
-    @classmethod
-    def load(cls, session: Session, game: Game) -> GameFile:
-        white = session.get(Member, game.side0_id)
-        black = session.get(Member, game.side1_id)
-        assert white is not None and black is not None
-        moves = list(session.scalars(_MOVES, {"game_id": game.id}))
-        return cls(game, white, black, moves, rules_for(game.kind))
-
-    @property
-    def plies(self) -> list[str]:
-        return self.game.plies.split() if self.game.plies else []
-
-    def player(self, colour: int) -> Member:
-        return self.white if colour == 0 else self.black
-
-    def colour_of(self, member_id: int) -> int | None:
-        if member_id == self.white.id:
-            return 0
-        if member_id == self.black.id:
-            return 1
-        return None
-
-    def notation_for(self, member: Member) -> tuple[str, str]:
-        """(notation, letters) a member reads: the game's notation wins (J3)."""
-        return (self.game.notation or member.notation, member.letters)
+from relaybot.gamefile import GameFile
+from relaybot.games.base import RecordInfo
+from relaybot.store.models import Member
 
 
 def local_date(moment: datetime | None, tz: str) -> str:
@@ -79,8 +33,6 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     previous = gf.moves[-2] if len(gf.moves) > 1 else None
     ctx: dict[str, Any] = {"clock_ok": False}
     if gf.books is not None and gf.now is not None:
-        from relaybot.books import clock_context
-
         ctx = clock_context(gf.books, colour, gf.now)
     return ctx | {
         "game_id": gf.game.id,

@@ -29,8 +29,8 @@ python3 -m pip install -q --disable-pip-version-check -e '.[test]' 2>&1 | grep -
 
 echo "== ruff"
 python3 -m ruff check relaybot tests bench
-echo "== mypy --strict relaybot/core relaybot/games; mypy relaybot"
-python3 -m mypy --strict relaybot/core relaybot/games
+echo "== mypy --strict relaybot/core relaybot/games relaybot/pipeline; mypy relaybot"
+python3 -m mypy --strict relaybot/core relaybot/games relaybot/pipeline
 python3 -m mypy relaybot
 echo "== import contracts (lint-imports)"
 lint-imports --no-cache

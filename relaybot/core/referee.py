@@ -129,13 +129,16 @@ def decide(
     allow_claims: bool = True,
     conditionals: Sequence[Conditional] = (),
     mode: str = "binding",
+    intent: Intent | None = None,
 ) -> Verdict:
     """Decide what one mail from the player of colour ``sender`` does to ``game``.
 
     ``conditionals`` are the opponent's accepted proposals that bind the sender's reply
-    (J16) under ``mode`` (binding, optional, off).
+    (J16) under ``mode`` (binding, optional, off). ``intent``: the keywords of ``text``
+    when the caller has read them already (they are read once per mail).
     """
-    intent = read_intent(text)
+    if intent is None:
+        intent = read_intent(text)
     record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
     verdict = Verdict(kind="no_move", intent=intent, record=record,
                       draw_offer_by=game.draw_offer_by)

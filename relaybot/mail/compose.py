@@ -55,13 +55,13 @@ class _RelayPolicy(EmailPolicy):
 
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if name.lower() not in _REPEATING or not isinstance(value, str | Address):
-            return super().header_store_parse(name, value)  # type: ignore[no-any-return]
+            return super().header_store_parse(name, value)
         parse = super().header_store_parse
         return _remember(_parsed, (name, str(value)), lambda: parse(name, value))
 
     def fold_binary(self, name: str, value: Any) -> bytes:
         if name.lower() not in _REPEATING:
-            return super().fold_binary(name, value)  # type: ignore[no-any-return]
+            return super().fold_binary(name, value)
         fold = super().fold_binary
         return _remember(_folded, (name, str(value)), lambda: fold(name, value))
 

@@ -159,23 +159,25 @@ def test_j17_a_section_that_raises_sends_nothing_for_its_game(
     """A section's forward is queued before its acknowledgement is written; when the
     section then fails, its savepoint takes the move back and no forward of it may go
     out, not even with the next section's mail, which is relayed as usual (J17, G4)."""
-    import relaybot.service as service
+    import relaybot.pipeline.commands as commands
+    from relaybot.pipeline.effects import Mail
 
     white = club.member("Sato, Hanako", "sato@example.jp")
     black = club.member("Brown, Tom", "brown@example.org")
     a = club.game(white, black)
     b = club.game(white, black)
     before = len(black.inbox())
-    real = service._reply
+    real = commands.render_mail
     calls = []
 
-    def fail_on_a(session, cfg, gf, *args, **kw):  # type: ignore[no-untyped-def]
-        calls.append(gf.game.id)
-        if gf.game.id == a:
+    def fail_on_a(mail: Mail) -> tuple[str, str]:
+        # the acknowledgement of a section is rendered after its forward was queued
+        calls.append(mail.game_id)
+        if mail.game_id == a:
             raise RuntimeError("boom after the forward was queued")
-        return real(session, cfg, gf, *args, **kw)
+        return real(mail)
 
-    monkeypatch.setattr(service, "_reply", fail_on_a)
+    monkeypatch.setattr(commands, "render_mail", fail_on_a)
     white.send("Hello!\n\nA: 1. e4\n\nB: 1. d4\n", to=f"relay+{a}@club.example",
                subject="two games")
     club.cycle()

@@ -129,7 +129,7 @@ def test_many_rows_over_several_connections_each_member_in_queue_order(club: Clu
     member's mails still arrive in the order they were queued (a forward before the next)."""
     import dataclasses
 
-    from relaybot.outbox import Recipient, queue_mail
+    from relaybot.mail.queue import Recipient, queue_mail
 
     cfg = dataclasses.replace(club.cfg, smtp=dataclasses.replace(club.cfg.smtp, connections=4))
     people = [f"m{i}@example.org" for i in range(5)]

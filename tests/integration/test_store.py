@@ -94,15 +94,15 @@ def test_a_failed_mail_leaves_nothing_behind(store: Store, db_url: str) -> None:
     cfg = cfg_for(db_url)
     gid = setup_game(store, cfg)
     raw = mail("sato@example.jp", gid, "1. e4", "boom")
-    import relaybot.service as service
+    import relaybot.pipeline.effects as effects
 
-    real = service.queue_mail
-    service.queue_mail = lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk full"))  # type: ignore[assignment]
+    real = effects.queue_mail
+    effects.queue_mail = lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk full"))  # type: ignore[assignment]
     try:
         with pytest.raises(RuntimeError):
             process_mail(store, cfg, Arrival(raw, T0, "INBOX", 1, 9), T0)
     finally:
-        service.queue_mail = real  # type: ignore[assignment]
+        effects.queue_mail = real  # type: ignore[assignment]
     with store.session() as s:
         assert s.scalar(select(func.count(Inbound.id))) == 0
         assert s.get(Game, gid).plies == ""  # type: ignore[union-attr]
@@ -123,8 +123,8 @@ def test_a_games_ledger_reads_back_in_one_query_on_both_databases(store: Store,
 
     from relaybot.books import game_ledger
     from relaybot.core.clocks import Pause
+    from relaybot.gamefile import GameFile
     from relaybot.store.models import GameEvent, Leave, Member, Question
-    from relaybot.views import GameFile
 
     cfg = cfg_for(db_url)
     gid = setup_game(store, cfg)

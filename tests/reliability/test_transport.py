@@ -196,7 +196,8 @@ def test_t05_another_client_between_search_and_fetch(club: Club) -> None:
 
 
 def test_t02_permanent_bounces_counted_per_member_escalate_to_the_td(club: Club) -> None:
-    from relaybot.outbox import Recipient, queue_mail, send_pending
+    from relaybot.mail.queue import Recipient, queue_mail
+    from relaybot.outbox import send_pending
 
     _white, black, gid = two_players(club)
     with club.store.session() as s:

@@ -10,11 +10,10 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.leave import check_leave, end_leave_on_move
+from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
-from relaybot.mail.render import render
-from relaybot.outbox import Recipient, queue_mail
+from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.store.models import Game, Leave, Member, Question
-from relaybot.views import GameFile
 
 
 def active_games(session: Session, member: Member) -> list[Game]:
@@ -30,13 +29,11 @@ def _leaves(session: Session, member: Member, *statuses: str) -> list[Leave]:
 
 def _reply(session: Session, cfg: Config, member: Member, mail: InboundMail | None,
            now: datetime, kind: str, **ctx: object) -> None:
-    subject, body = render(member.lang, "player", kind, reader=member.name, **ctx)
-    queue_mail(
-        session, cfg, kind=kind, to=Recipient(member.name, member.email, member.id),
-        subject=subject, body=body, now=now, auto_submitted="auto-replied",
+    emit(session, cfg, Mail(
+        kind=kind, audience="player", to=to_member(member), lang=member.lang,
+        context={"reader": member.name, **ctx}, auto_submitted="auto-replied",
         in_reply_to=mail.message_id if mail else None,
-        references=[*mail.references, mail.message_id] if mail else (),
-    )
+        references=(*mail.references, mail.message_id) if mail else ()), now)
 
 
 def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
@@ -51,14 +48,19 @@ def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
     ctx = {"player": member.name, "first": leave.first.isoformat(),
            "last": leave.last.isoformat(), "leave_id": leave.id}
     for other in opponents.values():
-        subject, body = render(other.lang, "player", "leave_notice", reader=other.name, **ctx)
-        queue_mail(session, cfg, kind="leave_notice",
-                   to=Recipient(other.name, other.email, other.id), subject=subject, body=body,
-                   now=now, dedupe_key=f"leave:{leave.id}:{other.id}")
-    subject, body = render(cfg.bot.language, "td", "leave", **ctx, status=leave.status,
-                           extra_days=leave.extra_days)
-    queue_mail(session, cfg, kind="td_leave", to=Recipient("TD", cfg.bot.td), subject=subject,
-               body=body, now=now, dedupe_key=f"td_leave:{leave.id}:{leave.status}")
+        emit(session, cfg, Mail(
+            kind="leave_notice", audience="player", to=to_member(other), lang=other.lang,
+            context={"reader": other.name, **ctx}, dedupe_key=f"leave:{leave.id}:{other.id}"),
+            now)
+    emit(session, cfg, _td_leave(cfg, {**ctx, "status": leave.status,
+                                       "extra_days": leave.extra_days}), now)
+
+
+def _td_leave(cfg: Config, ctx: dict[str, object]) -> Mail:
+    """The TD's notice of a leave (taken, or waiting for approval: J12)."""
+    return Mail(kind="td_leave", template="leave", audience="td", to=to_td(cfg),
+                lang=cfg.bot.language, context=ctx,
+                dedupe_key=f"td_leave:{ctx['leave_id']}:{ctx['status']}")
 
 
 def request_leave(session: Session, cfg: Config, member: Member, period: tuple[date, date] | None,
@@ -86,11 +88,9 @@ def request_leave(session: Session, cfg: Config, member: Member, period: tuple[d
                    left=decision.left_this_year - decision.days)
             return "leave"
         # over the 30 days: the extra 30 need the TD's approval (illness, work, travel)
-        subject, body = render(cfg.bot.language, "td", "leave", player=member.name,
-                               first=first.isoformat(), last=last.isoformat(),
-                               leave_id=leave.id, status="pending", extra_days=0)
-        queue_mail(session, cfg, kind="td_leave", to=Recipient("TD", cfg.bot.td),
-                   subject=subject, body=body, now=now, dedupe_key=f"td_leave:{leave.id}:pending")
+        emit(session, cfg, _td_leave(cfg, {
+            "player": member.name, "first": first.isoformat(), "last": last.isoformat(),
+            "leave_id": leave.id, "status": "pending", "extra_days": 0}), now)
         _reply(session, cfg, member, mail, now, "leave_reply", ok=False, reason="pending_td",
                first=first.isoformat(), last=last.isoformat(), left=decision.left_this_year)
         return "leave_pending"
@@ -125,12 +125,12 @@ def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,
                         asked_at=arrival_at, answered_at=None, answer="")
     session.add(question)
     session.flush()
-    subject, body = render(cfg.bot.language, "td", "question", game_id=gf.game.id,
-                           player=member.name, question=text, question_id=question.id,
-                           white=gf.white.name, black=gf.black.name)
-    queue_mail(session, cfg, kind="td_question", to=Recipient("TD", cfg.bot.td),
-               subject=subject, body=body, now=now, dedupe_key=f"question:{question.id}",
-               reply_to=cfg.bot.address)
+    emit(session, cfg, Mail(
+        kind="td_question", template="question", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, dedupe_key=f"question:{question.id}", reply_to=cfg.bot.address,
+        context={"game_id": gf.game.id, "player": member.name, "question": text,
+                 "question_id": question.id, "white": gf.white.name, "black": gf.black.name}),
+        now)
     _reply(session, cfg, member, mail, now, "question_ack", game_id=gf.game.id,
            question=text)
     return "question"

@@ -1,0 +1,62 @@
+"""A game as the shells use it: the row, both players and the moves, loaded once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
+from relaybot.games import rules_for
+from relaybot.games.base import GameRules
+from relaybot.store.models import Game, Member, Move
+
+_MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
+
+
+@dataclass
+class GameFile:
+    """A game with its players and moves loaded once."""
+
+    game: Game
+    white: Member
+    black: Member
+    moves: list[Move]
+    rules: GameRules
+    books: Any = None  # relaybot.core.clocks.Books, set by the service when it has them
+    now: datetime | None = None
+    penalties: list[Any] = field(default_factory=list)
+    pauses: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, session: Session, game: Game) -> GameFile:
+        white = session.get(Member, game.side0_id)
+        black = session.get(Member, game.side1_id)
+        assert white is not None and black is not None
+        moves = list(session.scalars(_MOVES, {"game_id": game.id}))
+        return cls(game, white, black, moves, rules_for(game.kind))
+
+    @property
+    def plies(self) -> list[str]:
+        return self.game.plies.split() if self.game.plies else []
+
+    @property
+    def players(self) -> tuple[Member, Member]:
+        """Side 0 and side 1 (White and Black in chess)."""
+        return self.white, self.black
+
+    def player(self, colour: int) -> Member:
+        return self.white if colour == 0 else self.black
+
+    def colour_of(self, member_id: int) -> int | None:
+        if member_id == self.white.id:
+            return 0
+        if member_id == self.black.id:
+            return 1
+        return None
+
+    def notation_for(self, member: Member) -> tuple[str, str]:
+        """(notation, letters) a member reads: the game's notation wins (J3)."""
+        return (self.game.notation or member.notation, member.letters)

@@ -1,0 +1,176 @@
+"""A member's mail read once into what it asks for, each part handed to its handler.
+
+The keywords are read once (:func:`relaybot.core.intent.read_intent`); a leave notice
+(J12), a long-think notice (J10) and a question to the TD (J13) are handled on their
+own; the rest is played against its game, or against each game of a mail with
+several sections (J17). Every mail goes out through the effects stage.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.core.intent import Intent, read_intent, strip_lines
+from relaybot.core.sections import Section, split_mail
+from relaybot.faults import crash_point
+from relaybot.games import rules_for
+from relaybot.mail.inbound import InboundMail, tagged_ids
+from relaybot.mail.queue import insert_deferred
+from relaybot.pipeline import replies
+from relaybot.pipeline.effects import Mail, emit, emit_all, render_mail, to_member
+from relaybot.pipeline.lifecycle import load_game, refresh_due
+from relaybot.pipeline.play import Played, Received, long_think, play
+from relaybot.pipeline.requests import ask_td, request_leave
+from relaybot.pipeline.td import find_commands
+from relaybot.store.models import Game, Member
+
+log = logging.getLogger(__name__)
+
+_ACTIVE_GAMES = select(Game).where(
+    Game.status == "active",
+    (Game.side0_id == bindparam("member")) | (Game.side1_id == bindparam("member")),
+).order_by(Game.created_at, Game.id)
+
+
+@dataclass(frozen=True)
+class MemberMail:
+    """A member's mail with everything the handlers share."""
+
+    session: Session
+    cfg: Config
+    member: Member
+    got: Received
+    now: datetime
+    intent: Intent
+
+    @property
+    def mail(self) -> InboundMail:
+        """The parsed mail."""
+        return self.got.mail
+
+    def send(self, mails: list[Mail]) -> None:
+        """Queue these effects now (the mail's forward and ack as one statement)."""
+        emit_all(self.session, self.cfg, mails, self.now)
+        if mails:
+            crash_point("after_outbox_insert")  # T1: rows in the session, not yet written
+        insert_deferred(self.session)
+
+
+def handle(session: Session, cfg: Config, member: Member, got: Received,
+           now: datetime) -> str:
+    """Everything a member's mail asks for; returns the outcome word for the ledger."""
+    mail = got.mail
+    if find_commands(mail.text):
+        # TD commands from anyone else: no effect and one polite refusal (G12)
+        emit(session, cfg, replies.error(session, cfg, member, mail, "not_td", game=None), now)
+        return "not_td"
+    mm = MemberMail(session, cfg, member, got, now, read_intent(mail.text))
+    intent = mm.intent
+    if intent.leave or intent.leave_invalid:
+        outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
+        if not _has_more(mm):
+            return outcome
+    mine = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))  # tagged game cached
+    games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
+    labels = _labels(mine, games[0] if games else None)
+    greeting, sections = split_mail(mail.text, labels, _move_test(mine))
+    if sections:
+        return _sections(mm, greeting, sections)
+    if not games:
+        emit(session, cfg, replies.error(session, cfg, member, mail, "no_game", game=None), now)
+        return "no_game"
+    game = games[0]
+    got.inbound.game_id = game.id
+    gf = load_game(session, game, now)
+    colour = gf.colour_of(member.id)
+    if colour is None:
+        emit(session, cfg, replies.error(session, cfg, member, mail, "not_player", game=None),
+             now)
+        return "not_player"
+    if intent.long_think:
+        mm.send(long_think(cfg, gf, colour, got))
+        if not _has_more(mm) and not intent.td_question:
+            return "long_think"
+    if intent.td_question:
+        outcome = ask_td(session, cfg, gf, colour, intent.td_question, mail, got.arrived, now)
+        refresh_due(session, load_game(session, game, now), now)
+        if not _has_more(mm):
+            return outcome
+    played = play(session, cfg, gf, colour, got, now, mail.text, intent)
+    mm.send([*played.mails, *played.replies])
+    return played.outcome
+
+
+def _has_more(mm: MemberMail) -> bool:
+    """True when a mail holds more than its leave / question lines (moves, other keywords).
+
+    Any game's record reader may find the moves: the game is not known yet.
+    """
+    intent = mm.intent
+    if intent.resign or intent.draw_offer or intent.draw_accept:
+        return True
+    rest = strip_lines(mm.mail.text, intent.keyword_lines)
+    kinds = sorted({g.kind for g in _member_games(mm)}) or ["chess"]
+    return any(rules_for(kind).extract_record(rest).tokens for kind in kinds)
+
+
+def _member_games(mm: MemberMail) -> list[Game]:
+    return list(mm.session.scalars(_ACTIVE_GAMES, {"member": mm.member.id}))
+
+
+def _move_test(games: list[Game]) -> Callable[[str], bool]:
+    """Whether a token could be a move in any of these games (for J17 section labels)."""
+    rules = [rules_for(kind) for kind in sorted({g.kind for g in games})]
+    return lambda token: any(r.looks_like_move(token) for r in rules)
+
+
+def _labels(mine: list[Game], named: Game | None) -> dict[str, str]:
+    """J17 section labels: every active game's id, and A, B, ... for the games against the
+    opponent of the game the mail names (in the order they were created)."""
+    labels = {g.id: g.id for g in mine}
+    if named is not None:
+        pair = {named.side0_id, named.side1_id}
+        for g in mine:
+            if {g.side0_id, g.side1_id} == pair and g.label:
+                labels[g.label] = g.id
+    return labels
+
+
+def _sections(mm: MemberMail, greeting: str, sections: list[Section]) -> str:
+    """J17: each game's section checked and relayed on its own; one reply for all."""
+    session, member = mm.session, mm.member
+    parts: list[tuple[str, str]] = []
+    outcomes = []
+    for section in sections:
+        game = session.get(Game, section.game_id)
+        if game is None:
+            continue
+        label = game.label or section.game_id
+        gf = load_game(session, game, mm.now)
+        colour = gf.colour_of(member.id)
+        if colour is None:
+            continue
+        text = (greeting + "\n\n" + section.text) if greeting else section.text
+        try:
+            with session.begin_nested():
+                played = play(session, mm.cfg, gf, colour, mm.got, mm.now, text)
+                mm.send(played.mails)
+                # the sender's replies become parts of one reply (never capped: one mail)
+                parts.extend(render_mail(reply) for reply in played.replies)
+        except Exception:  # one bad section must not block the others (J17)
+            log.exception("section %s of %s failed", label, mm.mail.message_id)
+            played = Played("error")
+        outcomes.append(f"{label}:{played.outcome}")
+    emit(session, mm.cfg, Mail(
+        kind="sections", audience="player", to=to_member(member), lang=member.lang,
+        context={"reader": member.name, "parts": parts, "outcomes": outcomes},
+        in_reply_to=mm.mail.message_id, references=(*mm.mail.references, mm.mail.message_id),
+        auto_submitted="auto-replied"), mm.now)
+    return "sections " + " ".join(outcomes)

@@ -1,0 +1,113 @@
+"""Effects: what a decision asks the world to do, as values, and the one stage that
+turns them into outbox rows.
+
+Deciding (a player's mail, a TD command, the sweep) never renders or queues mail
+itself: it returns :class:`Mail` values. :func:`emit` is the only place that renders
+a template and queues the row, so what every outgoing mail carries (threading, the
+game's address, dedupe keys; reply tokens next) is decided here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.mail.queue import Recipient, queue_mail
+from relaybot.mail.render import render
+from relaybot.store.models import Game, Member, Outbox, ReplyCount
+
+Audience = Literal["player", "td", "member", "operator"]
+
+
+@dataclass(frozen=True)
+class Mail:
+    """One mail to one person: a template, its data and how it is threaded.
+
+    ``kind`` names the outbox row (``move``, ``error_bad_move``, ``td_overrun``);
+    ``template`` the template (``<lang>/<audience>/<template>.txt.j2``), by default
+    the kind. ``game_id`` with ``via_game`` sends from and replies to the game's
+    address; ``threads_game`` makes this the mail later reminders answer
+    (``Game.last_out_message_id``). ``defer`` waits for one multi-row insert at the end
+    of the mail's work (``mail.queue.insert_deferred``).
+    """
+
+    kind: str
+    audience: Audience
+    to: Recipient
+    lang: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+    template: str = ""
+    game_id: str | None = None
+    via_game: bool = False
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    dedupe_key: str | None = None
+    auto_submitted: str = "auto-generated"
+    defer: bool = False
+    unique: bool = False
+    threads_game: bool = False
+    reply_to: str | None = None  # where replies go when not to the game's address
+    capped: bool = False  # an error reply: at most error_reply_cap per address and day (G7)
+
+
+def to_member(member: Member) -> Recipient:
+    """A member as a mail recipient."""
+    return Recipient(member.name, member.email, member.id)
+
+
+def to_td(cfg: Config) -> Recipient:
+    """The tournament director as a mail recipient."""
+    return Recipient("TD", cfg.bot.td)
+
+
+def render_mail(mail: Mail) -> tuple[str, str]:
+    """(subject, body) of a mail effect, rendered in its reader's language."""
+    return render(mail.lang, mail.audience, mail.template or mail.kind, **mail.context)
+
+
+def under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bool:
+    """Count one error reply to ``address`` today; False once ``error_reply_cap`` is
+    reached (G7: a looping correspondent gets a few replies a day, not one per mail)."""
+    day = now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+    row = session.scalar(
+        select(ReplyCount).where(ReplyCount.address == address, ReplyCount.day == day))
+    if row is None:
+        session.add(ReplyCount(address=address, day=day, count=1))
+        return True
+    if row.count >= cfg.bot.error_reply_cap:
+        return False
+    row.count += 1
+    return True
+
+
+def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | None:
+    """Render and queue one mail effect; None when its dedupe key was already queued or
+    a capped error reply is over the day's cap."""
+    if mail.capped and not under_cap(session, cfg, mail.to.address, now):
+        return None
+    subject, body = render_mail(mail)
+    game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
+    row = queue_mail(
+        session, cfg, kind=mail.kind, to=mail.to, subject=subject, body=body, now=now,
+        game_id=mail.game_id, reply_to=game_address or mail.reply_to, from_address=game_address,
+        in_reply_to=mail.in_reply_to, references=mail.references,
+        dedupe_key=mail.dedupe_key, auto_submitted=mail.auto_submitted, unique=mail.unique,
+        defer=mail.defer,
+    )
+    if mail.threads_game and mail.game_id is not None and row is not None:
+        game = session.get(Game, mail.game_id)
+        if game is not None:
+            game.last_out_message_id = row.message_id
+    return row
+
+
+def emit_all(session: Session, cfg: Config, mails: Iterable[Mail], now: datetime) -> int:
+    """Emit every effect in order; returns how many rows were queued."""
+    return sum(emit(session, cfg, mail, now) is not None for mail in mails)

@@ -1,0 +1,158 @@
+"""A game's life in the store: loading it with its books, starting it, scheduling its
+next look (G10), reporting an overrun (J9) and ending it (J15).
+
+Shared by the mail path, the TD's commands and the sweep, so none of them calls back
+into another. Mail goes out as effects (:mod:`relaybot.pipeline.effects`).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy.orm import Session
+
+from relaybot.books import books_for, compute, game_ledger, ledgers
+from relaybot.config import Config
+from relaybot.core.clocks import Overrun
+from relaybot.core.game import Outcome
+from relaybot.deadlines import schedule
+from relaybot.events import score_line
+from relaybot.gamefile import GameFile
+from relaybot.mail.inbound import InboundMail
+from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
+from relaybot.rating_book import rate_game
+from relaybot.store.models import Game, GameEvent
+from relaybot.views import game_context, game_record
+
+
+def load_game(session: Session, game: Game, now: datetime) -> GameFile:
+    """A game with players, moves and its day books as of ``now`` (J18)."""
+    gf = GameFile.load(session, game)
+    gf.penalties, gf.pauses = game_ledger(session, gf)
+    gf.books = compute(gf, gf.penalties, gf.pauses)
+    gf.now = now
+    return gf
+
+
+def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
+    """Store when the sweep must next look at this game (G10)."""
+    books = gf.books if gf.books is not None else books_for(session, gf)
+    gf.game.due_at = schedule(gf, books, now).next_at
+
+
+def record_event(
+    session: Session, game: Game, at: datetime, kind: str, colour: int | None,
+    ply: int | None, *, days: int = 0, detail: dict[str, object] | None = None,
+) -> None:
+    """One line of the game's ledger (penalties, offers, results: J5, J15)."""
+    session.add(GameEvent(game_id=game.id, at=at, kind=kind, colour=colour, ply=ply,
+                          days=days, detail=detail or {}))
+
+
+def thread_of(game: Game, mail: InboundMail | None) -> tuple[str | None, tuple[str, ...]]:
+    """(In-Reply-To, References) for a mail about ``game``: a reply to ``mail``, else a
+    follow-up to the game's last relayed mail."""
+    if mail is not None:
+        return mail.message_id, (*mail.references, mail.message_id)
+    last = game.last_out_message_id
+    return last, (last,) if last else ()
+
+
+def player_mail(
+    cfg: Config, gf: GameFile, colour: int, kind: str, extra: dict[str, object] | None = None,
+    *, template: str = "", in_reply_to: str | None = None, references: tuple[str, ...] = (),
+    dedupe_key: str | None = None, auto_submitted: str = "auto-generated",
+    defer: bool = False, threads_game: bool = False,
+) -> Mail:
+    """A mail about the game to the player of ``colour``, from the game's address, with
+    everything a player's mail shows (J18) plus ``extra``."""
+    reader = gf.player(colour)
+    return Mail(kind=kind, template=template, audience="player", to=to_member(reader),
+                lang=reader.lang, context={**game_context(cfg, gf, reader), **(extra or {})},
+                game_id=gf.game.id, via_game=True, in_reply_to=in_reply_to,
+                references=references, dedupe_key=dedupe_key, auto_submitted=auto_submitted,
+                defer=defer, threads_game=threads_game)
+
+
+def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> None:
+    """Queue the start mail to both players of a new game."""
+    gf = load_game(session, game, now)
+    for colour in (0, 1):
+        emit(session, cfg, player_mail(
+            cfg, gf, colour, "start", {"colour": colour}, dedupe_key=f"start:{game.id}:{colour}",
+            threads_game=colour == 0), now)
+    refresh_due(session, gf, now)
+
+
+def overrun_report(cfg: Config, gf: GameFile, overrun: Overrun, *,
+                   automatic: bool = False) -> Mail:
+    """The TD's overrun report with both sides' day ledgers and the command to confirm."""
+    return Mail(
+        kind="td_overrun", template="overrun", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, game_id=gf.game.id,
+        context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
+                 "player": gf.player(overrun.colour).name,
+                 "colour": ("white", "black")[overrun.colour], "move": overrun.move,
+                 "total": overrun.total, "limit": overrun.limit, "kind": overrun.kind,
+                 "ledgers": ledgers(gf), "time_control": gf.game.time_control,
+                 "automatic": automatic},
+        dedupe_key=f"overrun:{gf.game.id}:{overrun.colour}:{overrun.move}")
+
+
+def report_overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun,
+                   now: datetime, *, automatic: bool = False) -> None:
+    """Queue the TD's overrun report (J9)."""
+    emit(session, cfg, overrun_report(cfg, gf, overrun, automatic=automatic), now)
+
+
+def end_game(
+    session: Session, cfg: Config, gf: GameFile, outcome: Outcome, end_day: date,
+    now: datetime, *, words: str = "", words_from: int | None = None,
+    thread: InboundMail | None = None,
+) -> None:
+    """Game over, its mails queued at once (see :func:`game_over`)."""
+    emit_all(session, cfg, game_over(session, cfg, gf, outcome, end_day, now, words=words,
+                                     words_from=words_from, thread=thread), now)
+
+
+def game_over(
+    session: Session, cfg: Config, gf: GameFile, outcome: Outcome, end_day: date,
+    now: datetime, *, words: str = "", words_from: int | None = None,
+    thread: InboundMail | None = None,
+) -> list[Mail]:
+    """Game over: the result stored and rated (R1); returns the final mail to both players
+    with the record and the J15 report to the TD. Nothing for a game that already ended."""
+    game = gf.game
+    if game.status != "active":
+        return []
+    result, termination = gf.rules.format_result(outcome), outcome.termination
+    game.status = "finished"
+    game.result = result
+    game.termination = termination
+    game.end_date = end_day
+    game.draw_offer_by = None
+    game.due_at = None
+    record_event(session, game, now, "result", None, game.ply_count,
+                 detail={"result": result, "termination": termination})
+    session.flush()
+    rate_game(session, game, now)  # R1: applied at the end, once
+    record = game_record(cfg, gf)
+    # J15: the winner (the first side on a draw) reports, with their score in the event
+    reporter = outcome.winner if outcome.winner is not None else 0
+    score = score_line(session, game, reporter)
+    if score:
+        record = f"{record}\n{gf.player(reporter).name}: {score}"
+    in_reply_to, refs = thread_of(game, thread)
+    mails = [player_mail(cfg, gf, colour, "game_end",
+                         {"words": words if colour != words_from else "", "pgn": record,
+                          "end_date": end_day.isoformat()},
+                         in_reply_to=in_reply_to, references=refs,
+                         dedupe_key=f"end:{game.id}:{colour}")
+             for colour in (0, 1)]
+    mails.append(Mail(
+        kind="td_result", template="result", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, game_id=game.id, dedupe_key=f"td_result:{game.id}",
+        context={"game_id": game.id, "white": gf.white.name, "black": gf.black.name,
+                 "result": result, "termination": termination, "event": game.event or "",
+                 "end_date": end_day.isoformat(), "pgn": record}))
+    return mails

@@ -1,0 +1,228 @@
+"""Decide and persist one game's part of a player's mail.
+
+The game's referee decides (:func:`relaybot.core.referee.decide`, pure); this stage
+stores what it decided (moves, proposals, offers, penalties, the result) and returns
+the mails it causes as effects: mails to others, and the replies to the sender kept
+apart so that a mail with several games (J17) answers once for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.orm import Session
+
+from relaybot.books import compute
+from relaybot.config import Config
+from relaybot.core.clocks import Overrun
+from relaybot.core.conditionals import Conditional
+from relaybot.core.game import Outcome, Termination
+from relaybot.core.intent import Intent
+from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.gamefile import GameFile
+from relaybot.mail.inbound import InboundMail
+from relaybot.mail.queue import discard_deferred
+from relaybot.pipeline import replies
+from relaybot.pipeline.effects import Mail
+from relaybot.pipeline.lifecycle import (
+    game_over,
+    load_game,
+    overrun_report,
+    player_mail,
+    record_event,
+    refresh_due,
+)
+from relaybot.pipeline.requests import end_leave_by_move
+from relaybot.store.models import Inbound, Move
+
+ERROR_KINDS = {
+    "sync_error", "bad_move", "contradiction", "not_your_turn", "too_many_moves", "no_move",
+    "game_over", "no_game", "not_player",
+}
+
+
+@dataclass
+class Played:
+    """What one game's part of a mail did: an outcome word for the ledger and logs, the
+    mails to others, and the replies to the sender."""
+
+    outcome: str
+    mails: list[Mail] = field(default_factory=list)
+    replies: list[Mail] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Received:
+    """The mail being played: parsed, its ledger row, and when it arrived (INTERNALDATE)."""
+
+    mail: InboundMail
+    inbound: Inbound
+    arrived: datetime
+
+
+def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received,
+         now: datetime, text: str, intent: Intent | None = None) -> Played:
+    """Decide ``text`` from the player of ``colour`` against the game and store the result."""
+    discard_deferred(session)  # left by a mail or section whose work was rolled back
+    game = gf.game
+    member = gf.player(colour)
+    stored = StoredGame(
+        plies=tuple(gf.plies),
+        keys=tuple(frozenset(m.keys.split()) for m in gf.moves),
+        position=game.position,
+        active=game.status == "active",
+        draw_offer_by=game.draw_offer_by,
+    )
+    binding = (
+        [Conditional(plies=tuple(line)) for line in game.proposals or []]
+        if game.proposals_by == 1 - colour else []
+    )
+    verdict = decide(gf.rules, stored, colour, text, letters=member.letters,
+                     conditionals=binding, mode=game.conditionals, intent=intent)
+    words = replies.own_words(gf, text, verdict)
+    _penalties(session, gf, colour, verdict, got, now)
+    if verdict.kind in ERROR_KINDS:
+        return Played(verdict.kind, replies=[replies.error(
+            session, cfg, member, got.mail, verdict.kind, game=gf, verdict=verdict)])
+    if verdict.kind == "aside":
+        return Played("aside")
+    if verdict.kind in ("status", "help"):
+        return Played(verdict.kind, replies=[replies.reply(
+            cfg, gf, colour, got.mail, verdict.kind, verdict=verdict)])
+    _store(session, gf, colour, verdict, got, now)
+    if verdict.outcome is not None:
+        return Played(verdict.kind, mails=game_over(
+            session, cfg, gf, verdict.outcome, _day(cfg, got.arrived), now, words=words,
+            words_from=colour, thread=got.mail))
+    on_leave = any(p.colour == colour and p.reason == "leave" for p in gf.pauses)
+    if verdict.new_plies and on_leave and end_leave_by_move(session, member, got.arrived):
+        session.flush()
+        gf = load_game(session, game, got.arrived)
+    mails: list[Mail] = []
+    if verdict.new_plies:
+        overrun = gf.books.sides[colour].overrun if gf.books is not None else None
+        if overrun is not None and overrun.colour == colour:
+            lost = _overrun(session, cfg, gf, overrun, got, now)
+            if lost is not None:
+                return Played("time_lost", mails=lost)
+            mails.append(overrun_report(cfg, gf, overrun))
+    refresh_due(session, gf, got.arrived)
+    return Played(verdict.kind, mails=[*mails, _relay(cfg, gf, colour, verdict, words)],
+                  replies=[_ack(cfg, gf, colour, verdict, words, got.mail)])
+
+
+def _penalties(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: Received,
+               now: datetime) -> None:
+    """The ledger lines of a faulty mail: J5 and J16 penalties on the day it arrived."""
+    game = gf.game
+    if verdict.kind == "bad_move":
+        record_event(session, game, got.arrived, "penalty", colour, len(gf.plies),
+                     days=verdict.penalty_days,
+                     detail={"rule": "J5", "reason": verdict.error.kind if verdict.error else "",
+                             "token": verdict.error.token if verdict.error else ""})
+    if verdict.kind == "contradiction":
+        record_event(session, game, got.arrived, "penalty", colour, len(gf.plies),
+                     days=verdict.penalty_days,
+                     detail={"rule": "J16", "reason": "contradiction",
+                             "expected": verdict.expected, "token": verdict.diff_token})
+    if verdict.kind == "sync_error":
+        record_event(session, game, now, "sync_error", colour, verdict.diff_ply)
+
+
+def _store(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: Received,
+           now: datetime) -> None:
+    """Persist the verdict: new moves, proposals, offers; the game file brought up to date."""
+    game = gf.game
+    draw_offer_before = game.draw_offer_by
+    autos = verdict.auto or [False] * len(verdict.new_plies)
+    new_moves = [
+        # J16: a bound answer the bot plays counts as sent with the reply: 0 days
+        Move(game_id=game.id, ply=len(gf.plies) + offset, canon=ply, text=san,
+             keys=" ".join(sorted(keys)), sent_at=got.arrived, inbound=got.inbound,
+             auto=int(auto))
+        for offset, (ply, keys, san, auto) in enumerate(
+            zip(verdict.new_plies, verdict.new_keys, verdict.new_texts, autos, strict=True))
+    ]
+    session.add_all(new_moves)
+    if verdict.proposals_cleared or verdict.new_plies:
+        game.proposals, game.proposals_by = [], None
+    if verdict.new_conditionals:
+        game.proposals = [list(c.plies) for c in verdict.new_conditionals]
+        game.proposals_by = colour
+    if verdict.new_plies:
+        plies = [*gf.plies, *verdict.new_plies]
+        game.plies = " ".join(plies)
+        game.ply_count = len(plies)
+        assert verdict.position is not None
+        game.position = verdict.position
+    if verdict.draw_declined:
+        record_event(session, game, now, "draw_declined", colour, game.ply_count)
+    game.draw_offer_by = verdict.draw_offer_by
+    if verdict.draw_offer_by == colour and draw_offer_before != colour:
+        record_event(session, game, now, "draw_offer", colour, game.ply_count)
+    game.updated_at = now
+    gf.moves.extend(new_moves)  # the loaded game file, brought up to date without reloading
+    gf.books = compute(gf, gf.penalties, gf.pauses)
+    gf.now = got.arrived
+
+
+def _context(gf: GameFile, colour: int, verdict: Verdict, words: str) -> dict[str, object]:
+    return {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
+            "sender": gf.player(colour).name, "sender_to_move": verdict.sender_to_move,
+            "rejected": [f"{r.line.text}: {r.detail}" for r in verdict.rejected]}
+
+
+def _relay(cfg: Config, gf: GameFile, colour: int, verdict: Verdict, words: str) -> Mail:
+    """The move (or the draw offer) relayed to the opponent (J18)."""
+    opponent = gf.player(1 - colour)
+    count = len(verdict.new_plies)
+    return replies.forward(cfg, gf, 1 - colour, "move" if count else "draw_offer", {
+        **_context(gf, colour, verdict, words), "move": replies.new_moves(gf, opponent, count),
+        "proposals": replies.proposals(gf, opponent),
+        "auto_moves": replies.auto_moves(gf, opponent, verdict)})
+
+
+def _ack(cfg: Config, gf: GameFile, colour: int, verdict: Verdict, words: str,
+         mail: InboundMail) -> Mail:
+    """The sender's acknowledgement: what was relayed, and any notes (J2, J16, J18)."""
+    member = gf.player(colour)
+    count = len(verdict.new_plies)
+    return replies.reply(cfg, gf, colour, mail, "ack", verdict=verdict, defer=True, extra={
+        **_context(gf, colour, verdict, words),
+        "move": replies.new_moves(gf, member, count) if count else "",
+        "proposals": replies.proposals(gf, member),
+        "auto_moves": replies.auto_moves(gf, member, verdict)})
+
+
+def _day(cfg: Config, moment: datetime) -> date:
+    """J15: a game ends on the day its ending mail arrived, in the bot's zone."""
+    return moment.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+
+
+def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, got: Received,
+             now: datetime) -> list[Mail] | None:
+    """J9: a control exceeded. A bank clock loses by itself (the game's mails returned);
+    otherwise None, and the TD is told by the caller."""
+    if overrun.kind not in ("bank", "fischer") and gf.game.overrun != "forfeit":
+        return None
+    mails = []
+    if overrun.kind not in ("bank", "fischer"):
+        mails.append(overrun_report(cfg, gf, overrun, automatic=True))  # with the ledger
+    mails += game_over(session, cfg, gf, Outcome.loss(Termination.TIME, overrun.colour),
+                       _day(cfg, got.arrived), now)
+    return mails
+
+
+def long_think(cfg: Config, gf: GameFile, colour: int, got: Received) -> list[Mail]:
+    """J10: a player's notice, before a reply that may take 10 days or more, passed on."""
+    sender = gf.player(colour)
+    out = []
+    for side, kind in ((1 - colour, "long_think"), (colour, "long_think_ack")):
+        to_sender = side == colour
+        out.append(player_mail(
+            cfg, gf, side, kind, {"sender": sender.name, "notice_to_sender": to_sender},
+            template="long_think", in_reply_to=got.mail.message_id if to_sender else None,
+            auto_submitted="auto-replied" if to_sender else "auto-generated"))
+    return out

@@ -1,0 +1,138 @@
+"""The mails a player's mail causes, as effects: the relay to the opponent (J18), the
+answer to the sender (ack, status, help) and the one polite error reply (J1, J5).
+
+Built here from the referee's verdict and the game; rendered and queued only by the
+effects stage.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.core.conditionals import Conditional, format_conditional
+from relaybot.core.referee import Verdict
+from relaybot.gamefile import GameFile
+from relaybot.mail.inbound import InboundMail
+from relaybot.pipeline.effects import Mail, to_member
+from relaybot.pipeline.lifecycle import player_mail, thread_of
+from relaybot.store.models import Game, Member
+from relaybot.views import game_context
+
+
+def ply_text(gf: GameFile, reader: Member, index: int) -> str:
+    """One stored ply in the reader's notation (J3)."""
+    notation, letters = gf.notation_for(reader)
+    move = gf.moves[index]
+    return gf.rules.stored_move_text(move.canon, move.text, notation, letters)
+
+
+def new_moves(gf: GameFile, reader: Member, count: int) -> str:
+    """The newest ``count`` plies as ``12... Nf6 13. Nf3`` in the reader's notation (J3)."""
+    first = len(gf.moves) - count
+    out = []
+    for index in range(first, len(gf.moves)):
+        text = ply_text(gf, reader, index)
+        out.append(gf.rules.move_label(index, text) if index % 2 == 0 or index == first
+                   else text)
+    return " ".join(out)
+
+
+def auto_moves(gf: GameFile, reader: Member, verdict: Verdict) -> list[str]:
+    """The bound answers the bot played (J16), in the reader's notation."""
+    first = len(gf.moves) - len(verdict.new_plies)
+    return [gf.rules.move_label(first + offset, ply_text(gf, reader, first + offset))
+            for offset, auto in enumerate(verdict.auto) if auto]
+
+
+def proposals(gf: GameFile, reader: Member) -> list[str]:
+    """The pending proposals as the reader writes moves (JCCA shows them to both)."""
+    if not gf.game.proposals:
+        return []
+    notation, letters = gf.notation_for(reader)
+    board = gf.rules.load(gf.game.position)
+    return [format_conditional(gf.rules, board, Conditional(plies=tuple(line)), notation,
+                               letters, reader.lang) for line in gf.game.proposals]
+
+
+def own_words(gf: GameFile, text: str, verdict: Verdict) -> str:
+    """The sender's own words: everything but the record, proposals and keyword lines (J18)."""
+    record = verdict.record
+    skip = set(verdict.intent.keyword_lines) | gf.rules.proposal_lines(text)
+    if record.first_line >= 0:
+        skip.update(range(record.first_line, record.last_line + 1))
+    lines = [line for i, line in enumerate(text.splitlines()) if i not in skip]
+    return "\n".join(lines).strip()[:4000]
+
+
+def forward(cfg: Config, gf: GameFile, colour: int, kind: str,
+            extra: dict[str, object]) -> Mail:
+    """The mail to the opponent (side ``colour``): the move, the record, the board (J18).
+
+    It follows up the game's last relayed mail, and becomes the one later reminders answer.
+    """
+    in_reply_to, refs = thread_of(gf.game, None)
+    return player_mail(cfg, gf, colour, kind, extra, in_reply_to=in_reply_to,
+                       references=refs, defer=True, threads_game=True)
+
+
+def reply(cfg: Config, gf: GameFile, colour: int, mail: InboundMail, kind: str, *,
+          verdict: Verdict | None = None, extra: dict[str, object] | None = None,
+          defer: bool = False) -> Mail:
+    """An answer to the sender's mail (ack, status, help), threaded under it."""
+    ctx: dict[str, object] = dict(extra or {})
+    if verdict is not None:
+        ctx.setdefault("notes", verdict.notes)
+    in_reply_to, refs = thread_of(gf.game, mail)
+    return player_mail(cfg, gf, colour, kind, ctx, in_reply_to=in_reply_to, references=refs,
+                       auto_submitted="auto-replied", defer=defer)
+
+
+def error(
+    session: Session, cfg: Config, member: Member, mail: InboundMail, kind: str, *,
+    game: GameFile | None, verdict: Verdict | None = None,
+) -> Mail:
+    """One polite reply in the member's language saying what was wrong (J5, J1), capped
+    per address and day (G7)."""
+    ctx: dict[str, Any] = {"kind": kind, "reader": member.name, "notes": [],
+                           "subject": mail.subject}
+    if game is not None:
+        ctx.update(game_context(cfg, game, member))
+    if verdict is not None:
+        ctx.update(_verdict_context(game, member, verdict))
+    if game is None:
+        active = session.scalars(select(Game).where(
+            Game.status == "active",
+            (Game.side0_id == member.id) | (Game.side1_id == member.id))).all()
+        ctx["games"] = [{"id": g.id, "address": cfg.bot.game_address(g.id)} for g in active]
+    gid = game.game.id if game else None
+    return Mail(kind=f"error_{kind}", template="error", audience="player",
+                to=to_member(member), lang=member.lang, context=ctx, game_id=gid,
+                via_game=gid is not None, in_reply_to=mail.message_id,
+                references=(*mail.references, mail.message_id), auto_submitted="auto-replied",
+                capped=True)
+
+
+def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) -> dict[str, Any]:
+    """What went wrong, for the error template: the bad token, the first difference (J1)."""
+    ctx: dict[str, Any] = {"notes": verdict.notes}
+    if verdict.error is not None:
+        ctx.update(error_kind=verdict.error.kind, error_token=verdict.error.token,
+                   error_detail=verdict.error.detail, penalty_days=verdict.penalty_days)
+    if verdict.diff_ply is not None and game is not None:
+        notation, letters = game.notation_for(member)
+        plies = game.plies
+        ctx["expected"] = ""
+        if verdict.diff_ply < len(plies):
+            before = game.rules.replay(plies[: verdict.diff_ply])
+            ctx["expected"] = game.rules.move_label(verdict.diff_ply, game.rules.format_ply(
+                before, plies[verdict.diff_ply], notation, letters))
+        ctx["diff_number"] = game.rules.move_number(verdict.diff_ply)
+        ctx["diff_token"] = verdict.diff_token or ""
+    if verdict.kind == "contradiction":
+        ctx.update(expected=verdict.expected or "", diff_token=verdict.diff_token or "",
+                   penalty_days=verdict.penalty_days)
+    return ctx

@@ -1,0 +1,307 @@
+"""The TD's commands, by mail from the TD address or by the CLI (J9, J12-J14, J20, D2).
+
+Each command is a small class registered under its English and Japanese names, the
+way Mailman keeps its email commands: ``parse`` a line into a command, ``run`` it in
+the caller's transaction. A command's result is a value (:class:`Done`) so the mail
+path and the CLI report it the same way. Adding a command is one class here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import ClassVar
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.core.game import Outcome, Termination
+from relaybot.games import rules_for
+from relaybot.pipeline.effects import Mail, emit, to_member, to_td
+from relaybot.pipeline.lifecycle import end_game, load_game, refresh_due
+from relaybot.pipeline.requests import announce_leave
+from relaybot.store.models import Game, Leave, Member, Question
+
+
+@dataclass(frozen=True)
+class Done:
+    """What one command did (``ok``) or why it did nothing."""
+
+    command: str
+    ok: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every command runs with: the transaction, the config and the moment."""
+
+    session: Session
+    cfg: Config
+    now: datetime
+
+    @property
+    def today(self) -> date:
+        """The day in the bot's zone (the day a TD decision takes effect)."""
+        return self.now.astimezone(ZoneInfo(self.cfg.bot.timezone)).date()
+
+
+class Command:
+    """A TD command: ``name`` (canonical, English), ``aliases`` (Japanese), ``usage``."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    usage: ClassVar[str]
+    takes_rest: ClassVar[bool] = False  # the rest of the mail belongs to the command
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        """Carry the command out in ``ctx.session``; never raises for a TD's mistake."""
+        raise NotImplementedError
+
+    def refuse(self, message: str) -> Done:
+        """A command that did nothing, and why."""
+        return Done(self.name, False, message)
+
+    def done(self, message: str) -> Done:
+        """A command that did what it says."""
+        return Done(self.name, True, message)
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(cls: type[Command]) -> type[Command]:
+    """Register a command class under its name and aliases."""
+    instance = cls()
+    for word in (cls.name, *cls.aliases):
+        COMMANDS[word] = instance
+    return cls
+
+
+def _active_game(ctx: Context, cmd: Command, gid: str) -> Game | Done:
+    game = ctx.session.get(Game, gid.strip().lower())
+    if game is None:
+        return cmd.refuse(f"no game {gid}")
+    if game.status != "active":
+        return cmd.refuse(f"game {game.id} has already ended ({game.result})")
+    return game
+
+
+def _finish(ctx: Context, cmd: Command, game: Game, outcome: Outcome) -> Done:
+    rules = rules_for(game.kind)
+    end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome, ctx.today,
+             ctx.now)
+    return cmd.done(f"game {game.id}: {rules.format_result(outcome)} ({outcome.termination})")
+
+
+@command
+class Forfeit(Command):
+    """J9, J11: a side loses by forfeit (an overrun confirmed, a silent player)."""
+
+    name = "forfeit"
+    aliases = ("没収",)
+    usage = "forfeit <game> <side>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2:
+            return self.refuse(f"usage: {self.usage}")
+        game = _active_game(ctx, self, args[0])
+        if isinstance(game, Done):
+            return game
+        rules = rules_for(game.kind)
+        side = rules.side_of(args[1])
+        if side is None:
+            names = " or ".join(rules.side_names("en")).lower()
+            return self.refuse(f"colour must be {names}, not {args[1]}")
+        return _finish(ctx, self, game, Outcome.loss(Termination.FORFEIT, side))
+
+
+@command
+class Adjudicate(Command):
+    """J14: the TD decides an unfinished game."""
+
+    name = "adjudicate"
+    aliases = ("裁定",)
+    usage = "adjudicate <game> <result>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2:
+            return self.refuse("usage: adjudicate <game> <1-0|0-1|1/2-1/2>")
+        game = _active_game(ctx, self, args[0])
+        if isinstance(game, Done):
+            return game
+        outcome = rules_for(game.kind).parse_result(args[1], Termination.ADJUDICATION)
+        if outcome is None or outcome.void or outcome.both_lose:
+            return self.refuse(f"result must be 1-0, 0-1 or 1/2-1/2, not {args[1]}")
+        return _finish(ctx, self, game, outcome)
+
+
+def _pending_leave(ctx: Context, cmd: Command, args: list[str]) -> tuple[Leave, Member] | Done:
+    if len(args) < 1 or not args[0].isdigit():
+        return cmd.refuse(f"usage: {cmd.usage}")
+    leave = ctx.session.get(Leave, int(args[0]))
+    if leave is None or leave.status != "pending":
+        return cmd.refuse(f"no leave request {args[0]} waiting for approval")
+    member = ctx.session.get(Member, leave.member_id)
+    assert member is not None
+    return leave, member
+
+
+@command
+class ApproveLeave(Command):
+    """J12: leave beyond the yearly 30 days, approved by the TD."""
+
+    name = "approve leave"
+    aliases = ("休戦承認",)
+    usage = "approve leave <leave number>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        found = _pending_leave(ctx, self, args)
+        if isinstance(found, Done):
+            return found
+        leave, member = found
+        leave.status = "active"
+        leave.extra_days = (leave.last - leave.first).days + 1
+        announce_leave(ctx.session, ctx.cfg, member, leave, ctx.now)
+        return self.done(f"leave {leave.id} of {member.name} approved "
+                         f"({leave.first} - {leave.last})")
+
+
+@command
+class RefuseLeave(Command):
+    """J12: leave beyond the yearly 30 days, refused by the TD."""
+
+    name = "refuse leave"
+    aliases = ("休戦却下",)
+    usage = "refuse leave <leave number>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        found = _pending_leave(ctx, self, args)
+        if isinstance(found, Done):
+            return found
+        leave, member = found
+        leave.status = "refused"
+        return self.done(f"leave {leave.id} of {member.name} refused")
+
+
+@command
+class Withdraw(Command):
+    """J20: the TD decides all of a withdrawing player's games: lost, void or suspended."""
+
+    name = "withdraw"
+    aliases = ("棄権",)
+    usage = "withdraw <member address> <lost|void|suspended>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2 or args[1].lower() not in ("lost", "void", "suspended"):
+            return self.refuse(f"usage: {self.usage}")
+        member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
+        if member is None:
+            return self.refuse(f"no member {args[0]}")
+        how = args[1].lower()
+        games = list(ctx.session.scalars(select(Game).where(
+            Game.status == "active",
+            (Game.side0_id == member.id) | (Game.side1_id == member.id))))
+        for game in games:
+            if how == "suspended":
+                game.status = "suspended"
+                game.due_at = None
+                continue
+            side = 0 if game.side0_id == member.id else 1
+            outcome = (Outcome.loss(Termination.WITHDRAWAL_LOST, side) if how == "lost"
+                       else Outcome(Termination.WITHDRAWAL_VOID, void=True))
+            end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
+                     ctx.today, ctx.now)
+        return self.done(f"{member.name}: {len(games)} game(s) {how}")
+
+
+@command
+class Answer(Command):
+    """J13: the TD's answer to a player's question; the game's clocks run again."""
+
+    name = "answer"
+    aliases = ("回答",)
+    usage = "answer <question number>, then the answer"
+    takes_rest = True
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if not args or not args[0].isdigit():
+            return self.refuse(f"usage: {self.usage}")
+        question = ctx.session.get(Question, int(args[0]))
+        if question is None or question.answered_at is not None:
+            return self.refuse(f"no open question {args[0]}")
+        answer = " ".join(args[1:]) + ("\n" + rest if rest else "")
+        question.answered_at = ctx.now
+        question.answer = answer.strip()[:8000]
+        game = ctx.session.get(Game, question.game_id)
+        assert game is not None
+        gf = load_game(ctx.session, game, ctx.now)
+        asker = gf.player(question.colour)
+        emit(ctx.session, ctx.cfg, Mail(
+            kind="answer", audience="player", to=to_member(asker), lang=asker.lang,
+            game_id=game.id, dedupe_key=f"answer:{question.id}",
+            context={"reader": asker.name, "game_id": game.id, "question": question.text,
+                     "answer": question.answer}), ctx.now)
+        refresh_due(ctx.session, gf, ctx.now)
+        return self.done(f"answer to question {question.id} sent to {asker.name}")
+
+
+_NAMES = sorted(COMMANDS, key=len, reverse=True)  # "approve leave" before shorter names
+COMMAND_RE = re.compile(
+    r"^(?P<cmd>" + "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in _NAMES)
+    + r")\b\s*(?P<args>.*)$", re.IGNORECASE)
+NAMES_TEXT = ", ".join(dict.fromkeys(c.name for c in COMMANDS.values()))
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """One command line found in a text: the command, its words, the text after it."""
+
+    command: Command
+    args: list[str]
+    rest: str
+
+
+def find_commands(text: str) -> list[CommandLine]:
+    """Every command line in ``text`` (NFKC; English or Japanese names), in order."""
+    lines = text.splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        m = COMMAND_RE.match(unicodedata.normalize("NFKC", line).strip())
+        if m is None:
+            continue
+        word = " ".join(m.group("cmd").lower().split())
+        found.append(CommandLine(COMMANDS[word], m.group("args").split(),
+                                 "\n".join(lines[index + 1:]).strip()))
+    return found
+
+
+def run_commands(session: Session, cfg: Config, text: str, now: datetime,
+                 reply: Callable[[list[Done]], Mail] | None = None) -> list[Done]:
+    """Carry out every command in ``text``; ``answer`` takes the rest of the text."""
+    ctx = Context(session, cfg, now)
+    done = []
+    for line in find_commands(text):
+        done.append(line.command.run(ctx, line.args, line.rest))
+        if line.command.takes_rest:
+            break
+    if reply is not None and done:
+        emit(session, cfg, reply(done), now)
+    return done
+
+
+def td_mail(session: Session, cfg: Config, text: str, message_id: str, references: list[str],
+            now: datetime) -> str:
+    """Carry out every command in a mail from the TD and confirm them by mail."""
+    def confirm(done: list[Done]) -> Mail:
+        return Mail(kind="td_confirm", template="confirm", audience="td", to=to_td(cfg),
+                    lang=cfg.bot.language, context={"outcomes": done},
+                    in_reply_to=message_id, references=(*references, message_id),
+                    auto_submitted="auto-replied")
+
+    return "td_command" if run_commands(session, cfg, text, now, confirm) else "td_no_command"
