@@ -1,28 +1,9 @@
-"""A thin, UID-only facade over imapclient for the inbound mailbox (RELIABILITY.md G8, G13).
+"""The imapclient facade: :class:`Mailbox`, one UID-only connection to one folder.
 
-The poller's loop is, in outline::
-
-    with Mailbox(settings) as box:            # login, select, ensure Processed/Quarantine
-        while True:
-            for uid in box.pending_uids():    # what is still in INBOX is not yet processed
-                fetched = box.fetch(uid)      # None: another client took it (T5)
-                ...commit...
-                box.move(uid, "Processed")    # only after the commit (G1)
-            box.wait(timeout)                 # IDLE, renewed; a UID SEARCH poll is the backstop
-
-Rules kept here:
-
-- UIDs only; ``BODY.PEEK[]`` so ``\\Seen`` is never touched; moving out of the folder is
-  the processed marker, never a flag.
-- Size is read before the body; mail over ``max_size`` is never downloaded.
-- Every network or protocol failure raises :class:`ImapError` (an ``OSError``), after
-  which the connection is unusable: the caller closes, reconnects and starts over.
-  Nothing here retries by itself.
-- A UID that vanished (expunged or moved by another client) is not an error.
-- Every socket operation has a timeout; IDLE is renewed at least every
-  :data:`IDLE_RENEW_SECONDS` so a dead connection is noticed.
-- No command argument is built from mail content: arguments are UIDs (ints) and folder
-  names from configuration, which are checked for CR, LF and NUL.
+Everything that talks to the server lives here (connect, SEARCH, FETCH, MOVE, IDLE);
+reading the answers is left to :mod:`relaybot.mail.imap.responses`. Any network or
+protocol failure becomes an :class:`~relaybot.mail.imap.values.ImapError` and drops the
+connection.
 """
 
 from __future__ import annotations
@@ -30,8 +11,7 @@ from __future__ import annotations
 import imaplib
 import ssl
 import time
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Final
 
@@ -42,88 +22,27 @@ from imapclient.exceptions import (  # type: ignore[import-untyped]
 )
 
 from relaybot.faults import crash_point
+from relaybot.mail.imap.responses import as_bytes, copyuid_sources, has_news, nonzero, to_utc
+from relaybot.mail.imap.values import (
+    PROCESSED,
+    QUARANTINE,
+    Fetched,
+    ImapAuthError,
+    ImapError,
+    ImapSettings,
+    check_folder_name,
+    check_uid,
+)
 
-__all__ = [
-    "IDLE_RENEW_SECONDS",
-    "PROCESSED",
-    "QUARANTINE",
-    "Fetched",
-    "ImapAuthError",
-    "ImapError",
-    "ImapSettings",
-    "Mailbox",
-]
+__all__ = ["IDLE_RENEW_SECONDS", "Mailbox"]
 
-PROCESSED: Final = "Processed"
-QUARANTINE: Final = "Quarantine"
 IDLE_RENEW_SECONDS: Final = 290.0
 """IDLE is ended and restarted at least this often (RFC 2177 asks for < 29 minutes;
 NATs and firewalls often forget idle TCP flows much sooner)."""
 
-_TLS_MODES: Final = ("none", "starttls", "ssl")
 _SIZE: Final = b"RFC822.SIZE"
 _DATE: Final = b"INTERNALDATE"
 _BODY: Final = b"BODY[]"
-
-
-class ImapError(OSError):
-    """The IMAP connection failed or the server refused a command; reconnect and retry."""
-
-
-class ImapAuthError(ImapError):
-    """The server rejected the login (wrong settings rather than a network fault)."""
-
-
-@dataclass(frozen=True)
-class ImapSettings:
-    """Where and how to reach the inbound mailbox.
-
-    ``tls`` is ``"none"`` (plain, for loopback tests), ``"starttls"`` or ``"ssl"``
-    (implicit TLS, usually port 993). ``timeout`` bounds every socket operation, in
-    seconds.
-    """
-
-    host: str
-    port: int
-    user: str
-    password: str
-    tls: str = "none"
-    folder: str = "INBOX"
-    timeout: float = 60.0
-
-    def __post_init__(self) -> None:
-        if self.tls not in _TLS_MODES:
-            raise ValueError(f"tls must be one of {_TLS_MODES}, not {self.tls!r}")
-        _check_folder_name(self.folder)
-        if self.timeout <= 0:
-            raise ValueError("timeout must be > 0")
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """One message as fetched: ``raw`` is None exactly when ``too_big`` is True.
-
-    ``internaldate`` is the server's INTERNALDATE (arrival time) as an aware UTC datetime.
-    """
-
-    uid: int
-    raw: bytes | None
-    internaldate: datetime
-    size: int
-    too_big: bool
-
-
-def _check_folder_name(folder: str) -> None:
-    if not folder or any(ch in folder for ch in "\r\n\0"):
-        raise ValueError(f"unusable IMAP folder name: {folder!r}")
-
-
-def _to_utc(value: object) -> datetime:
-    if not isinstance(value, datetime):
-        raise ImapError(f"bad INTERNALDATE from server: {value!r}")
-    if value.tzinfo is None:  # only if normalise_times were on; treat as UTC defensively
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
 
 
 def _is_network_error(exc: BaseException) -> bool:
@@ -260,7 +179,7 @@ class Mailbox:
             return
         if stash.pop("EXISTS", None):
             self._news = True
-        if any(_nonzero(n) for n in stash.pop("RECENT", ())):
+        if any(nonzero(n) for n in stash.pop("RECENT", ())):
             self._news = True
         for key in ("EXPUNGE", "FETCH", "VANISHED"):
             stash.pop(key, None)
@@ -298,7 +217,7 @@ class Mailbox:
         out: dict[int, dict[bytes, Any]] = {}
         try:
             for start in range(0, len(uids), 500):
-                chunk = [_check_uid(u) for u in uids[start:start + 500]]
+                chunk = [check_uid(u) for u in uids[start:start + 500]]
                 for uid, entry in client.fetch(chunk, [_SIZE, _DATE]).items():
                     if _SIZE in entry and _DATE in entry:
                         out[int(uid)] = dict(entry)
@@ -318,7 +237,7 @@ class Mailbox:
         Mail larger than ``max_size`` comes back with ``raw=None, too_big=True`` and is
         never downloaded.
         """
-        uid = _check_uid(uid)
+        uid = check_uid(uid)
         client = self._require()
         try:
             if head is None:
@@ -326,7 +245,7 @@ class Mailbox:
             if head is None:
                 return None
             size = int(head[_SIZE])
-            internaldate = _to_utc(head[_DATE])
+            internaldate = to_utc(head[_DATE])
             if size > self.max_size:
                 return Fetched(uid, None, internaldate, size, too_big=True)
             crash_point("mid_fetch")
@@ -356,11 +275,11 @@ class Mailbox:
             head = heads.get(uid)
             if head is None:
                 continue
-            size, internaldate = int(head[_SIZE]), _to_utc(head[_DATE])
+            size, internaldate = int(head[_SIZE]), to_utc(head[_DATE])
             if size > self.max_size:
                 out[uid] = Fetched(uid, None, internaldate, size, too_big=True)
             else:
-                small[_check_uid(uid)] = (size, internaldate)
+                small[check_uid(uid)] = (size, internaldate)
         if not small:
             return out
         try:
@@ -416,8 +335,8 @@ class Mailbox:
         session's view is synced with NOOP and the move tried once more, since Dovecot
         silently ignores a UID newer than the view.
         """
-        uid = _check_uid(uid)
-        _check_folder_name(folder)
+        uid = check_uid(uid)
+        check_folder_name(folder)
         client = self._require()
         try:
             if not client.has_capability("UIDPLUS"):
@@ -443,8 +362,8 @@ class Mailbox:
             for uid in uids:
                 self.move(uid, folder)
             return
-        wanted = sorted({_check_uid(u) for u in uids})
-        _check_folder_name(folder)
+        wanted = sorted({check_uid(u) for u in uids})
+        check_folder_name(folder)
         client = self._require()
         moved: set[int] = set()
         if client.has_capability("MOVE") and client.has_capability("UIDPLUS"):
@@ -452,7 +371,7 @@ class Mailbox:
                 self._drop_untagged()  # the COPYUID read below must be this command's
                 client.move(wanted, folder)
                 for line in _untagged_ok(client):
-                    moved |= _copyuid_sources(line)
+                    moved |= copyuid_sources(line)
                 self._drop_untagged()
             except IMAPClientError:
                 moved = set()  # TRYCREATE, a vanished UID, ...: the careful path below
@@ -482,7 +401,7 @@ class Mailbox:
             client.move([uid], folder)
             return any(b"COPYUID" in line.upper() for line in _untagged_ok(client))
         resp = client.copy([uid], folder)
-        if b"COPYUID" not in _as_bytes(resp).upper() and client.has_capability("UIDPLUS"):
+        if b"COPYUID" not in as_bytes(resp).upper() and client.has_capability("UIDPLUS"):
             return False  # nothing copied: not in our view, or gone
         client.delete_messages([uid])  # + \Deleted
         if client.has_capability("UIDPLUS"):
@@ -505,7 +424,7 @@ class Mailbox:
                 return True
             if not client.has_capability("IDLE"):
                 time.sleep(max(0.0, deadline - time.monotonic()))
-                return _has_news(client.noop()[1]) or self._take_stashed_news()
+                return has_news(client.noop()[1]) or self._take_stashed_news()
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -532,11 +451,11 @@ class Mailbox:
             if left <= 0:
                 break
             responses = client.idle_check(timeout=left)
-            news = _has_news(responses)
+            news = has_news(responses)
             if not responses and end - time.monotonic() > 0.05:
                 break  # woke with nothing to read: EOF? DONE below will tell
         _text, responses = client.idle_done()
-        return _has_news(responses) or news
+        return has_news(responses) or news
 
     def _buffered(self, client: Any) -> bool:
         """True if bytes wait in imaplib's read buffer (or the socket) right now.
@@ -562,63 +481,6 @@ def _untagged_ok(client: Any) -> list[bytes]:
     (imaplib keeps them per command)."""
     stash = getattr(getattr(client, "_imap", None), "untagged_responses", {})
     return [bytes(line) for line in stash.get("OK", ())]
-
-
-def _copyuid_sources(line: bytes) -> set[int]:
-    """Source UIDs of ``[COPYUID <validity> <source-set> <dest-set>]`` (RFC 4315)."""
-    upper = line.upper()
-    at = upper.find(b"COPYUID")
-    if at < 0:
-        return set()
-    parts = line[at:].split()
-    if len(parts) < 3:
-        return set()
-    found: set[int] = set()
-    for item in parts[2].decode("ascii", "replace").split(","):
-        first, _, last = item.partition(":")
-        try:
-            low, high = int(first), int(last or first)
-        except ValueError:
-            return set()  # unreadable: trust nothing, move one by one
-        if high < low:
-            low, high = high, low
-        if high - low > 100_000:
-            return set()
-        found.update(range(low, high + 1))
-    return found
-
-
-def _has_news(responses: list[Any]) -> bool:
-    """True if untagged responses announce new mail; raise ImapError on BYE."""
-    news = False
-    for resp in responses:
-        if not isinstance(resp, tuple) or len(resp) < 2:
-            continue
-        if resp[0] == b"BYE":
-            raise ImapError(f"server closed the connection: {resp[1]!r}")
-        if resp[1] == b"EXISTS" or (resp[1] == b"RECENT" and _nonzero(resp[0])):
-            news = True
-    return news
-
-
-def _nonzero(value: object) -> bool:
-    if isinstance(value, int):
-        return value > 0
-    if isinstance(value, bytes | str):
-        return value.strip() not in (b"0", "0", b"", "")
-    return False
-
-
-def _as_bytes(value: object) -> bytes:
-    if isinstance(value, bytes):
-        return value
-    return str(value).encode("utf-8", "replace")
-
-
-def _check_uid(uid: int) -> int:
-    if isinstance(uid, bool) or not isinstance(uid, int) or uid <= 0:
-        raise ValueError(f"bad UID: {uid!r}")
-    return uid
 
 
 def _shutdown(client: Any) -> None:

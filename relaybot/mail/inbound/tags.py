@@ -1,0 +1,69 @@
+"""The game ids a mail names (plus-address, subject tags) and VERP bounce ids (G6)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from relaybot.mail.inbound.parse import InboundMail
+
+__all__ = ["tagged_ids", "verp_id"]
+
+_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{1,40}")
+_VERP_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._=+-]{0,200}")
+_SUBJECT_TAG_RE = re.compile(r"[\[【〔]\s*([a-z0-9][a-z0-9-]{1,40})\s*[\]】〕]")
+
+
+def _split_bot(bot_address: str) -> tuple[str, str] | None:
+    local, at, domain = bot_address.strip().lower().rpartition("@")
+    if not at or not local or not domain:
+        return None
+    return local.split("+", 1)[0], domain
+
+
+def tagged_ids(mail: InboundMail, bot_address: str) -> list[str]:
+    """Game ids the mail names: plus-address ids first, then subject tags.
+
+    ``relay+g7k2@club.example`` (for bot ``relay@club.example``) names ``g7k2``; VERP
+    ``bounce-...`` ids are left to :func:`verp_id`. Subject tags ``[g7k2]`` / ``【g7k2】``
+    count after NFKC normalisation. Ids are lower-cased and deduplicated; the caller checks
+    which games exist (G12).
+    """
+    out: list[str] = []
+    bot = _split_bot(bot_address)
+    if bot is not None:
+        for rcpt in mail.recipients:
+            local, at, domain = rcpt.strip().lower().rpartition("@")
+            if not at or domain != bot[1]:
+                continue
+            base, plus, tag = local.partition("+")
+            if not plus or base != bot[0] or tag.startswith("bounce-"):
+                continue
+            if _ID_RE.fullmatch(tag) and tag not in out:
+                out.append(tag)
+    subject = unicodedata.normalize("NFKC", mail.subject).lower()
+    for m in _SUBJECT_TAG_RE.finditer(subject):
+        tag = m.group(1)
+        if tag not in out:
+            out.append(tag)
+    return out
+
+
+def verp_id(address: str, bot_address: str) -> str | None:
+    """``relay+bounce-<id>@club.example`` -> ``<id>`` for bot ``relay@club.example`` (G6).
+
+    Local part and domain compare case-insensitively; the id keeps its case and may
+    contain letters, digits and ``. _ = + -``. Anything else gives None.
+    """
+    bot = _split_bot(bot_address)
+    if bot is None or not isinstance(address, str):
+        return None
+    addr = address.strip().strip("<>").strip()
+    local, at, domain = addr.rpartition("@")
+    if not at or domain.lower() != bot[1]:
+        return None
+    prefix = bot[0] + "+bounce-"
+    if not local.lower().startswith(prefix):
+        return None
+    ident = local[len(prefix) :]
+    return ident if _VERP_ID_RE.fullmatch(ident) else None
