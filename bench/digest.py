@@ -23,7 +23,16 @@ from sqlalchemy import func, insert, select
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.digest import send_digests
 from relaybot.store.db import Store, migrate
-from relaybot.store.models import Event, EventPlayer, Game, Member, Move, Outbox
+from relaybot.store.models import (
+    Event,
+    EventPlayer,
+    Game,
+    Member,
+    MemberRating,
+    Move,
+    Outbox,
+    RatingChange,
+)
 from tests.servers.postgres import pg_schema_url
 
 NOW = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)
@@ -42,7 +51,8 @@ def config(url: str) -> Config:
 
 
 def populate(store: Store, members: int) -> int:
-    """Members, 5 games each, 4 moves per game, events of 4; returns the game count."""
+    """Members, 5 games each, 4 moves per game, events of 4, chess (and some shogi)
+    ratings, a few rated results this week; returns the game count."""
     board = chess.Board()
     for uci in OPENING:
         board.push(chess.Move.from_uci(uci))
@@ -51,11 +61,16 @@ def populate(store: Store, members: int) -> int:
     with store.engine.begin() as conn:
         conn.execute(insert(Member), [
             {"id": i + 1, "name": f"Member{i:05d}, Test", "email": f"m{i}@example.org",
-             "lang": "ja" if i % 2 else "en", "tz": "Asia/Tokyo", "rating": None,
-             "notation": "san", "letters": "en", "rated_games": 0, "provisional": 1,
-             "rb_opponents": [], "rb_wins": 0, "rb_losses": 0, "digest": "weekly",
+             "lang": "ja" if i % 2 else "en", "tz": "Asia/Tokyo",
+             "notation": "san", "letters": "en", "digest": "weekly",
              "last_digest_week": None, "bounces": 0, "created_at": NOW}
             for i in range(members)])
+        # ratings per member and game: everyone in chess, every third member in shogi too
+        conn.execute(insert(MemberRating), [
+            {"member_id": i + 1, "kind": kind, "rating": 1200 + i % 800, "provisional": 0,
+             "rated_games": 20, "rb_opponents": [], "rb_wins": 0, "rb_losses": 0}
+            for i in range(members) for kind in ("chess", "shogi")
+            if kind == "chess" or i % 3 == 0])
         pairs = [(i, (i + k) % members) for i in range(members) for k in (1, 2)]
         pairs += [(i, i + members // 2) for i in range(members // 2)]
         games = []
@@ -67,9 +82,20 @@ def populate(store: Store, members: int) -> int:
                 "status": "active", "plies": " ".join(OPENING), "ply_count": 4,
                 "position": fen, "grace": 1, "leave_allowed": 1, "proposals": [],
                 "due_at": NOW + timedelta(days=5), "created_at": NOW, "updated_at": NOW})
+        # this week's results: one finished game in every 20th section, rated (D1)
+        finished = [{**games[0], "id": f"f{w:07d}", "event": f"Section {w // 4}",
+                     "side0_id": w + 1, "side1_id": w + 2, "status": "finished",
+                     "result": "1-0", "termination": "resignation",
+                     "end_date": NOW.date() - timedelta(days=2), "due_at": None}
+                    for w in range(0, members - 1, 80)]
+        games += finished
         for chunk in range(0, len(games), 5000):
             conn.execute(insert(Game), games[chunk:chunk + 5000])
-        moves = [{"game_id": g["id"], "ply": p, "uci": OPENING[p], "san": SANS[p], "keys": "",
+        conn.execute(insert(RatingChange), [
+            {"game_id": g["id"], "member_id": g[side], "before": 1500, "after": 1500 + delta,
+             "at": NOW - timedelta(days=2)}
+            for g in finished for side, delta in (("side0_id", 30), ("side1_id", -30))])
+        moves = [{"game_id": g["id"], "ply": p, "canon": OPENING[p], "text": SANS[p], "keys": "",
                   "sent_at": datetime.combine(start, datetime.min.time(), UTC)
                   + timedelta(days=2 * p + 1), "auto": 0}
                  for g in games for p in range(4)]

@@ -96,7 +96,7 @@ def _members(games: int) -> Iterator[dict[str, Any]]:
     for i in range(1, 2 * games + 1):
         yield {
             "id": i, "name": f"Player {i}", "email": f"p{i}@players.example",
-            "lang": LANGS[i % len(LANGS)], "tz": ZONES[i % len(ZONES)], "rating": None,
+            "lang": LANGS[i % len(LANGS)], "tz": ZONES[i % len(ZONES)],
             "notation": "san", "letters": "en", "created_at": created,
         }
 

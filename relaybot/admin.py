@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.games import rules_for
+from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
 from relaybot.store.models import Game, Member
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
@@ -26,14 +27,84 @@ class AdminError(ValueError):
     """An operator mistake; the message is one line."""
 
 
+# R4: salon points live in a much smaller range than JCCA ratings
+RATING_RANGE = {"chess": (0, 4000), "shogi": (0, 4000), "go": (0, 1000)}
+PROVISIONAL_WORDS = {"1": True, "yes": True, "y": True, "true": True, "provisional": True,
+                     "0": False, "no": False, "n": False, "false": False, "official": False}
+
+
 @dataclass(frozen=True)
 class MemberInput:
+    """A member as the operator gives it; the rating is for ``game`` (default chess).
+
+    ``rating`` without ``provisional`` is an official rating (R1: a TD-set value, e.g. an
+    existing JCCA member's), never replaced by Rb (R2). ``rank`` sets go points from the
+    salon's table instead of ``rating`` (R4).
+    """
+
     name: str
     email: str
     lang: str | None = None
     tz: str | None = None
     rating: int | None = None
     notation: str | None = None
+    provisional: bool = False
+    game: str | None = None
+    rank: str | None = None
+
+
+def parse_rating(text: str, where: str = "--rating") -> tuple[int, bool]:
+    """``"1850"`` -> (1850, official); ``"(1320)"`` -> (1320, provisional), as R2 prints it."""
+    value = text.strip()
+    provisional = value.startswith("(") and value.endswith(")")
+    if provisional:
+        value = value[1:-1].strip()
+    try:
+        return int(value), provisional
+    except ValueError:
+        raise AdminError(f"{where} is not a number: {text.strip()!r}") from None
+
+
+def parse_provisional(text: str, where: str = "provisional") -> bool:
+    """A CSV ``provisional`` cell: empty or 0/no/false is official, 1/yes/true provisional."""
+    value = text.strip().lower()
+    if not value:
+        return False
+    if value not in PROVISIONAL_WORDS:
+        raise AdminError(f"{where} must be yes or no (1/0, true/false), not {text.strip()!r}")
+    return PROVISIONAL_WORDS[value]
+
+
+def _validate_rating(m: MemberInput, prefix: str) -> RatingInput | None:
+    """The rating to store for ``m``, checked; None when it gives none."""
+    from relaybot.core.ratings import rank_points
+
+    game = (m.game or ("go" if m.rank is not None else "chess")).strip().lower()
+    if game not in KINDS:
+        raise AdminError(f"{prefix}--game must be one of {', '.join(KINDS)}, not {game!r}")
+    if m.rank is not None:
+        if game != "go":
+            raise AdminError(f"{prefix}--rank is a go rank; it goes with --game go, not {game}")
+        if m.rating is not None:
+            raise AdminError(f"{prefix}give --rating or --rank, not both")
+        try:
+            points = rank_points(m.rank)
+        except ValueError as exc:
+            raise AdminError(f"{prefix}--rank: {exc}") from None
+        rating = points
+    elif m.rating is None:
+        if m.provisional:
+            raise AdminError(f"{prefix}--provisional goes with --rating")
+        return None  # --game alone: the member stays unrated in that game (no row)
+    else:
+        rating = m.rating
+    if m.provisional and game == "go":
+        raise AdminError(f"{prefix}go points are never provisional (R4); drop --provisional")
+    low, high = RATING_RANGE[game]
+    if not low <= rating <= high:
+        raise AdminError(f"{prefix}--rating for {game} must be between {low} and {high},"
+                         f" not {rating}")
+    return RatingInput(game, rating, m.provisional)
 
 
 def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
@@ -58,25 +129,52 @@ def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
         notation, letters = "san", notation[4:]
     if notation not in ("san", "numeric") or letters not in ("en", "de", "fr", "es"):
         raise AdminError(f"{prefix}--notation must be san or numeric, not {m.notation!r}")
-    if m.rating is not None and not 0 <= m.rating <= 4000:
-        raise AdminError(f"{prefix}--rating must be between 0 and 4000, not {m.rating}")
-    return Member(name=name, email=email, lang=lang, tz=tz, rating=m.rating,
-                  notation=notation, letters=letters)
+    return Member(name=name, email=email, lang=lang, tz=tz, notation=notation, letters=letters)
 
 
 def add_member(session: Session, cfg: Config, m: MemberInput, now: datetime) -> Member:
-    """Register one member; a second member with the same address is refused."""
+    """Register one member (with a rating for one game kind, if given); a second member
+    with the same address is refused."""
     member = _validate_member(cfg, m)
+    rating = _validate_rating(m, "")
     if session.scalar(select(Member).where(Member.email == member.email)) is not None:
         raise AdminError(f"a member with address {member.email} already exists")
     member.created_at = now
     session.add(member)
     session.flush()
+    if rating is not None:
+        set_rating(session, member, rating)
+        session.flush()
     return member
 
 
+def update_member(session: Session, cfg: Config, member: Member, m: MemberInput) -> None:
+    """``member set``: change what ``m`` gives (None and False leave a field alone).
+
+    ``m.email`` is ignored: the address names the member. A rating changes only the
+    row of its game kind (ratings are per member and game).
+    """
+    current = MemberInput(
+        name=m.name or member.name, email=member.email, lang=m.lang or member.lang,
+        tz=m.tz or member.tz,
+        notation=m.notation or (member.notation if member.letters == "en"
+                                else f"san:{member.letters}"))
+    checked = _validate_member(cfg, current)
+    rating = _validate_rating(m, "")
+    member.name, member.lang, member.tz = checked.name, checked.lang, checked.tz
+    member.notation, member.letters = checked.notation, checked.letters
+    if rating is not None:
+        set_rating(session, member, rating)
+    session.flush()
+
+
 def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> list[Member]:
-    """Add every row of a CSV (header name,email,lang,tz,rating,notation); all or nothing."""
+    """Add every row of a CSV (header name,email,lang,tz,rating,notation; optional game,
+    provisional and, for go, rank); all or nothing.
+
+    A rating is for the row's ``game`` (chess when empty) and official unless the
+    ``provisional`` cell says yes or the rating is written in parentheses (R2).
+    """
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
@@ -87,30 +185,39 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
     required = {"name", "email"}
     if reader.fieldnames is None or not required <= set(reader.fieldnames):
         raise AdminError(f"{path}: header must be name,email,lang,tz,rating,notation")
-    members: list[Member] = []
+    members: list[tuple[Member, RatingInput | None]] = []
     seen: set[str] = set()
     for number, row in enumerate(reader, start=2):
         where = f"{path}:{number}"
-        rating_text = (row.get("rating") or "").strip()
-        try:
-            rating = int(rating_text) if rating_text else None
-        except ValueError:
-            raise AdminError(f"{where}: rating is not a number: {rating_text!r}") from None
-        member = _validate_member(cfg, MemberInput(
-            name=row.get("name") or "", email=row.get("email") or "",
-            lang=(row.get("lang") or "").strip() or None, tz=(row.get("tz") or "").strip() or None,
-            rating=rating, notation=(row.get("notation") or "").strip() or None,
-        ), where)
+
+        def cell(name: str, row: dict[str, str | None] = row) -> str:
+            return (row.get(name) or "").strip()
+
+        rating, bracketed = (parse_rating(cell("rating"), f"{where}: rating")
+                             if cell("rating") else (None, False))
+        given = MemberInput(
+            name=cell("name"), email=cell("email"), lang=cell("lang") or None,
+            tz=cell("tz") or None, rating=rating, notation=cell("notation") or None,
+            provisional=bracketed or parse_provisional(cell("provisional"),
+                                                       f"{where}: provisional"),
+            game=cell("game").lower() or None, rank=cell("rank") or None,
+        )
+        member = _validate_member(cfg, given, where)
+        rating_input = _validate_rating(given, f"{where}: ")
         if member.email in seen or session.scalar(
             select(Member.id).where(Member.email == member.email)
         ) is not None:
             raise AdminError(f"{where}: a member with address {member.email} already exists")
         seen.add(member.email)
         member.created_at = now
-        members.append(member)
-    session.add_all(members)
+        members.append((member, rating_input))
+    session.add_all([member for member, _ in members])
     session.flush()
-    return members
+    for member, rating_input in members:
+        if rating_input is not None:
+            set_rating(session, member, rating_input)
+    session.flush()
+    return [member for member, _ in members]
 
 
 def find_member(session: Session, email: str) -> Member:
@@ -161,6 +268,8 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
     rules = rules_for(g.kind)
     start_position = rules.save(rules.start())
+    # R1/J15: the ratings at the start, in this game's kind (none: unrated in it)
+    at_start = current_ratings(session, (white.id, black.id), g.kind)
     pair = (Game.side0_id.in_([white.id, black.id])) & (Game.side1_id.in_([white.id, black.id]))
     label = chr(ord("A") + (session.scalar(select(func.count(Game.id)).where(pair)) or 0) % 26)
     game = Game(
@@ -169,7 +278,8 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         conditionals=g.conditionals, notation=g.notation,
         start_date=g.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
         status="active", plies="", ply_count=0, position=start_position,
-        side0_rating=white.rating, side1_rating=black.rating, label=label, overrun=g.overrun,
+        side0_rating=at_start.get(white.id), side1_rating=at_start.get(black.id), label=label,
+        overrun=g.overrun,
         created_at=now, updated_at=now,
     )
     session.add(game)

@@ -10,11 +10,21 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session
 
-from relaybot.admin import AdminError, GameInput, MemberInput, add_member, create_game
+from relaybot.admin import (
+    AdminError,
+    GameInput,
+    MemberInput,
+    add_member,
+    create_game,
+    parse_rating,
+)
 from relaybot.admin import import_members as import_members_csv
 from relaybot.config import TEMPLATE, Config, ConfigError, config_path, load_config
+from relaybot.rating_book import KINDS as RATING_KINDS
 from relaybot.store.db import Store, migrate
+from relaybot.store.models import Member
 
 log = logging.getLogger("relaybot")
 
@@ -64,13 +74,31 @@ def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInput:
+    """The options ``member add`` and ``member set`` share; ``--rating (1320)`` is
+    provisional as R2 prints it, a bare number official unless ``--provisional``."""
+    rating, bracketed = (parse_rating(args.rating) if args.rating is not None
+                         else (None, False))
+    return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
+                       notation=args.notation, provisional=args.provisional or bracketed,
+                       game=args.game, rank=args.rank)
+
+
+def _ratings_line(session: Session, member: Member) -> str:
+    from relaybot.rating_book import KINDS, display, ratings_of
+
+    rows = ratings_of(session, member.id)
+    shown = [f"{kind} {display(rows[kind], kind)}" for kind in KINDS if kind in rows]
+    return "ratings: " + (", ".join(shown) if shown else "none (unrated)")
+
+
 def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
     store = _open(cfg)
     with store.session() as session:
-        member = add_member(session, cfg, MemberInput(
-            name=args.name, email=args.email, lang=args.lang, tz=args.tz, rating=args.rating,
-            notation=args.notation), datetime.now(UTC))
+        member = add_member(session, cfg, _member_input(args, args.name, args.email),
+                            datetime.now(UTC))
         print(f"member {member.id}: {member.name} <{member.email}>")
+        print(_ratings_line(session, member))
     return 0
 
 
@@ -296,7 +324,7 @@ def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.admin import find_member
-    from relaybot.rating_book import display, grade_of
+    from relaybot.rating_book import KINDS, display, grade_of, ratings_of
 
     store = _open(cfg)
     with store.session() as session:
@@ -304,22 +332,35 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
         points, grade = grade_of(session, m)
         print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
               f"  digest {m.digest}")
-        print(f"rating {display(m)} after {m.rated_games} rated games;"
-              f" grade points {points} ({grade})")
+        rows = ratings_of(session, m.id)
+        # chess is always shown, as before: unrated, it reads (1200) after 0 games (R1);
+        # other kinds only once the member has a rating in them
+        for kind in KINDS:
+            row = rows.get(kind)
+            if row is None and kind != "chess":
+                continue
+            games = row.rated_games if row is not None else 0
+            if kind == "go":  # R4: salon points and the rank they reach
+                print(f"go: points {display(row, kind)} after {games} games")
+                continue
+            line = f"{kind}: rating {display(row, kind)} after {games} rated games"
+            if kind == "chess":  # R3: JCCA grades are chess grades
+                line += f"; grade points {points} ({grade})"
+            print(line)
     return 0
 
 
 def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.admin import find_member
+    from relaybot.admin import find_member, update_member
 
     store = _open(cfg)
     with store.session() as session:
         m = find_member(session, args.email)
+        update_member(session, cfg, m, _member_input(args, args.name or "", m.email))
         if args.digest:
             m.digest = args.digest
-        if args.lang:
-            m.lang = args.lang
-        print(f"{m.name}: digest {m.digest}, lang {m.lang}")
+        print(f"{m.name}: digest {m.digest}, lang {m.lang}, tz {m.tz}")
+        print(_ratings_line(session, m))
     return 0
 
 
@@ -348,6 +389,21 @@ def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
     return run_demo()
 
 
+def _member_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``member add`` and ``member set`` (INTERFACE.md)."""
+    parser.add_argument("--lang", choices=["ja", "en"])
+    parser.add_argument("--tz")
+    parser.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
+    parser.add_argument("--rating", metavar="N",
+                        help="rating in --game (official; (N) in parentheses: provisional)")
+    parser.add_argument("--provisional", action="store_true",
+                        help="the --rating is provisional (R2: replaced by Rb after 12 games)")
+    # checked by admin, not argparse choices: a mistake is then one line, not a usage
+    parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
+                        " (default chess)")
+    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="relaybot", description=(
         "Correspondence chess by email: checks every move mail and relays it."))
@@ -359,18 +415,16 @@ def build_parser() -> argparse.ArgumentParser:
     add = member.add_parser("add", help="register one member")
     add.add_argument("--name", required=True, help='"Family, Given"')
     add.add_argument("--email", required=True)
-    add.add_argument("--lang", choices=["ja", "en"])
-    add.add_argument("--tz")
-    add.add_argument("--rating", type=int)
-    add.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
+    _member_options(add)
     add.set_defaults(func=cmd_member_add)
-    mshow = member.add_parser("show", help="a member's rating and grade")
+    mshow = member.add_parser("show", help="a member's ratings and grade")
     mshow.add_argument("email")
     mshow.set_defaults(func=cmd_member_show)
-    mset = member.add_parser("set", help="change a member's settings")
+    mset = member.add_parser("set", help="change a member's settings or a rating")
     mset.add_argument("email")
+    mset.add_argument("--name", help='"Family, Given"')
+    _member_options(mset)
     mset.add_argument("--digest", choices=["weekly", "off"])
-    mset.add_argument("--lang", choices=["ja", "en"])
     mset.set_defaults(func=cmd_member_set)
     imp = member.add_parser("import", help="add members from a CSV file")
     imp.add_argument("file")

@@ -51,6 +51,13 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def _kind_order(kind: str) -> tuple[int, str]:
+    """Chess, shogi, go, then anything newer by name."""
+    from relaybot.rating_book import KINDS
+
+    return (KINDS.index(kind) if kind in KINDS else len(KINDS), kind)
+
+
 def iso_week(day: date) -> str:
     """``2026-W47``: sorts as text in week order."""
     year, week, _ = day.isocalendar()
@@ -126,10 +133,13 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             Leave.member_id.in_(list(people)), Leave.status == "active",
             Leave.last >= now.date() - timedelta(days=7))):
         leaves[leave.member_id].append(leave)
-    changes: dict[int, list[RatingChange]] = defaultdict(list)
-    for change in session.scalars(select(RatingChange).where(
-            RatingChange.member_id.in_(ids), RatingChange.at >= now - timedelta(days=7))):
-        changes[change.member_id].append(change)
+    # D1: the week's rating changes, per game kind (ratings are per member and game)
+    changes: dict[int, dict[str, list[RatingChange]]] = defaultdict(lambda: defaultdict(list))
+    for change, kind in session.execute(
+            select(RatingChange, Game.kind).join(Game, Game.id == RatingChange.game_id)
+            .where(RatingChange.member_id.in_(ids), RatingChange.at >= now - timedelta(days=7))
+            .order_by(RatingChange.at, RatingChange.id)):
+        changes[change.member_id][kind].append(change)
     seats: dict[int, list[int]] = defaultdict(list)
     for seat in session.scalars(select(EventPlayer).where(EventPlayer.member_id.in_(ids))):
         seats[seat.member_id].append(seat.event_id)
@@ -165,7 +175,11 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang)}
                 for e in seats.get(member.id, [])
             ],
-            "ratings": [{"before": c.before, "after": c.after} for c in changes.get(member.id, [])],
+            "ratings": [
+                {"kind": kind, "changes": [{"before": c.before, "after": c.after} for c in cs]}
+                for kind, cs in sorted(changes.get(member.id, {}).items(),
+                                       key=lambda item: _kind_order(item[0]))
+            ],
             "leaves": [{"name": people[mid].name, "first": lv.first.isoformat(),
                         "last": lv.last.isoformat()}
                        for mid, lvs in leaves.items() for lv in lvs

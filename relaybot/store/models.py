@@ -58,20 +58,36 @@ class Member(Base):
     email: Mapped[str] = mapped_column(String(320), unique=True)
     lang: Mapped[str] = mapped_column(String(8))
     tz: Mapped[str] = mapped_column(String(64))
-    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     notation: Mapped[str] = mapped_column(String(16), default="san")
     letters: Mapped[str] = mapped_column(String(8), default="en")
-    # R1/R2: rated games so far, provisional until 20, the first 12 games for Rb
-    rated_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    provisional: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
-    rb_opponents: Mapped[list[int]] = mapped_column(JSON, default=list)
-    rb_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    rb_losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # D1: weekly | off; the ISO week ("2026-W47") of the last digest queued
     digest: Mapped[str] = mapped_column(String(8), default="weekly", server_default="weekly")
     last_digest_week: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
     bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # G6
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class MemberRating(Base):
+    """A member's rating in one game kind (R1, R2; R4 for go, where it is the salon's points).
+
+    No row for a kind means unrated in it: the rating code then starts from the kind's
+    default (1200 provisional for chess and shogi, R1; 0 points for go, R4).
+    """
+
+    __tablename__ = "member_ratings"
+    __table_args__ = (UniqueConstraint("member_id", "kind", name="uq_member_rating"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    kind: Mapped[str] = mapped_column(String(16))  # Game.kind: chess | shogi | go
+    rating: Mapped[int] = mapped_column(Integer)
+    # R2: provisional until 20 rated games (a TD-set value may start official); the
+    # first 12 games' opponents, wins and losses give Rb
+    provisional: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    rated_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rb_opponents: Mapped[list[int]] = mapped_column(JSON, default=list)
+    rb_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rb_losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Game(Base):

@@ -1,7 +1,9 @@
-"""Alembic: one head, and the game-neutral migration (0006) keeps a chess club's data."""
+"""Alembic: one head, the game-neutral migration (0006) keeps a chess club's data, and
+ratings per member and game (0007) keep every member's rating."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from alembic import command
@@ -54,4 +56,105 @@ def test_game_neutral_migration_keeps_games_and_moves(db_url: str) -> None:
     assert tuple(game) == (1, 2, 1650, 1500)
     assert tuple(move) == ("e2e4", "e4")
     assert not columns & {"white_id", "black_id"}
+    engine.dispose()
+
+
+def test_member_ratings_migration_keeps_every_rating_as_chess(db_url: str) -> None:
+    """0006 -> 0007 (R1, R2): each member's rating, provisional flag, games and Rb record
+    become a "chess" row of member_ratings, a member without a rating stays unrated (no
+    row), the old columns leave members, and this works with SQLite's foreign keys on
+    while games, rating changes and leaves point at the members."""
+    engine = make_engine(db_url)  # SQLite: PRAGMA foreign_keys=ON, as relaybot runs it
+    cfg = _alembic()
+    t0 = datetime(2026, 1, 10, 9, tzinfo=UTC)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")
+        conn.execute(text(
+            "INSERT INTO members (id, name, email, lang, tz, rating, notation, letters,"
+            " rated_games, provisional, rb_opponents, rb_wins, rb_losses, digest, bounces,"
+            " created_at) VALUES (:id, :name, :email, 'en', 'UTC', :rating, 'san', 'en',"
+            " :games, :prov, :opps, :wins, :losses, 'weekly', 0, :t)"), [
+                {"id": 1, "name": "Hayakawa, S", "email": "h@x", "rating": 1850, "games": 42,
+                 "prov": 0, "opps": "[]", "wins": 0, "losses": 0, "t": t0},
+                {"id": 2, "name": "Horie, T", "email": "o@x", "rating": 1262, "games": 5,
+                 "prov": 1, "opps": "[1850, 1200, 1300, 1250, 1400]", "wins": 3,
+                 "losses": 1, "t": t0},
+                {"id": 3, "name": "New, N", "email": "n@x", "rating": None, "games": 0,
+                 "prov": 1, "opps": "[]", "wins": 0, "losses": 0, "t": t0}])
+        conn.execute(text(
+            "INSERT INTO games (id, kind, round, side0_id, side1_id, time_control, conditionals,"
+            " start_date, status, plies, ply_count, position, side0_rating, side1_rating,"
+            " grace, leave_allowed, proposals, overrun, created_at, updated_at)"
+            " VALUES ('g1', 'chess', '-', 1, 2, '10/30', 'binding', '2026-01-10', 'finished',"
+            " 'e2e4 e7e5', 2, 'fen', 1850, 1262, 1, 1, '[]', 'report', :t, :t)"), {"t": t0})
+        conn.execute(text(
+            "INSERT INTO rating_changes (game_id, member_id, before, after, at)"
+            " VALUES ('g1', 2, 1240, 1262, :t)"), {"t": t0})
+        conn.execute(text(
+            "INSERT INTO leaves (member_id, first, last, status, extra_days, announced_at)"
+            " VALUES (3, '2026-02-01', '2026-02-03', 'active', 0, :t)"), {"t": t0})
+    with engine.begin() as conn:  # the upgrade an operator's `relaybot init` runs
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT member_id, kind, rating, provisional, rated_games, rb_opponents, rb_wins,"
+            " rb_losses FROM member_ratings ORDER BY member_id")).all()
+        columns = {c["name"] for c in inspect(conn).get_columns("members")}
+        members = conn.execute(text("SELECT count(*) FROM members")).scalar()
+        if db_url.startswith("sqlite"):
+            assert conn.execute(text("PRAGMA foreign_key_check")).all() == []
+    parsed = [(*row[:5], json.loads(row[5]) if isinstance(row[5], str) else row[5], *row[6:])
+              for row in rows]
+    assert parsed == [
+        (1, "chess", 1850, 0, 42, [], 0, 0),  # official stays official (R2: no Rb for it)
+        (2, "chess", 1262, 1, 5, [1850, 1200, 1300, 1250, 1400], 3, 1),  # Rb record kept
+    ]
+    assert members == 3  # member 3 had no rating: still a member, unrated (no row)
+    assert not columns & {"rating", "rated_games", "provisional", "rb_opponents", "rb_wins",
+                          "rb_losses"}
+    engine.dispose()
+
+
+def test_member_ratings_migration_downgrades_to_the_chess_columns(db_url: str) -> None:
+    """0007 -> 0006 puts the chess rows back into the members' columns (R1, R2)."""
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    t0 = datetime(2026, 1, 10, 9, tzinfo=UTC)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0007")
+        conn.execute(text(
+            "INSERT INTO members (id, name, email, lang, tz, notation, letters, digest,"
+            " bounces, created_at) VALUES (1, 'A, B', 'a@x', 'en', 'UTC', 'san', 'en',"
+            " 'weekly', 0, :t), (2, 'C, D', 'c@x', 'en', 'UTC', 'san', 'en', 'weekly', 0,"
+            " :t)"), {"t": t0})
+        conn.execute(text(
+            "INSERT INTO member_ratings (member_id, kind, rating, provisional, rated_games,"
+            " rb_opponents, rb_wins, rb_losses) VALUES (1, 'chess', 1700, 0, 30, '[]', 0, 0),"
+            " (1, 'shogi', 1400, 1, 2, '[1300, 1350]', 1, 1)"))
+        command.downgrade(cfg, "0006")
+    with engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT id, rating, provisional, rated_games FROM members ORDER BY id")).all()
+        assert not inspect(conn).has_table("member_ratings")
+    assert [tuple(r) for r in rows] == [(1, 1700, 0, 30), (2, None, 1, 0)]
+    engine.dispose()
+
+
+def test_member_ratings_schema_matches_the_models(db_url: str) -> None:
+    """The tables 0007 touches are exactly what models.py declares (no autogenerate diff)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.db import migrate
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    touched = [d for d in diffs if "members" in repr(d) or "member_ratings" in repr(d)]
+    assert touched == []
     engine.dispose()

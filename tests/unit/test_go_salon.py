@@ -10,6 +10,7 @@ from relaybot.core.ratings import (
     go_rank,
     handicap_between,
     handicap_for,
+    rank_points,
 )
 
 
@@ -114,3 +115,22 @@ def test_ranks_of_the_examples() -> None:
     assert go_rank(95) == "3k" and go_rank(85) == "4k"
     assert go_rank(40) == "9k以下" and go_rank(41) == "8k"
     assert go_rank(200) == "8d" and go_rank(201) == "プロ棋士、8d以上"
+
+
+def test_rank_points_are_the_middle_of_the_band() -> None:
+    """R4 (seed 004 1-2): a declared rank converts by the table; the examples use a rank's
+    middle value (例1 1k=115, 例2 2d=135, 例4 4k=85, 例5 6d=175 and 2k=105)."""
+    assert [rank_points(r) for r in ("1k", "2d", "4k", "6d", "2k", "1d")] == [
+        115, 135, 85, 175, 105, 125]
+    for rank in ("4k", "4K", "４ｋ", "4kyu", "4級"):
+        assert rank_points(rank) == 85
+    assert rank_points("初段") == rank_points("1dan") == 125
+    assert rank_points("8d") == 195 and rank_points("8k") == 45
+    # 9 kyu and weaker start at 0 (初期値を「0」); above 8d the open top band's lowest
+    assert rank_points("9k") == rank_points("15k") == 0
+    assert rank_points("pro") == rank_points("9d") == 201
+    for rank in ("8k", "4k", "1k", "1d", "5d", "8d"):  # the points read back as the rank
+        assert go_rank(rank_points(rank)) == rank
+    for bad in ("", "4", "k4", "0k", "4q", "1.5d"):
+        with pytest.raises(ValueError):
+            rank_points(bad)

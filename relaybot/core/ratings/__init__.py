@@ -10,6 +10,7 @@ from relaybot.core.ratings.go_salon import (
     go_rank,
     handicap_between,
     handicap_for,
+    rank_points,
 )
 from relaybot.core.ratings.grades import (
     CATEGORIES,
@@ -66,6 +67,7 @@ __all__ = [
     "introduction_bonus",
     "provisional_rating",
     "quick_row",
+    "rank_points",
     "rating_change",
     "section_points",
     "title_points",

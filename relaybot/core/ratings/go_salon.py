@@ -11,6 +11,8 @@ From a difference of 56: 7 stones and White gives ``diff - 54 + 0.5``.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "go_rank",
     "handicap_between",
     "handicap_for",
+    "rank_points",
 ]
 
 MAX_STONES = 7
@@ -171,3 +174,36 @@ def go_rank(points: int) -> str:
         if points >= lowest:
             reached = rank
     return reached
+
+
+_RANK_RE = re.compile(r"^(\d+)\s*(k|kyu|級|d|dan|段)$")
+_KANJI_DAN = {"初": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+
+
+def rank_points(rank: str) -> int:
+    """Starting salon points for a self-declared rank (R4, seed 004 1-2).
+
+    ``rank``: ``"4k"``, ``"4kyu"``, ``"4級"``, ``"1d"``, ``"1dan"``, ``"初段"``, ``"pro"``
+    (any case, full-width digits too). The seed converts a declared rank with its table
+    and works its example with a rank's middle value (例4: "4kの中央値"; 4k is 81-90 and
+    the example's difference only comes out with 85), so a rank gives the middle of its
+    band, rounded down. 9k and weaker start at 0 (初期値を「0」); 8d and above, and
+    professionals, start at the lowest points of the open top band.
+    """
+    text = unicodedata.normalize("NFKC", rank).strip().lower()
+    if text in ("pro", "プロ", "プロ棋士"):
+        return GO_RANKS[-1][1]
+    if len(text) == 2 and text[1] == "段" and text[0] in _KANJI_DAN:
+        text = f"{_KANJI_DAN[text[0]]}d"
+    match = _RANK_RE.match(text)
+    if match is None or int(match.group(1)) < 1:
+        raise ValueError(f"not a go rank: {rank!r} (e.g. 4k, 1d, pro)")
+    number, dan = int(match.group(1)), match.group(2) in ("d", "dan", "段")
+    if not dan and number >= 9:
+        return GO_RANKS[0][1]  # 9級以下: 0, whatever the declared kyu
+    if dan and number > 8:
+        return GO_RANKS[-1][1]  # above 8d: the open top band
+    name = f"{number}{'d' if dan else 'k'}"
+    index = next(i for i, (label, _) in enumerate(GO_RANKS) if label == name)
+    lowest, upper = GO_RANKS[index][1], GO_RANKS[index + 1][1] - 1
+    return (lowest + upper) // 2
