@@ -103,12 +103,21 @@ def _numbered(texts: Sequence[str]) -> str:
     return " ".join(parts)
 
 
+def _first_ply(line: str) -> int:
+    """The ply a record line's leading number names: ``1.`` is 0, ``2...`` is 3."""
+    number = _NUMBER_RE.match(line.split()[0]) if line.split() else None
+    if number is None:
+        return 0
+    return (int(number.group(1)) - 1) * 2 + (1 if len(number.group(2)) >= 2 else 0)
+
+
 class ToyRules:
     """Tic-tac-toe on a 3x3 board behind the GameRules protocol."""
 
     kind = KIND
     record_format = "ttt"
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
+    display_notation = "squares"  # the only notation: the square's name
 
     # --- positions and plies ---------------------------------------------------
     def start(self) -> ToyBoard:
@@ -226,7 +235,8 @@ class ToyRules:
         start = next((i for i, sc in enumerate(scans) if sc is not None), None)
         if start is None:
             return RecordText()
-        record = RecordText(first_line=start, last_line=start)
+        record = RecordText(first_line=start, last_line=start,
+                            first_ply=_first_ply(self.normalise_text(lines[start])[0]))
         for k in range(start, len(lines)):
             sc = scans[k]
             if sc is None:
@@ -296,8 +306,7 @@ class ToyRules:
             if moves:
                 lines.append(ProposalLine(
                     tokens=tuple(moves),
-                    start_number=start[0] if start else None,
-                    start_black=start[1] if start else None,
+                    start_ply=(start[0] - 1) * 2 + int(start[1]) if start else None,
                     line=i, lines=(i,), text=norm,
                 ))
         return lines
@@ -352,6 +361,20 @@ class ToyRules:
     def move_number(self, ply: int) -> str:
         """``3.`` before X's move, ``3...`` before O's."""
         return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
+
+    def format_proposal(self, position: object, plies: Sequence[str], notation: str,
+                        letters: str = "en", lang: str = "en") -> str:
+        """``if 2... a1 then 3. c3``; every ply numbered (a toy may number as it likes)."""
+        board = self.copy(position)
+        parts: list[str] = []
+        for k, ply in enumerate(plies):
+            if not self.is_legal(board, ply):
+                break
+            if k == 1:
+                parts.append("なら" if lang == "ja" else "then")
+            parts.append(self.move_label(self.ply_index(board), ply))
+            self.play(board, ply)
+        return ("もし " if lang == "ja" else "if ") + " ".join(parts)
 
     def format_record(self, plies: Sequence[str], notation: str, letters: str = "en") -> str:
         """``1. b2 a1 2. c3`` (checked by replaying; one notation only)."""

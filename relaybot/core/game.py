@@ -103,9 +103,13 @@ class RecordText:
     ``variations`` are parenthesised lines written after a move, as raw token
     lists keyed by the index of the token they follow (for conditional moves).
     ``fullwidth`` is True when NFKC normalisation changed the text (J2).
+    ``first_ply`` is the 0-based ply of the first token as its written number says: 0
+    for a record from move 1; a game whose ``record_policy`` is ``numbered`` (shogi,
+    go) accepts a mail that starts later (the new move with its number).
     """
 
     tokens: list[str] = field(default_factory=list)
+    first_ply: int = 0
     result: str | None = None
     variations: dict[int, list[list[str]]] = field(default_factory=dict)
     fullwidth: bool = False
@@ -119,26 +123,18 @@ class ProposalLine:
 
     ``tokens`` start with the opponent's predicted reply and alternate
     predicted / answer. ``start_ply`` is the 0-based ply the written move number
-    names (None when none was written). ``line`` indexes ``text.splitlines()``
-    where the proposal starts (for a variation: the record's last line);
+    names, as the game counts moves (None when none was written). ``line`` indexes
+    ``text.splitlines()`` where the proposal starts (for a variation: the record's last line);
     ``lines`` are all lines it used; ``text`` is the proposal as written
     (normalised), for relaying it (J18).
     """
 
     tokens: tuple[str, ...]
-    start_number: int | None = None
-    start_black: bool | None = None
+    start_ply: int | None = None
     source: Literal["text", "variation"] = "text"
     line: int = -1
     lines: tuple[int, ...] = ()
     text: str = ""
-
-    @property
-    def start_ply(self) -> int | None:
-        """0-based ply index of the first token from its written move number, if any."""
-        if self.start_number is None:
-            return None
-        return (self.start_number - 1) * 2 + (1 if self.start_black else 0)
 
 
 @dataclass(frozen=True)
@@ -162,6 +158,7 @@ class GameRules(Protocol):
     kind: str
     record_format: str  # "pgn" for chess
     record_policy: RecordPolicy  # "full": every mail carries the game from move 1 (J1)
+    display_notation: str  # the notation the store's move texts are in ("san" for chess)
 
     # --- positions and plies ---------------------------------------------------
     def start(self) -> Any:
@@ -243,6 +240,11 @@ class GameRules(Protocol):
 
     def move_number(self, ply: int) -> str:
         """The number alone as a proposal writes it (``3.``, ``3...``)."""
+
+    def format_proposal(self, position: Any, plies: Sequence[str], notation: str,
+                        letters: str = "en", lang: str = "en") -> str:
+        """A conditional line from ``position`` as players write it (``if 3... Bc5 then
+        4. c3``, ``もし ... なら ...``), up to its first ply that is not legal."""
 
     def format_record(self, plies: Sequence[str], notation: str, letters: str = "en") -> str:
         """The whole game as text in a player's notation."""

@@ -93,16 +93,18 @@ class Verdict:
 
 
 def first_difference(
-    rules: GameRules, game: StoredGame, tokens: Sequence[str], letters: str
+    rules: GameRules, game: StoredGame, tokens: Sequence[str], letters: str, first: int = 0
 ) -> int | None:
-    """Index of the first of the mail's earlier plies that differs from the record (J1).
+    """Ply index of the first of the mail's earlier plies that differs from the record (J1).
 
-    Compares comparison keys first; a token that misses is parsed on a board
-    replayed up to it (rare: localised letters, odd spellings).
+    ``tokens[0]`` is ply ``first`` (0 for a record from move 1). Compares comparison
+    keys first; a token that misses is parsed on a board replayed up to it (rare:
+    localised letters, odd spellings).
     """
     board: Any = None
     replayed = 0
-    for index, token in enumerate(tokens[: len(game.plies)]):
+    for offset, token in enumerate(tokens[: max(0, len(game.plies) - first)]):
+        index = first + offset
         if rules.token_key(token) in game.keys[index]:
             continue
         if board is None or replayed > index:
@@ -160,16 +162,22 @@ def decide(
 
     tokens = record.tokens
     stored = len(game.plies)
+    # J1 for chess: the whole game from move 1; shogi and go accept the new move with its
+    # number (the record policy), and whatever earlier moves the mail carries must agree
+    first = record.first_ply if rules.record_policy == "numbered" else 0
     if tokens:
-        diff = first_difference(rules, game, tokens, letters)
-        if diff is None and len(tokens) < stored:
-            diff = len(tokens)
+        diff: int | None = stored  # a mail that starts after moves it does not carry
+        if first <= stored:
+            diff = first_difference(rules, game, tokens, letters, first)
+            if diff is None and first + len(tokens) < stored:
+                diff = first + len(tokens)
         if diff is not None:
             verdict.kind = "sync_error"
             verdict.diff_ply = diff
-            verdict.diff_token = tokens[diff] if diff < len(tokens) else None
+            written = diff - first
+            verdict.diff_token = tokens[written] if 0 <= written < len(tokens) else None
             return verdict
-    new_tokens = list(tokens[stored:])
+    new_tokens = list(tokens[max(0, stored - first):])
     opponent = 1 - sender
 
     if intent.draw_accept and game.draw_offer_by == opponent:
@@ -213,7 +221,7 @@ def decide(
             return verdict
         for step in result.steps:
             verdict.new_keys.append(rules.ply_keys(position, step.ply))
-            verdict.new_texts.append(rules.format_ply(position, step.ply, "san"))
+            verdict.new_texts.append(rules.format_ply(position, step.ply, rules.display_notation))
             rules.play(position, step.ply)
             verdict.new_plies.append(step.ply)
             verdict.auto.append(not step.written)

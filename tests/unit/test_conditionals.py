@@ -241,7 +241,7 @@ def test_seed_000_postal_example_games_a_and_b() -> None:
 )
 def test_j16_proposal_syntaxes(text: str) -> None:
     lines = parse_proposals(text, extract_record(strip_proposals(text)))
-    assert [(p.tokens, p.start_number, p.start_black) for p in lines] == [(("Bc5", "c3"), 3, True)]
+    assert [(p.tokens, p.start_ply) for p in lines] == [(("Bc5", "c3"), 5)]  # 3... is ply 5
     assert proposal_lines(text) == {0}
 
 
@@ -357,17 +357,18 @@ def test_j16_proposal_illegal_in_its_assumed_position_deeper() -> None:
 
 
 def test_j16_no_answer_trailing_predicted_and_move_numbers() -> None:
-    board = board_after("e4 e5 Nf3 Nc6 Bc4")  # Black to move at 3...
+    board = board_after("e4 e5 Nf3 Nc6 Bc4")  # Black to move at 3... (ply 5)
+    # the second field is the ply the written number names: 3... is 5, 1... is 1
     accepted, rejected = validate(
         RULES,
         board,
         [
-            ProposalLine(("Bc5",), 3, True),  # "if 3... Bc5 then" and nothing
-            ProposalLine(("Bc5", "c3", "Nf6"), 3, True),  # trailing predicted: dropped
-            ProposalLine(("Nf6", "d3"), 5, True),  # wrong number, legal: read as 3... (J2)
-            ProposalLine(("e5", "Nf3"), 1, True),  # copied old proposal: stale
-            ProposalLine(("Qh3", "c3"), 4, True),  # wrong number and not legal
-            ProposalLine(("Be7", "d4"), 2, True),  # number typo on a legal line: fine (J2)
+            ProposalLine(("Bc5",), 5),  # "if 3... Bc5 then" and nothing
+            ProposalLine(("Bc5", "c3", "Nf6"), 5),  # trailing predicted: dropped
+            ProposalLine(("Nf6", "d3"), 9),  # wrong number, legal: read as 3... (J2)
+            ProposalLine(("e5", "Nf3"), 1),  # copied old proposal: stale
+            ProposalLine(("Qh3", "c3"), 7),  # wrong number and not legal
+            ProposalLine(("Be7", "d4"), 3),  # number typo on a legal line: fine (J2)
         ],
     )
     assert [(r.reason, r.token) for r in rejected] == [

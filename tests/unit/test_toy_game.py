@@ -366,3 +366,40 @@ def test_j16_validate_and_stale_numbers_with_the_toy(toy: GameRules) -> None:
     assert not accepted
     assert rejected[0].reason == "stale"
     assert "1..." in rejected[0].detail and "2..." in rejected[0].detail
+
+
+class NumberedToy(ToyRules):
+    """The toy with the record policy of shogi and go: the new move with its number."""
+
+    record_policy = "numbered"
+
+
+def test_j1_numbered_policy_accepts_the_new_move_with_its_number(toy: GameRules) -> None:
+    """J1 as shogi and go apply it (seed 002, INTERFACE "Shogi moves"): a mail may carry
+    only the new move with its number; a chess-like game refuses the same mail."""
+    game = stored(toy, "b2 a1 c1")
+    numbered = as_game_rules(NumberedToy())
+    v = decide(numbered, game, 1, "2... a3")
+    assert v.kind == "move" and v.new_plies == ["a3"]
+    assert decide(toy, game, 1, "2... a3").kind == "sync_error"  # policy "full"
+
+
+def test_j1_numbered_policy_checks_the_moves_the_mail_does_carry(toy: GameRules) -> None:
+    game = stored(toy, "b2 a1 c1")
+    numbered = as_game_rules(NumberedToy())
+    assert decide(numbered, game, 1, "2. c1 a3").new_plies == ["a3"]
+    wrong = decide(numbered, game, 1, "2. c3 a3")
+    assert (wrong.kind, wrong.diff_ply, wrong.diff_token) == ("sync_error", 2, "c3")
+    # a number past the record: moves are missing in between
+    ahead = decide(numbered, game, 1, "4... a3")
+    assert (ahead.kind, ahead.diff_ply, ahead.diff_token) == ("sync_error", 3, None)
+
+
+def test_j16_proposals_are_written_the_games_way(toy: GameRules) -> None:
+    """format_conditional hands the writing to the game (numbers, words, notation)."""
+    from relaybot.core.conditionals import Conditional
+
+    board = toy.replay(["b2"])
+    line = Conditional(plies=("a1", "c3"))
+    assert format_conditional(toy, board, line) == "if 1... a1 then 2. c3"
+    assert format_conditional(toy, board, line, lang="ja") == "もし 1... a1 なら 2. c3"

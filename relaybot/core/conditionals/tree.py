@@ -123,7 +123,7 @@ def validate(
                         k,
                     )
                 break
-            sans.append(rules.format_ply(board, ply, "san"))
+            sans.append(rules.format_ply(board, ply, rules.display_notation))
             plies.append(ply)
             rules.play(board, ply)
         if failure is not None:
@@ -166,7 +166,7 @@ def _answer_san(
         rules.play(b, plies[k + 1])
         node = node[plies[k]].next
     rules.play(b, plies[clash - 1])
-    return rules.format_ply(b, node[plies[clash - 1]].answer, "san")
+    return rules.format_ply(b, node[plies[clash - 1]].answer, rules.display_notation)
 
 
 def _build_tree(conditionals: Sequence[Conditional]) -> dict[str, _Branch]:
@@ -189,28 +189,14 @@ def format_conditional(
     rules: GameRules,
     board_after_proposer_move: Any,
     conditional: Conditional,
-    notation: str = "san",
+    notation: str | None = None,
     letters: str = "en",
     lang: str = "en",
 ) -> str:
-    """A proposal in a reader's notation, e.g. ``if 3... Bc5 then 4. c3 Nf6 5. d4``.
-
-    ``lang`` ``ja`` writes ``もし 3... Bc5 なら 4. c3``. For relaying (J3, J18).
-    """
-    board = rules.copy(board_after_proposer_move)
-    parts: list[str] = []
-    for k, ply in enumerate(conditional.plies):
-        if not rules.is_legal(board, ply):
-            break
-        if k == 1:
-            parts.append("なら" if lang == "ja" else "then")
-        index = rules.ply_index(board)
-        if rules.to_move(board) == 0 or k in (0, 1):
-            # every first side's move is numbered, the other side's only where a line starts
-            parts.append(rules.move_number(index))
-        parts.append(rules.format_ply(board, ply, notation, letters))
-        rules.play(board, ply)
-    return ("もし " if lang == "ja" else "if ") + " ".join(parts)
+    """A proposal in a reader's notation and language, as the game writes it (J3, J18);
+    ``notation`` defaults to the game's display notation."""
+    return rules.format_proposal(board_after_proposer_move, conditional.plies,
+                                 notation or rules.display_notation, letters, lang)
 
 
 # --- following proposals ----------------------------------------------------------
@@ -256,7 +242,7 @@ def follow(
     node = _build_tree(conditionals) if mode != "off" else {}
 
     def san(position: Any, ply: str) -> str:
-        return rules.format_ply(position, ply, "san")
+        return rules.format_ply(position, ply, rules.display_notation)
 
     i = 0
     while True:
@@ -271,7 +257,7 @@ def follow(
         except MoveError as exc:
             result.error, result.token_index = exc, i
             return _refuse(result, "bad_move")
-        result.steps.append(FollowStep(ply, rules.format_ply(b, ply, "san"), False, True, i))
+        result.steps.append(FollowStep(ply, san(b, ply), False, True, i))
         rules.play(b, ply)
         i += 1
         branch = node.get(ply)

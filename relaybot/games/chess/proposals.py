@@ -131,8 +131,7 @@ class _Clause:
     def to_line(self) -> ProposalLine:
         return ProposalLine(
             tokens=tuple(self.moves),
-            start_number=self.start_number,
-            start_black=self.start_black,
+            start_ply=self.start_ply,
             source="text",
             line=self.lines[0] if self.lines else -1,
             lines=tuple(sorted(set(self.lines))),

@@ -46,6 +46,7 @@ class ChessRules:
     kind = "chess"
     record_format = "pgn"
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
+    display_notation = "san"  # what Move.text holds
 
     def start(self) -> chess.Board:
         """A new initial position."""
@@ -132,6 +133,23 @@ class ChessRules:
     def move_number(self, ply: int) -> str:
         """``3.`` before White's move, ``3...`` before Black's (0-based ply)."""
         return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
+
+    def format_proposal(self, position: object, plies: Sequence[str], notation: str,
+                        letters: str = "en", lang: str = "en") -> str:
+        """``if 3... Bc5 then 4. c3 Nf6 5. d4`` (``もし ... なら ...`` in Japanese): every
+        White move numbered, Black's only where the line starts (J3, J18)."""
+        board = self.copy(position)
+        parts: list[str] = []
+        for k, ply in enumerate(plies):
+            if not self.is_legal(board, ply):
+                break
+            if k == 1:
+                parts.append("なら" if lang == "ja" else "then")
+            if board.turn == chess.WHITE or k in (0, 1):
+                parts.append(self.move_number(self.ply_index(board)))
+            parts.append(self.format_ply(board, ply, notation, letters))
+            self.play(board, ply)
+        return ("もし " if lang == "ja" else "if ") + " ".join(parts)
 
     def format_stored(self, moves: Sequence[tuple[str, str]], notation: str,
                       letters: str = "en") -> str:
