@@ -406,6 +406,13 @@ class ToyRules:
         rows.append(f"{name}の番" if lang == "ja" else f"{name} to move")
         return "\n".join(rows)
 
+    def board_svg(self, position: object, viewer: int = 0) -> str:
+        """Three rows of text in an SVG (the toy needs no art)."""
+        cells = _board(position).cells
+        rows = "".join(f'<text x="0" y="{20 * (r + 1)}">{"".join(cells[3 * r:3 * r + 3])}</text>'
+                       for r in range(3))
+        return f'<svg xmlns="http://www.w3.org/2000/svg" width="60" height="70">{rows}</svg>'
+
     def write_record(self, info: RecordInfo) -> str:
         """A tiny tagged text: headers, then the moves with their send dates."""
         x_rating, o_rating = info.ratings

@@ -262,5 +262,8 @@ class GameRules(Protocol):
     def board_text(self, position: Any, lang: str) -> str:
         """A plain-text board diagram (of a position or of ``save``'s text)."""
 
+    def board_svg(self, position: Any, viewer: int = 0) -> str:
+        """The board as an SVG image, seen from side ``viewer``'s seat."""
+
     def write_record(self, info: RecordInfo) -> str:
         """The game's record file (``record_format``) from ``info``."""

@@ -60,9 +60,9 @@ class StoredGame:
     draw_offer_by: int | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Verdict:
-    """The referee's decision on one mail."""
+    """The referee's decision on one mail: a value, made once."""
 
     kind: VerdictKind
     new_plies: list[str] = field(default_factory=list)
@@ -133,32 +133,29 @@ def decide(
     mode: str = "binding",
     intent: Intent | None = None,
 ) -> Verdict:
-    """Decide what one mail from the player of colour ``sender`` does to ``game``.
+    """Decide what one mail from the player of side ``sender`` does to ``game``.
 
     ``conditionals`` are the opponent's accepted proposals that bind the sender's reply
     (J16) under ``mode`` (binding, optional, off). ``intent``: the keywords of ``text``
-    when the caller has read them already (they are read once per mail).
+    when the caller has read them already (they are read once per mail). The verdict is
+    a value made once, at the end of the path that decided it.
     """
     if intent is None:
         intent = read_intent(text)
     record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
-    verdict = Verdict(kind="no_move", intent=intent, record=record,
-                      draw_offer_by=game.draw_offer_by)
-    if record.fullwidth:
-        verdict.notes.append("fullwidth")
+    notes = ["fullwidth"] if record.fullwidth else []
+
+    def done(kind: VerdictKind, **fields: Any) -> Verdict:
+        fields.setdefault("draw_offer_by", game.draw_offer_by)
+        return Verdict(kind=kind, intent=intent, record=record,
+                       notes=[*notes, *fields.pop("notes", [])], **fields)
+
     if not game.active:
-        verdict.kind = "game_over"
-        return verdict
-    if intent.help and not record.tokens:
-        verdict.kind = "help"
-        return verdict
-    if intent.status and not record.tokens:
-        verdict.kind = "status"
-        return verdict
+        return done("game_over")
+    if (intent.help or intent.status) and not record.tokens:
+        return done("help" if intent.help else "status")
     if intent.resign:
-        verdict.kind = "resign"
-        verdict.outcome = Outcome.loss(Termination.RESIGNATION, sender)
-        return verdict
+        return done("resign", outcome=Outcome.loss(Termination.RESIGNATION, sender))
 
     tokens = record.tokens
     stored = len(game.plies)
@@ -172,106 +169,90 @@ def decide(
             if diff is None and first + len(tokens) < stored:
                 diff = first + len(tokens)
         if diff is not None:
-            verdict.kind = "sync_error"
-            verdict.diff_ply = diff
             written = diff - first
-            verdict.diff_token = tokens[written] if 0 <= written < len(tokens) else None
-            return verdict
+            return done("sync_error", diff_ply=diff,
+                        diff_token=tokens[written] if 0 <= written < len(tokens) else None)
     new_tokens = list(tokens[max(0, stored - first):])
     opponent = 1 - sender
 
     if intent.draw_accept and game.draw_offer_by == opponent:
-        verdict.kind = "draw_agreed"
-        verdict.outcome = Outcome.draw(Termination.AGREEMENT)
-        verdict.draw_offer_by = None
-        return verdict
+        return done("draw_agreed", outcome=Outcome.draw(Termination.AGREEMENT),
+                    draw_offer_by=None)
 
-    position = rules.load(game.position)
+    moved: dict[str, Any] = {}  # what the new plies add to the verdict
     if new_tokens:
+        position = rules.load(game.position)
         if rules.to_move(position) != sender:
-            verdict.kind = "not_your_turn"
-            return verdict
+            return done("not_your_turn")
         if not conditionals and len(new_tokens) == 1:
             # the common case, no proposal binds the sender: one move, parsed here
             try:
                 ply = rules.parse(position, new_tokens[0], letters)
             except MoveError as exc:
-                verdict.kind = "bad_move"
-                verdict.error = exc
-                verdict.penalty_days = PENALTY_DAYS
-                return verdict
+                return done("bad_move", error=exc, penalty_days=PENALTY_DAYS)
             result = FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
         else:
             result = follow(rules, conditionals, new_tokens, position, letters,
                             mode if mode in ("binding", "optional", "off") else "binding")  # type: ignore[arg-type]
         if result.kind == "too_many_moves":
-            verdict.kind = "too_many_moves"
-            return verdict
+            return done("too_many_moves")
         if result.kind == "bad_move":
-            verdict.kind = "bad_move"
-            verdict.error = result.error or MoveError("unreadable", new_tokens[0])
-            verdict.penalty_days = PENALTY_DAYS
-            return verdict
+            return done("bad_move", penalty_days=PENALTY_DAYS,
+                        error=result.error or MoveError("unreadable", new_tokens[0]))
         if result.kind == "contradiction":
-            verdict.kind = "contradiction"
-            verdict.penalty_days = result.penalty_days
-            verdict.expected = result.expected
             index = result.token_index if result.token_index is not None else 0
-            verdict.diff_token = new_tokens[index] if index < len(new_tokens) else None
-            return verdict
-        for step in result.steps:
-            verdict.new_keys.append(rules.ply_keys(position, step.ply))
-            verdict.new_texts.append(rules.format_ply(position, step.ply, rules.display_notation))
-            rules.play(position, step.ply)
-            verdict.new_plies.append(step.ply)
-            verdict.auto.append(not step.written)
-        verdict.sender_to_move = result.sender_to_move
-        verdict.notes.extend(result.notes)
-        verdict.position = rules.save(position)
-        verdict.kind = "move"
-        verdict.proposals_cleared = bool(conditionals)
-        if game.draw_offer_by == opponent:
-            verdict.draw_declined = True
-        verdict.draw_offer_by = None
+            return done("contradiction", penalty_days=result.penalty_days,
+                        expected=result.expected,
+                        diff_token=new_tokens[index] if index < len(new_tokens) else None)
+        moved = _apply(rules, position, result)
+        moved.update(proposals_cleared=bool(conditionals), draw_offer_by=None,
+                     draw_declined=game.draw_offer_by == opponent)
         ending = rules.outcome(position)
         if ending is not None:
-            verdict.outcome = ending
-            return verdict
-        if not verdict.sender_to_move and mode != "off":
+            return done("move", outcome=ending, **moved)
+        if not result.sender_to_move and mode != "off":
             # J16: new proposals with the move, checked from the positions they assume
             lines = rules.read_proposals(strip_lines(text, intent.keyword_lines), record)
             if lines:
-                verdict.new_conditionals, verdict.rejected = validate(rules, position, lines,
-                                                                      letters)
+                moved["new_conditionals"], moved["rejected"] = validate(rules, position, lines,
+                                                                        letters)
 
     if intent.draw_accept or (intent.draw_offer and allow_claims and not new_tokens):
-        claim = _claim(rules, game, verdict) if allow_claims else None
+        claim = (_claim(rules, game, moved.get("new_plies", [])) if allow_claims else None)
         if claim is not None and intent.draw_accept:
-            verdict.kind = "draw_claimed"
-            verdict.outcome = Outcome.draw(claim)
-            return verdict
+            return done("draw_claimed", outcome=Outcome.draw(claim), **moved)
+    kind: VerdictKind = "move" if new_tokens else "no_move"
     if intent.draw_offer or intent.draw_accept:
-        if intent.draw_accept and not intent.draw_offer:
-            verdict.notes.append("accept_without_offer")
-        verdict.draw_offer_by = sender
-        if not new_tokens:
-            verdict.kind = "draw_offer"
-        return verdict
+        moved["draw_offer_by"] = sender
+        extra = ["accept_without_offer"] if intent.draw_accept and not intent.draw_offer else []
+        moved["notes"] = [*moved.get("notes", []), *extra]
+        return done(kind if new_tokens else "draw_offer", **moved)
     if new_tokens:
-        return verdict
+        return done(kind, **moved)
     if intent.leave or intent.leave_invalid or intent.td_question or intent.long_think:
-        verdict.kind = "aside"
-        return verdict
-    if intent.status:
-        verdict.kind = "status"
-    elif intent.help:
-        verdict.kind = "help"
-    elif tokens:
-        verdict.notes.append("no_new_move")
-    return verdict
+        return done("aside")
+    if intent.status or intent.help:
+        return done("status" if intent.status else "help")
+    return done("no_move", notes=["no_new_move"] if tokens else [])
 
 
-def _claim(rules: GameRules, game: StoredGame, verdict: Verdict) -> str | None:
+def _apply(rules: GameRules, position: Any, result: FollowResult) -> dict[str, Any]:
+    """Play a reply's steps on ``position`` (in place); the verdict fields they give."""
+    plies: list[str] = []
+    keys: list[frozenset[str]] = []
+    texts: list[str] = []
+    for step in result.steps:
+        keys.append(rules.ply_keys(position, step.ply))
+        texts.append(rules.format_ply(position, step.ply, rules.display_notation))
+        rules.play(position, step.ply)
+        plies.append(step.ply)
+    return {"new_plies": plies, "new_keys": keys, "new_texts": texts,
+            "auto": [not step.written for step in result.steps],
+            "sender_to_move": result.sender_to_move, "notes": list(result.notes),
+            "position": rules.save(position)}
+
+
+def _claim(rules: GameRules, game: StoredGame, new_plies: Sequence[str]) -> str | None:
     """A draw the sender may claim after their new plies (threefold needs history)."""
-    board = rules.replay([*game.plies, *verdict.new_plies])
+    board = rules.replay([*game.plies, *new_plies])
     return rules.claimable_draw(board)

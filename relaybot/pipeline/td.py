@@ -141,52 +141,50 @@ class Adjudicate(Command):
         return _finish(ctx, self, game, outcome)
 
 
-def _pending_leave(ctx: Context, cmd: Command, args: list[str]) -> tuple[Leave, Member] | Done:
-    if len(args) < 1 or not args[0].isdigit():
-        return cmd.refuse(f"usage: {cmd.usage}")
-    leave = ctx.session.get(Leave, int(args[0]))
-    if leave is None or leave.status != "pending":
-        return cmd.refuse(f"no leave request {args[0]} waiting for approval")
-    member = ctx.session.get(Member, leave.member_id)
-    assert member is not None
-    return leave, member
+class _LeaveDecision(Command):
+    """A TD's decision on a leave request waiting for approval (J12)."""
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) < 1 or not args[0].isdigit():
+            return self.refuse(f"usage: {self.usage}")
+        leave = ctx.session.get(Leave, int(args[0]))
+        if leave is None or leave.status != "pending":
+            return self.refuse(f"no leave request {args[0]} waiting for approval")
+        member = ctx.session.get(Member, leave.member_id)
+        assert member is not None
+        return self.done(self.decide(ctx, leave, member))
+
+    def decide(self, ctx: Context, leave: Leave, member: Member) -> str:
+        """Apply the decision; the sentence that reports it."""
+        raise NotImplementedError
 
 
 @command
-class ApproveLeave(Command):
+class ApproveLeave(_LeaveDecision):
     """J12: leave beyond the yearly 30 days, approved by the TD."""
 
     name = "approve leave"
     aliases = ("休戦承認",)
     usage = "approve leave <leave number>"
 
-    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
-        found = _pending_leave(ctx, self, args)
-        if isinstance(found, Done):
-            return found
-        leave, member = found
+    def decide(self, ctx: Context, leave: Leave, member: Member) -> str:
         leave.status = "active"
         leave.extra_days = (leave.last - leave.first).days + 1
         announce_leave(ctx.session, ctx.cfg, member, leave, ctx.now)
-        return self.done(f"leave {leave.id} of {member.name} approved "
-                         f"({leave.first} - {leave.last})")
+        return f"leave {leave.id} of {member.name} approved ({leave.first} - {leave.last})"
 
 
 @command
-class RefuseLeave(Command):
+class RefuseLeave(_LeaveDecision):
     """J12: leave beyond the yearly 30 days, refused by the TD."""
 
     name = "refuse leave"
     aliases = ("休戦却下",)
     usage = "refuse leave <leave number>"
 
-    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
-        found = _pending_leave(ctx, self, args)
-        if isinstance(found, Done):
-            return found
-        leave, member = found
+    def decide(self, ctx: Context, leave: Leave, member: Member) -> str:
         leave.status = "refused"
-        return self.done(f"leave {leave.id} of {member.name} refused")
+        return f"leave {leave.id} of {member.name} refused"
 
 
 @command

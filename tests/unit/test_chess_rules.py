@@ -198,3 +198,11 @@ def test_sides_and_move_numbers_are_the_games() -> None:
     assert [RULES.side_of(w) for w in ("white", "Black", "黒", "red")] == [0, 1, 1, None]
     assert RULES.move_label(22, "Nf3") == "12. Nf3"
     assert RULES.move_label(23, "Nf6") == "12... Nf6"
+
+
+def test_board_svg_from_either_side() -> None:
+    """The board as an image, seen from the reader's seat (issue 11: the game renders)."""
+    board = RULES.replay(["e2e4"])
+    white, black = RULES.board_svg(board, 0), RULES.board_svg(RULES.save(board), 1)
+    assert white.startswith("<svg") and black.startswith("<svg")
+    assert white != black  # the orientation differs

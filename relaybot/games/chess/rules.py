@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import chess
+import chess.svg
 
 from relaybot.games.base import (
     Outcome,
@@ -159,6 +160,12 @@ class ChessRules:
     def stored_move_text(self, canon: str, text: str, notation: str, letters: str = "en") -> str:
         """One stored ply (UCI, SAN) in a reader's notation, without a board."""
         return _nt.stored_move_text(canon, text, notation, letters)
+
+    def board_svg(self, position: object, viewer: int = 0) -> str:
+        """The board drawn by python-chess, from White's side (viewer 0) or Black's."""
+        board = position if isinstance(position, chess.Board) else chess.Board(str(position))
+        return chess.svg.board(board, orientation=chess.WHITE if viewer == 0 else chess.BLACK,
+                               size=360)
 
     def write_record(self, info: RecordInfo) -> str:
         """PGN in the JCCA report form (J15)."""
