@@ -266,7 +266,10 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         raise AdminError(f"--overrun must be report or forfeit, not {g.overrun!r}")
     if g.notation not in (None, "san", "numeric"):
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
-    rules = rules_for(g.kind)
+    try:
+        rules = rules_for(g.kind)
+    except ValueError as exc:  # a game this relaybot does not play (yet)
+        raise AdminError(f"--game: {exc}") from None
     start_position = rules.save(rules.start())
     # R1/J15: the ratings at the start, in this game's kind (none: unrated in it)
     at_start = current_ratings(session, (white.id, black.id), g.kind)

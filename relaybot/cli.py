@@ -120,7 +120,7 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             white=args.white, black=args.black, event=args.event,
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
-            overrun=args.overrun), now)
+            overrun=args.overrun, kind=args.game), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
@@ -172,9 +172,8 @@ def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
         gf = GameFile.load(session, game)  # type: ignore[arg-type]
         wanted = getattr(args, "format", None)
         if wanted and wanted != gf.rules.record_format:
-            print(f"error: a {gf.rules.kind} game is written as {gf.rules.record_format}, "
-                  f"not {wanted}", file=sys.stderr)
-            return 2
+            raise CliError(f"--format: a {gf.rules.kind} game is written as "
+                           f"{gf.rules.record_format}, not {wanted}")
         print(game_record(cfg, gf))
     return 0
 
@@ -269,7 +268,7 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             name=args.name, kind=args.kind,
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
-            tiebreaks=args.tiebreaks, overrun=args.overrun), now)
+            tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -435,6 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--white", required=True)
     new.add_argument("--black", required=True)
     new.add_argument("--event")
+    new.add_argument("--game", default="chess", help="the game: chess (shogi and go to come)")
     new.add_argument("--time-control", default="10/30")
     new.add_argument("--start", type=_date)
     new.add_argument("--conditionals", default="binding", choices=["binding", "optional", "off"])
@@ -480,6 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
                       choices=["binding", "optional", "off"])
     enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"])
+    enew.add_argument("--game", default="chess", help="the game every pairing plays")
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")
     eshow.add_argument("name")

@@ -246,6 +246,7 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     clock = pending(books, now)
     return {
         "id": game.id, "opponent": opponent.name, "colour": colour,
+        "side": rules_for(game.kind).side_names(member.lang)[colour],
         "your_move": books.on_move == colour, "moves": game.ply_count,
         "used": side.total, "left": side.left, "control": side.control_move or "",
         "pending": clock.days if books.on_move == colour else 0,

@@ -37,6 +37,7 @@ class EventInput:
     conditionals: str = "binding"
     tiebreaks: str = "sb,solkoff,median,direct"
     overrun: str = "report"
+    game: str = "chess"  # the game kind every game of the event plays
 
 
 def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
@@ -88,7 +89,7 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         create_game(session, cfg, GameInput(white=w, black=b, event=name,
                                             time_control=e.time_control, start=start,
                                             conditionals=e.conditionals,
-                                            overrun=e.overrun), now)
+                                            overrun=e.overrun, kind=e.game), now)
         for w, b in pairs
     ]
     return games

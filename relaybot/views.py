@@ -42,6 +42,9 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "white": gf.white.name,
         "black": gf.black.name,
         "reader": reader.name,
+        "side0": sides[0],  # the sides as the game names them (White/Black, 白/黒)
+        "side1": sides[1],
+        "record_policy": gf.rules.record_policy,
         "reader_colour": sides[colour] if colour is not None else "",
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),

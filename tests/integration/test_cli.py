@@ -58,6 +58,12 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
     assert show.returncode == 0 and "Hayakawa, Satoru" in show.stdout and "active" in show.stdout
     pgn = relaybot(tmp_path, "game", "pgn", game_id)
     assert '[WhiteJCCA "1850"]' in pgn.stdout and '[Date "2026.11.01"]' in pgn.stdout
+    record = relaybot(tmp_path, "game", "record", game_id)
+    assert record.returncode == 0 and record.stdout == pgn.stdout  # chess's own format: PGN
+    one_line_error(relaybot(tmp_path, "game", "record", game_id, "--format", "kif"), "pgn")
+    # a game this relaybot does not play: one clear line naming the games it does
+    one_line_error(relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp",
+                            "--black", "horie@example.org", "--game", "backgammon"), "chess")
 
 
 @pytest.mark.parametrize(
