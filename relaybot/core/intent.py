@@ -1,6 +1,7 @@
 """What a player's mail asks for, apart from the moves: keywords alone on a line.
 
-English and Japanese keywords are equal (INTERFACE.md): ``resign``/``投了``,
+Each keyword is a small registered class (:class:`Keyword`, :func:`keyword`); English
+and Japanese keywords are equal (INTERFACE.md): ``resign``/``投了``,
 ``draw?`` (offer), ``draw``/``ドロー`` (accept or claim), ``leave A B``/``休戦``,
 ``td: text``, ``status``, ``help``.
 """
@@ -11,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
+from typing import ClassVar
 
 RESIGN = {"resign", "resigns", "i resign", "投了", "投了します", "投了する"}
 OFFER = {"draw?", "draw ?", "offer draw", "draw offer", "ドロー?", "ドローの提案", "引き分け?",
@@ -65,46 +67,155 @@ def _word(normalised: str) -> str:
     return " ".join(normalised.lower().split()).rstrip("。.!！")
 
 
+class Keyword:
+    """A player's keyword: one small class each, registered with :func:`keyword`.
+
+    ``words`` are the exact lines (NFKC, lower case, single spaces, no final ``.`` or
+    ``。``) that mean it; a keyword with a pattern overrides :meth:`read`. ``apply`` sets
+    what it means on the mail's :class:`Intent`.
+    """
+
+    words: ClassVar[frozenset[str]] = frozenset()
+    prefixes: ClassVar[tuple[str, ...]] = ()  # lines starting so are this keyword's to read
+
+    def read(self, word: str, raw: str, intent: Intent) -> bool:
+        """Whether the line is this keyword (``word``: normalised; ``raw``: NFKC, stripped);
+        a keyword with a pattern reads it here and records what it found."""
+        self.apply(intent)
+        return True
+
+    def apply(self, intent: Intent) -> None:
+        """Record this keyword on ``intent``."""
+        raise NotImplementedError
+
+
+_BY_WORD: dict[str, Keyword] = {}
+_BY_PREFIX: list[Keyword] = []
+
+
+def keyword(cls: type[Keyword]) -> type[Keyword]:
+    """Register a keyword class: by its exact words, and by its prefixes (in order)."""
+    instance = cls()
+    for word in cls.words:
+        _BY_WORD[word] = instance
+    if cls.prefixes:
+        _BY_PREFIX.append(instance)
+    return cls
+
+
+@keyword
+class Resign(Keyword):
+    """J15: the sender resigns."""
+
+    words = frozenset(RESIGN)
+
+    def apply(self, intent: Intent) -> None:
+        intent.resign = True
+
+
+@keyword
+class DrawOffer(Keyword):
+    """J15: a draw offer (with or without a move)."""
+
+    words = frozenset(OFFER)
+
+    def apply(self, intent: Intent) -> None:
+        intent.draw_offer = True
+
+
+@keyword
+class DrawAccept(Keyword):
+    """J15: accepting the opponent's offer, or claiming a draw."""
+
+    words = frozenset(ACCEPT)
+
+    def apply(self, intent: Intent) -> None:
+        intent.draw_accept = True
+
+
+@keyword
+class Status(Keyword):
+    """The game's state by return mail."""
+
+    words = frozenset(STATUS)
+
+    def apply(self, intent: Intent) -> None:
+        intent.status = True
+
+
+@keyword
+class Help(Keyword):
+    """How to write moves and keywords, by return mail."""
+
+    words = frozenset(HELP)
+
+    def apply(self, intent: Intent) -> None:
+        intent.help = True
+
+
+@keyword
+class LongThink(Keyword):
+    """J10: notice that this reply may take 10 days or more."""
+
+    words = frozenset(LONG_THINK)
+
+    def apply(self, intent: Intent) -> None:
+        intent.long_think = True
+
+
+@keyword
+class Question(Keyword):
+    """J13: ``td: text``, a question to the TD (the clocks stop until the answer)."""
+
+    prefixes = ("td",)
+
+    def read(self, word: str, raw: str, intent: Intent) -> bool:
+        m = TD_RE.match(raw)
+        if m is None:
+            return False
+        intent.td_question = m.group(1).strip()
+        return True
+
+
+@keyword
+class LeaveRequest(Keyword):
+    """J12: ``leave YYYY-MM-DD YYYY-MM-DD`` / ``休戦 ...``; a malformed one is noted."""
+
+    prefixes = ("leave", "休戦")
+
+    def read(self, word: str, raw: str, intent: Intent) -> bool:
+        match = LEAVE_RE.match(raw)
+        try:
+            if match is None:
+                raise ValueError(word)
+            nums = [int(g) for g in match.groups()]
+            intent.leave = (date(*nums[:3]), date(*nums[3:]))
+        except ValueError:
+            intent.leave_invalid = True
+        return True
+
+
 def read_intent(text: str) -> Intent:
-    """Find the keywords of INTERFACE.md in ``text``; never raises."""
+    """Find the registered keywords in ``text``, each alone on its line; never raises."""
     intent = Intent()
     for index, line in enumerate(text.splitlines()):
         head = line.lstrip()[:1]
         if not head or head.isdigit():
             continue  # move lines ("1. e4 e5") never hold a keyword: skip them cheaply
         normalised = _nfkc(line)  # once for both forms below
-        raw = normalised.strip()
         word = _word(normalised)
         if not word:
             continue
-        hit = True
-        if word in RESIGN:
-            intent.resign = True
-        elif word in OFFER:
-            intent.draw_offer = True
-        elif word in ACCEPT:
-            intent.draw_accept = True
-        elif word in STATUS:
-            intent.status = True
-        elif word in HELP:
-            intent.help = True
-        elif word in LONG_THINK:
-            intent.long_think = True
-        elif (m := TD_RE.match(raw)) is not None:
-            intent.td_question = m.group(1).strip()
-        elif word.startswith(("leave", "休戦")):
-            match = LEAVE_RE.match(raw)
-            try:
-                if match is None:
-                    raise ValueError(word)
-                nums = [int(g) for g in match.groups()]
-                intent.leave = (date(*nums[:3]), date(*nums[3:]))
-            except ValueError:
-                intent.leave_invalid = True
-        else:
-            hit = False
-        if hit:
+        found = _BY_WORD.get(word)
+        if found is not None:
+            found.apply(intent)
             intent.keyword_lines.add(index)
+            continue
+        raw = normalised.strip()
+        for kw in _BY_PREFIX:
+            if word.startswith(kw.prefixes) and kw.read(word, raw, intent):
+                intent.keyword_lines.add(index)
+                break
     return intent
 
 
