@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import ADDRESS_RE, Config
+from relaybot.core.ratings import rank_points
 from relaybot.games import rules_for
 from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
 from relaybot.store.models import Game, Member
@@ -77,8 +78,6 @@ def parse_provisional(text: str, where: str = "provisional") -> bool:
 
 def _validate_rating(m: MemberInput, prefix: str) -> RatingInput | None:
     """The rating to store for ``m``, checked; None when it gives none."""
-    from relaybot.core.ratings import rank_points
-
     game = (m.game or ("go" if m.rank is not None else "chess")).strip().lower()
     if game not in KINDS:
         raise AdminError(f"{prefix}--game must be one of {', '.join(KINDS)}, not {game!r}")

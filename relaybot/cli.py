@@ -1,4 +1,9 @@
-"""The ``relaybot`` command line (INTERFACE.md). Every failure is one clear line."""
+"""The ``relaybot`` command line (INTERFACE.md). Every failure is one clear line.
+
+Each command imports what it needs when it runs: ``relaybot --version`` or a typo must
+not load SQLAlchemy, the mail stack and every game first. (No import cycle is behind
+these imports: ``python ../shared/tools/import_cycles.py relaybot`` finds none.)
+"""
 
 from __future__ import annotations
 

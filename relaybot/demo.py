@@ -20,8 +20,15 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
+from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.demo_servers import Delivered, DemoMailServers
+from relaybot.gamefile import GameFile
+from relaybot.runner import run_once
+from relaybot.service import start_mails
+from relaybot.store.db import Store, migrate
+from relaybot.store.models import Game
+from relaybot.views import game_record
 
 RELAY = "relay@club.example"
 WHITE = ("Hayakawa, Satoru", "hayakawa@example.jp", "ja")
@@ -66,12 +73,6 @@ class _Player:
 
 def run_demo(out: Callable[[str], None] = print) -> int:
     """Play the demo game; returns the exit status."""
-    from relaybot.admin import GameInput, MemberInput, add_member, create_game
-    from relaybot.gamefile import GameFile
-    from relaybot.runner import run_once
-    from relaybot.service import start_mails
-    from relaybot.store.db import Store, migrate
-
     players: dict[str, _Player] = {}
 
     def delivered(d: Delivered) -> None:
@@ -134,9 +135,6 @@ def run_demo(out: Callable[[str], None] = print) -> int:
             player.reply(text, out)
             cycle()
         with store.session() as session:
-            from relaybot.store.models import Game
-            from relaybot.views import game_record
-
             final = session.get(Game, game_id)
             assert final is not None
             out("=" * 72)

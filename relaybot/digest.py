@@ -21,9 +21,11 @@ from sqlalchemy.orm import Session
 from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
+from relaybot.core.events import GameResult, crosstable_text, standings
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member
+from relaybot.rating_book import KINDS
 from relaybot.store.db import Store
 from relaybot.store.models import (
     Announcement,
@@ -53,8 +55,6 @@ def _utc(moment: datetime) -> datetime:
 
 def _kind_order(kind: str) -> tuple[int, str]:
     """Chess, shogi, go, then anything newer by name."""
-    from relaybot.rating_book import KINDS
-
     return (KINDS.index(kind) if kind in KINDS else len(KINDS), kind)
 
 
@@ -199,8 +199,6 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
 
 def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) -> None:
     """Standings of these events (T5), computed once per run with two queries per batch."""
-    from relaybot.core.events import GameResult, standings
-
     todo = [e for e in event_ids if e not in common["standings"]]
     if not todo:
         return
@@ -228,8 +226,6 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
 
 def _table(common: dict[str, Any], event_id: int, lang: str) -> str:
     """An event's crosstable in a language, written once per run (every player reads it)."""
-    from relaybot.core.events import crosstable_text
-
     tables = common.setdefault("tables", {})
     key = (event_id, lang)
     if key not in tables:

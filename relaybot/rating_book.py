@@ -15,7 +15,16 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.core.ratings import START_RATING, RatingState, apply_result, go_points, go_rank
+from relaybot.core.ratings import (
+    START_RATING,
+    RatingState,
+    apply_result,
+    go_points,
+    go_rank,
+    grade_for,
+    grade_points,
+    section_points,
+)
 from relaybot.store.models import Game, Member, MemberRating, RatingChange
 
 KINDS = ("chess", "shogi", "go")
@@ -191,8 +200,6 @@ def grade_of(session: Session, member: Member) -> tuple[int, str]:
     plus tournament points from every finished chess game in an event, by the category
     of the section's average start rating) and the grade they reach. JCCA grades are
     chess grades, so other kinds' games and ratings do not count."""
-    from relaybot.core.ratings import grade_for, grade_points, section_points
-
     first = session.scalar(
         select(RatingChange.before).join(Game, Game.id == RatingChange.game_id)
         .where(RatingChange.member_id == member.id, Game.kind == "chess")

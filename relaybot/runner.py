@@ -15,11 +15,13 @@ from datetime import UTC, datetime
 from types import FrameType
 
 from relaybot.config import Config
+from relaybot.digest import send_digests
 from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
 from relaybot.outbox import SendCounts, send_pending
 from relaybot.poller import PollCounts, poll_once, transient
 from relaybot.store.db import Store
 from relaybot.store.locks import InstanceLock, LockHeld
+from relaybot.sweep import sweep
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +45,6 @@ class CycleReport:
 
 def run_scheduled(store: Store, cfg: Config, now: datetime) -> int:
     """Scheduled work due at ``now`` (reminders, escalations, digests); returns rows queued."""
-    from relaybot.digest import send_digests
-    from relaybot.sweep import sweep
-
     return sweep(store, cfg, now) + send_digests(store, cfg, now)
 
 
