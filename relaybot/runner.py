@@ -50,15 +50,17 @@ def run_scheduled(store: Store, cfg: Config, now: datetime) -> int:
 
 def run_once(store: Store, cfg: Config, now: datetime | None = None,
              mailbox: Mailbox | None = None) -> CycleReport:
-    """One full cycle. ``now`` replaces the clock for scheduled work (deadlines, digests,
-    retry backoff); arrival times always come from INTERNALDATE (INTERFACE.md)."""
+    """One full cycle. ``now`` replaces the clock for the whole run: the mail processed
+    (what its replies count), the scheduled work and the retry backoff; arrival times
+    always come from INTERNALDATE (INTERFACE.md)."""
     report = CycleReport()
     own = mailbox is None
     box = mailbox or Mailbox(imap_settings(cfg), max_size=cfg.imap.max_size)
+    clock = utcnow if now is None else (lambda: now)
     try:
         if own:
             box.connect()
-        report.poll = poll_once(store, cfg, box, utcnow)
+        report.poll = poll_once(store, cfg, box, clock)
     finally:
         if own:
             box.close()
