@@ -284,6 +284,10 @@ class ToyRules:
                 found.extend((i, norm, clause) for clause in body.split(";"))
         return found
 
+    def standard_form(self, position: object, token: str, letters: str = "en") -> str | None:
+        """Every spelling of a square is standard enough: nothing to mention."""
+        return None
+
     def read_proposals(self, text: str, record: RecordText) -> list[ProposalLine]:
         """``if 2... a3 then 3. a2`` lines (J16); words that are no moves are skipped."""
         lines: list[ProposalLine] = []

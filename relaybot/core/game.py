@@ -213,6 +213,10 @@ class GameRules(Protocol):
     def parse(self, position: Any, token: str, letters: str = "en") -> str:
         """The canonical ply a player's token means here; raises MoveError."""
 
+    def standard_form(self, position: Any, token: str, letters: str = "en") -> str | None:
+        """How ``token`` is written in the standard form, when the rules accept the
+        player's form but want it mentioned (chess J3: ``5758(1)`` is ``57581``)."""
+
     def read_proposals(self, text: str, record: RecordText) -> list[ProposalLine]:
         """Conditional proposals written in a mail (J16)."""
 

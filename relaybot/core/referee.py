@@ -77,6 +77,7 @@ class Verdict:
     diff_ply: int | None = None  # first differing ply (0-based) for a sync error
     diff_token: str | None = None
     auto: list[bool] = field(default_factory=list)  # per new ply: played by the bot (J16)
+    nonstandard: list[tuple[str, str]] = field(default_factory=list)  # (written, standard) J3
     sender_to_move: bool = False  # the bot played a bound answer: the sender moves again
     expected: str | None = None  # the bound answer a contradicting reply ignored
     new_conditionals: list[Conditional] = field(default_factory=list)
@@ -204,7 +205,7 @@ def decide(
             return done("contradiction", penalty_days=result.penalty_days,
                         expected=result.expected,
                         diff_token=new_tokens[index] if index < len(new_tokens) else None)
-        moved = _apply(rules, position, result)
+        moved = _apply(rules, position, result, new_tokens, letters)
         moved.update(proposals_cleared=bool(conditionals), draw_offer_by=None,
                      draw_declined=game.draw_offer_by == opponent)
         ending = rules.outcome(position)
@@ -236,20 +237,27 @@ def decide(
     return done("no_move", notes=["no_new_move"] if tokens else [])
 
 
-def _apply(rules: GameRules, position: Any, result: FollowResult) -> dict[str, Any]:
+def _apply(rules: GameRules, position: Any, result: FollowResult, tokens: Sequence[str],
+           letters: str) -> dict[str, Any]:
     """Play a reply's steps on ``position`` (in place); the verdict fields they give."""
     plies: list[str] = []
     keys: list[frozenset[str]] = []
     texts: list[str] = []
+    nonstandard: list[tuple[str, str]] = []  # J3: accepted, and the reply says so
     for step in result.steps:
+        if step.written and 0 <= step.token_index < len(tokens):
+            standard = rules.standard_form(position, tokens[step.token_index], letters)
+            if standard is not None:
+                nonstandard.append((tokens[step.token_index], standard))
         keys.append(rules.ply_keys(position, step.ply))
         texts.append(rules.format_ply(position, step.ply, rules.display_notation))
         rules.play(position, step.ply)
         plies.append(step.ply)
     return {"new_plies": plies, "new_keys": keys, "new_texts": texts,
             "auto": [not step.written for step in result.steps],
-            "sender_to_move": result.sender_to_move, "notes": list(result.notes),
-            "position": rules.save(position)}
+            "sender_to_move": result.sender_to_move,
+            "notes": [*result.notes, *(["nonstandard"] if nonstandard else [])],
+            "nonstandard": nonstandard, "position": rules.save(position)}
 
 
 def _claim(rules: GameRules, game: StoredGame, new_plies: Sequence[str]) -> str | None:

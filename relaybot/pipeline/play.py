@@ -171,7 +171,8 @@ def _store(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: R
 def _context(gf: GameFile, colour: int, verdict: Verdict, words: str) -> dict[str, object]:
     return {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
             "sender": gf.player(colour).name, "sender_to_move": verdict.sender_to_move,
-            "rejected": [f"{r.line.text}: {r.detail}" for r in verdict.rejected]}
+            "rejected": [f"{r.line.text}: {r.detail}" for r in verdict.rejected],
+            "nonstandard": verdict.nonstandard}
 
 
 def _relay(cfg: Config, gf: GameFile, colour: int, verdict: Verdict, words: str) -> Mail:

@@ -160,3 +160,16 @@ def test_finished_game_refuses() -> None:
 def test_greeting_words_are_not_moves() -> None:
     v = mail(stored("e4"), 1, "Thanks for the game, good luck!\n\n1. e4 c5\n\nBest wishes\nBob")
     assert v.kind == "move" and v.new_plies == ["c7c5"]
+
+
+def test_j3_a_non_standard_numeric_form_is_accepted_and_named() -> None:
+    """J3 (seed 000): 「5758(1)」 or 「5751」 are accepted when unambiguous, and the reply
+    says they are not the standard form (57581)."""
+    game = stored("e4 d5 exd5 c6 dxc6 Nf6 cxb7 Nbd7")
+    for written in ("2738(2)", "2738=2", "2732"):  # bxc8=R, the standard being 27382
+        v = mail(game, 0, f"1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 Nbd7 5. {written}")
+        assert v.kind == "move", (written, v.kind, v.error)
+        assert v.new_plies == ["b7c8r"]
+        assert v.nonstandard == [(written, "27382")] and "nonstandard" in v.notes
+    standard = mail(game, 0, "1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 Nbd7 5. 27382")
+    assert standard.kind == "move" and standard.nonstandard == []

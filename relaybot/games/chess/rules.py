@@ -20,6 +20,7 @@ from relaybot.games.base import (
 )
 from relaybot.games.chess import notation as _nt
 from relaybot.games.chess import proposals as _proposals
+from relaybot.games.chess.notation.text import NUMERIC_RE, clean_token
 from relaybot.games.chess.pgn import write_pgn
 
 SIDES = {"en": ("White", "Black"), "ja": ("白", "黒")}
@@ -83,6 +84,17 @@ class ChessRules:
     def looks_like_move(self, token: str) -> bool:
         """Whether ``token`` could be a chess move in any accepted notation (J2, J3)."""
         return _nt.looks_like_move(token)
+
+    def standard_form(self, position: object, token: str, letters: str = "en") -> str | None:
+        """The standard ICCF numeric form of an accepted non-standard one (J3: ``5758(1)``,
+        ``5751`` are ``57581``); None for every standard form and for SAN."""
+        if not NUMERIC_RE.match(clean_token(token)):
+            return None  # only numeric forms have accepted non-standard spellings
+        try:
+            parsed = _nt.parse_move_ex(_board(position), token, letters)
+        except MoveError:
+            return None
+        return _nt.numeric_move(parsed.move) if parsed.nonstandard else None
 
     def read_proposals(self, text: str, record: RecordText) -> list[ProposalLine]:
         """Conditional proposals in a mail: ``if`` lines and PGN variations (J16)."""
