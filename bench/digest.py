@@ -20,7 +20,7 @@ from pathlib import Path
 import chess
 from sqlalchemy import func, insert, select
 
-from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.digest import send_digests
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import (
@@ -44,7 +44,7 @@ def config(url: str) -> Config:
     return Config(
         database=DatabaseConfig(url=url),
         bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo", language="en",
-                      td="td@club.example"),
+                      td="td@club.example", secret=new_secret()),
         imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
         smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"),
     )

@@ -54,7 +54,7 @@ import chess
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
-from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.core.referee import StoredGame, decide, first_difference
 from relaybot.games.chess import RULES
 from relaybot.games.chess.notation import extract_record, parse_move
@@ -196,7 +196,8 @@ def move_mail(game: BenchGame, ply: int, when: datetime) -> bytes:
 def make_config(db_url: str, account: Account, smtp_host: str, smtp_port: int) -> Config:
     return Config(
         database=DatabaseConfig(url=db_url),
-        bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD),
+        bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD,
+                      secret=new_secret()),
         imap=ImapConfig(host=account.host, port=account.port, user=account.user,
                         password=account.password, tls="none", folder="INBOX"),
         smtp=SmtpConfig(host=smtp_host, port=smtp_port, user="", password="", tls="none",

@@ -44,7 +44,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import Engine, bindparam, event, func, select, text
 
-from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Base, Game, Outbox
 from relaybot.sweep import sweep
@@ -69,7 +69,8 @@ def make_config(url: str) -> Config:
     """The config ``tests/integration/relay_harness.py`` builds; no server is contacted."""
     return Config(
         database=DatabaseConfig(url=url),
-        bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD),
+        bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD,
+                      secret=new_secret()),
         imap=ImapConfig(host="127.0.0.1", port=1, user="relay", password="", tls="none",
                         folder="INBOX", poll_seconds=1),
         smtp=SmtpConfig(host="127.0.0.1", port=1, user="", password="", tls="none",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
@@ -26,7 +27,14 @@ from relaybot.admin import (
     parse_rating,
 )
 from relaybot.admin import import_members as import_members_csv
-from relaybot.config import TEMPLATE, Config, ConfigError, config_path, load_config
+from relaybot.config import (
+    Config,
+    ConfigError,
+    add_missing_keys,
+    config_path,
+    load_config,
+    new_config_text,
+)
 from relaybot.rating_book import KINDS as RATING_KINDS
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Member
@@ -69,10 +77,24 @@ def _open(cfg: Config) -> Store:
 def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
     path = config_path()
     if not path.exists():
-        path.write_text(TEMPLATE, encoding="utf-8")
+        # it holds the reply-token key: readable by the operator alone
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(new_config_text())
         print(f"wrote {path}")
     else:
-        print(f"{path} exists; left as it is")
+        # an upgrade: add what a new config has and this one lacks (a random secret,
+        # say), keep every other line (INTERFACE.md "Configuration")
+        text, added = add_missing_keys(path.read_text(encoding="utf-8"), str(path))
+        if added:
+            tmp = path.with_name(path.name + ".new")
+            tmp.write_text(text, encoding="utf-8")
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+            os.replace(tmp, path)
+            print(f"{path}: added {', '.join(added)}")
+        else:
+            print(f"{path} exists; left as it is")
+        cfg = load_config(path)  # the keys just added count from now on
     store = _open(cfg)
     store.dispose()
     print(f"database ready: {cfg.database.url}")
@@ -223,6 +245,7 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
     now = _now(args.now)
     if now is not None and not args.once:
         raise CliError("--now only goes with --once")
+    cfg.bot.token_keys()  # no secret: refuse before any mail goes out (issue 12)
     store = _open(cfg)
     lock = InstanceLock(store)
     try:

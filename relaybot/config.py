@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,12 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "name": ("relaybot", "str"),
         "site": ("JCCA", "str"),
         "error_reply_cap": (10, "int"),
+        # reply tokens (INTERFACE.md "Who may act"): "" loads, but nothing that sends
+        # mail runs without one (BotConfig.token_keys)
+        "secret": ("", "str"),
+        "secret_previous": ("", "str"),
+        # the authserv-id of the operator's own MTA; "" trusts no Authentication-Results
+        "authserv_id": ("", "str"),
     },
     "imap": {
         "host": ("127.0.0.1", "str"),
@@ -71,6 +78,11 @@ class BotConfig:
     name: str = "relaybot"
     site: str = "JCCA"
     error_reply_cap: int = 10
+    # Reply tokens (core/tokens.py). The previous key keeps verifying replies to mail
+    # sent before a rotation until the operator clears it (30 days, INTERFACE.md).
+    secret: str = field(default="", repr=False)
+    secret_previous: str = field(default="", repr=False)
+    authserv_id: str = ""
 
     @property
     def local(self) -> str:
@@ -83,6 +95,19 @@ class BotConfig:
     def game_address(self, game_id: str) -> str:
         """The plus address of one game, e.g. relay+k7m2qx@club.example."""
         return f"{self.local}+{game_id}@{self.domain}"
+
+    def token_keys(self) -> tuple[str, ...]:
+        """The keys reply tokens verify with: ``secret`` first, then ``secret_previous``.
+
+        Raises :class:`ConfigError` without a ``secret``: mail without tokens could never
+        be answered with authority, and a made-up key would be the same everywhere, so
+        whatever sends mail stops here with one line instead (issue 12).
+        """
+        if not self.secret.strip():
+            raise ConfigError(
+                "bot.secret is not set: run `relaybot init` to add a random one "
+                "(or set RELAYBOT_BOT_SECRET)")
+        return tuple(k for k in (self.secret, self.secret_previous) if k)
 
 
 @dataclass(frozen=True)
@@ -218,6 +243,17 @@ timezone = "Asia/Tokyo"
 language = "ja"
 # The tournament director: escalations, reports and TD commands by mail.
 td = "td@club.example"
+# Key for reply tokens: every mail carries a Reply-To only its recipient was given, and a
+# reply to it counts as that member's own. Keep it secret. To rotate, move it to
+# secret_previous and write a new one; clear secret_previous after 30 days.
+# 返信トークンの鍵（秘密にしてください）。更新時は旧鍵を secret_previous に移し、
+# 30 日後に secret_previous を空にします。
+secret = ""
+secret_previous = ""
+# The authserv-id of your own MTA's Authentication-Results headers, e.g.
+# "mx.club.example"; "" trusts none. The MTA must strip incoming headers with this id.
+# 自分の MTA の authserv-id。空なら Authentication-Results は一切信用しません。
+authserv_id = ""
 
 [imap]
 host = "127.0.0.1"
@@ -236,3 +272,73 @@ tls = "none"          # none | starttls | ssl
 # connections = 2     # mails sent at once; after a crash up to this many may be
                       # resent, with the same Message-IDs (1: one at a time)
 """
+
+
+def new_secret() -> str:
+    """A random key for ``[bot] secret`` (256 bits, URL-safe text)."""
+    return secrets.token_urlsafe(32)
+
+
+def new_config_text() -> str:
+    """What ``relaybot init`` writes into a new config: :data:`TEMPLATE` with a random
+    ``secret``."""
+    return TEMPLATE.replace('secret = ""', f'secret = "{new_secret()}"', 1)
+
+
+_TABLE_RE = re.compile(r"^\s*\[([^\[\]]+)\]\s*(?:#.*)?$")
+
+
+def add_missing_keys(text: str, origin: str = "relaybot.toml") -> tuple[str, list[str]]:
+    """An existing config with the keys a new one would have and it lacks, added at the
+    top of their table; every other line is kept as it was (``relaybot init`` on an
+    upgrade, issue 12: an upgraded club gets its ``secret`` and keeps running).
+
+    Returns the new text and the ``section.key`` names added. A ``secret`` added here is
+    a new random one. Raises :class:`ConfigError` when the text is not valid TOML, or
+    when the keys cannot be placed safely (say, a ``[bot]`` written as an inline table):
+    the operator then adds them by hand.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
+    wanted = tomllib.loads(new_config_text())
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    added: list[str] = []
+    for section, keys in wanted.items():
+        have = data.get(section, {})
+        missing = [k for k in keys if not isinstance(have, dict) or k not in have]
+        if not missing:
+            continue
+        new_lines = [f"{key} = {_toml_value(keys[key])}\n" for key in missing]
+        header = next((i for i, line in enumerate(lines)
+                       if (m := _TABLE_RE.match(line)) and m.group(1).strip() == section),
+                      None)
+        if header is None and section in data:
+            raise ConfigError(f"{origin}: [{section}] is not a plain table; add "
+                              f"{', '.join(section + '.' + k for k in missing)} by hand")
+        if header is None:
+            lines += ["\n", f"[{section}]\n", *new_lines]
+        else:
+            lines[header + 1 : header + 1] = new_lines
+        added += [f"{section}.{key}" for key in missing]
+    result = "".join(lines)
+    try:
+        check = tomllib.loads(result)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{origin}: could not add {', '.join(added)}: {exc}") from None
+    if any(key.split(".")[1] not in check.get(key.split(".")[0], {}) for key in added):
+        raise ConfigError(f"{origin}: could not add {', '.join(added)}; add them by hand")
+    return result, added
+
+
+def _toml_value(value: Any) -> str:
+    """A TOML literal for the strings and whole numbers of :data:`TEMPLATE`."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise TypeError(f"no TOML literal for {value!r}")
+    if isinstance(value, int):
+        return str(value)
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'

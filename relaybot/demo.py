@@ -21,7 +21,14 @@ from email.utils import make_msgid
 from pathlib import Path
 
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
-from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.config import (
+    BotConfig,
+    Config,
+    DatabaseConfig,
+    ImapConfig,
+    SmtpConfig,
+    new_secret,
+)
 from relaybot.demo_servers import Delivered, DemoMailServers
 from relaybot.gamefile import GameFile
 from relaybot.runner import run_once
@@ -89,7 +96,7 @@ def run_demo(out: Callable[[str], None] = print) -> int:
         cfg = Config(
             database=DatabaseConfig(url=f"sqlite:///{Path(tmp) / 'demo.db'}"),
             bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="ja",
-                          td="td@club.example"),
+                          td="td@club.example", secret=new_secret()),
             imap=ImapConfig(host=servers.imap_host, port=servers.imap_port,
                             user=servers.imap_user, password=servers.imap_password,
                             tls="none", folder="INBOX", poll_seconds=1),

@@ -4,7 +4,8 @@ turns them into outbox rows.
 Deciding (a player's mail, a TD command, the sweep) never renders or queues mail
 itself: it returns :class:`Mail` values. :func:`emit` is the only place that renders
 a template and queues the row, so what every outgoing mail carries (threading, the
-game's address, dedupe keys; reply tokens next) is decided here once.
+game's address, dedupe keys, the ``Reply-To`` token address issued to its recipient) is
+decided here once.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
+from relaybot.core import tokens
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
 from relaybot.store.models import Game, Member, Outbox, ReplyCount
@@ -67,6 +69,33 @@ def to_td(cfg: Config) -> Recipient:
     return Recipient("TD", cfg.bot.td)
 
 
+def token_recipient(cfg: Config, to: Recipient) -> str | None:
+    """Who a reply token is issued to: the member's id, ``"td"`` for the TD, None for
+    anyone else (no token: nobody else's reply can act)."""
+    if to.member_id is not None:
+        return str(to.member_id)
+    if to.address.strip().lower() == cfg.bot.td.strip().lower():
+        return tokens.TD_RECIPIENT
+    return None
+
+
+def reply_address(cfg: Config, to: Recipient, game_id: str | None) -> str | None:
+    """The ``Reply-To`` token address issued to this recipient (INTERFACE.md "Who may
+    act", issue 12): ``relay+<game-id>.<token>@...`` for mail about one game (the address
+    still names the game, so a reply is routed as before), ``relay+m.<token>@...`` for
+    the rest. None for a recipient who is neither a member nor the TD.
+
+    Raises ConfigError without ``[bot] secret``: no mail goes out untokened.
+    """
+    recipient = token_recipient(cfg, to)
+    if recipient is None:
+        return None
+    key = cfg.bot.token_keys()[0]  # new tokens from the current key only
+    scope = game_id if game_id is not None else tokens.MEMBER_SCOPE
+    return tokens.format_address(cfg.bot.local, cfg.bot.domain, scope,
+                                 tokens.issue(key, scope, recipient))
+
+
 def render_mail(mail: Mail) -> tuple[str, str]:
     """(subject, body) of a mail effect, rendered in its reader's language."""
     return render(mail.lang, mail.audience, mail.template or mail.kind, **mail.context)
@@ -94,9 +123,11 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         return None
     subject, body = render_mail(mail)
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
+    reply_to = reply_address(cfg, mail.to, mail.game_id if game_address else None)
     row = queue_mail(
         session, cfg, kind=mail.kind, to=mail.to, subject=subject, body=body, now=now,
-        game_id=mail.game_id, reply_to=game_address or mail.reply_to, from_address=game_address,
+        game_id=mail.game_id, reply_to=reply_to or game_address or mail.reply_to,
+        from_address=game_address,
         in_reply_to=mail.in_reply_to, references=mail.references,
         dedupe_key=mail.dedupe_key, auto_submitted=mail.auto_submitted, unique=mail.unique,
         defer=mail.defer,

@@ -94,7 +94,8 @@ def prefetch(session: Session, cfg: Config, arrivals: list[Arrival]) -> Prefetch
     mails: dict[int, InboundMail] = {}
     for arrival in arrivals:
         try:
-            mails[arrival.uid] = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
+            mails[arrival.uid] = parse_mail(arrival.raw, own_addresses=[cfg.bot.address],
+                                            trusted_authserv=cfg.bot.authserv_id)
         except Exception:  # parsed again in its own savepoint, where a failure counts (G3)
             log.debug("uid %s: parse failed in prefetch", arrival.uid, exc_info=True)
     first = arrivals[0]
@@ -138,7 +139,8 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
              batch: Prefetch | None = None) -> str:
     mail = batch.mails.pop(arrival.uid, None) if batch is not None else None
     if mail is None:
-        mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address])
+        mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address],
+                          trusted_authserv=cfg.bot.authserv_id)
     seen = (not batch.claim(arrival, mail.message_id) if batch is not None
             else _already_seen(session, arrival, mail.message_id))
     if seen:

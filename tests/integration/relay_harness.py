@@ -29,6 +29,8 @@ from tests.servers.smtp_sink import Captured, SmtpSink
 
 RELAY = "relay@club.example"
 TD = "td@club.example"
+# the key of the club's reply tokens (issue 12); a real club's comes from `relaybot init`
+SECRET = "harness-secret-for-tests-only"
 
 
 def body_of(captured: Captured) -> str:
@@ -103,7 +105,8 @@ class Club:
     def __post_init__(self) -> None:
         self.cfg = Config(
             database=DatabaseConfig(url=self.db_url),
-            bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD),
+            bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD,
+                          secret=SECRET),
             imap=ImapConfig(host=self.account.host, port=self.account.port,
                             user=self.account.user, password=self.account.password,
                             tls="none", folder="INBOX", poll_seconds=1),
@@ -120,6 +123,7 @@ class Club:
             "RELAYBOT_DATABASE_URL": self.db_url,
             "RELAYBOT_BOT_ADDRESS": RELAY, "RELAYBOT_BOT_TD": TD,
             "RELAYBOT_BOT_LANGUAGE": "en", "RELAYBOT_BOT_TIMEZONE": "Asia/Tokyo",
+            "RELAYBOT_BOT_SECRET": SECRET,
             "RELAYBOT_IMAP_HOST": self.account.host,
             "RELAYBOT_IMAP_PORT": str(self.account.port),
             "RELAYBOT_IMAP_USER": self.account.user,

@@ -118,3 +118,34 @@ def test_demo_plays_a_game_with_nothing_configured(tmp_path: Path) -> None:
     assert "ended 1-0 (checkmate)" in out
     assert "4. Qxf7#" in out
     assert list(tmp_path.iterdir()) == []  # throwaway: nothing left behind
+
+
+def test_init_upgrades_an_old_config_and_run_refuses_without_a_secret(tmp_path: Path) -> None:
+    """Issue 12: a config from before reply tokens loads, but `run` will not send mail
+    without `bot.secret`; `relaybot init` adds one (and the other new keys), keeping the
+    operator's lines."""
+    old = '# our club\n[bot]\naddress = "relay@chess.example"\n'
+    (tmp_path / "relaybot.toml").write_text(old)
+    assert relaybot(tmp_path, "game", "show", "abc").returncode == 2  # loads: no such game
+    one_line_error(relaybot(tmp_path, "run", "--once"), "bot.secret")
+    up = relaybot(tmp_path, "init")
+    assert up.returncode == 0, up.stderr
+    assert "bot.secret" in up.stdout
+    text = (tmp_path / "relaybot.toml").read_text()
+    assert "# our club" in text
+    assert 'address = "relay@chess.example"' in text and "secret = \"" in text
+    again = relaybot(tmp_path, "init")
+    assert (tmp_path / "relaybot.toml").read_text() == text and "left as it is" in again.stdout
+    # an environment secret is enough for a config without one
+    (tmp_path / "relaybot.toml").write_text(old)
+    proc = relaybot(tmp_path, "run", "--once",
+                    env={"RELAYBOT_BOT_SECRET": "from-env", "RELAYBOT_IMAP_PORT": "1"})
+    one_line_error(proc, "IMAP")
+
+
+def test_init_writes_a_new_config_with_a_secret_readable_by_the_operator_only(
+        tmp_path: Path) -> None:
+    assert relaybot(tmp_path, "init").returncode == 0
+    path = tmp_path / "relaybot.toml"
+    assert 'secret = ""' not in path.read_text()
+    assert path.stat().st_mode & 0o777 == 0o600

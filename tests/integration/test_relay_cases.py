@@ -222,6 +222,8 @@ def test_outgoing_mail_is_threaded_and_marked_automatic(club: Club) -> None:
     assert ack["Auto-Submitted"] == "auto-replied"
     forward = black.last()
     assert forward["Auto-Submitted"] == "auto-generated"
-    assert forward["Reply-To"].addresses[0].addr_spec == f"relay+{gid}@club.example"
+    # replies go to the game's address, with the reply token issued to Black (issue 12)
+    reply_to = forward["Reply-To"].addresses[0].addr_spec
+    assert reply_to.startswith(f"relay+{gid}.") and reply_to.endswith("@club.example")
     assert str(forward["Message-ID"]).endswith("@club.example>")
     assert forward["In-Reply-To"]

@@ -23,7 +23,8 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 def cfg_for(url: str) -> Config:
     return Config(database=DatabaseConfig(url=url),
                   bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo",
-                                language="en", td="td@club.example"),
+                                language="en", td="td@club.example",
+                                secret="store-secret-for-tests-only"),
                   imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
                   smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"))
 

@@ -212,7 +212,8 @@ class FuzzClub:
     def __init__(self, url: str = "sqlite://") -> None:
         self.cfg = Config(
             database=DatabaseConfig(url=url),
-            bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD),
+            bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD,
+                          secret="fuzz-secret-for-tests-only"),
             imap=ImapConfig(host="127.0.0.1", port=1, user="x", password="x", tls="none",
                             folder="INBOX", poll_seconds=1),
             smtp=SmtpConfig(host="127.0.0.1", port=1, user="", password="", tls="none",

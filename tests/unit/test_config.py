@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from relaybot.config import TEMPLATE, ConfigError, load_config
+from relaybot.config import TEMPLATE, ConfigError, add_missing_keys, load_config, new_config_text
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:
@@ -58,3 +59,63 @@ def test_bad_settings_name_the_key(
 def test_missing_explicit_config_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(environ={"RELAYBOT_CONFIG": str(tmp_path / "nope.toml")})
+
+
+# ------------------------------------------------------------------ reply-token settings
+
+
+def test_secret_settings_load_and_env_overrides(tmp_path: Path) -> None:
+    """[bot] secret, secret_previous and authserv_id (INTERFACE.md "Configuration")."""
+    path = tmp_path / "relaybot.toml"
+    path.write_text('[bot]\nsecret = "s1"\nauthserv_id = "mx.club.example"\n', encoding="utf-8")
+    cfg = load_config(path, environ={})
+    assert (cfg.bot.secret, cfg.bot.secret_previous, cfg.bot.authserv_id) == (
+        "s1", "", "mx.club.example")
+    assert cfg.bot.token_keys() == ("s1",)
+    env = {"RELAYBOT_BOT_SECRET": "s2", "RELAYBOT_BOT_SECRET_PREVIOUS": "s1",
+           "RELAYBOT_BOT_AUTHSERV_ID": ""}
+    cfg = load_config(path, environ=env)
+    assert cfg.bot.token_keys() == ("s2", "s1") and cfg.bot.authserv_id == ""
+    assert "s2" not in repr(cfg)  # keys stay out of logs and tracebacks
+
+
+def test_a_config_without_secret_loads_but_cannot_issue_tokens(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path / "none.toml", environ={})
+    assert cfg.bot.secret == ""
+    with pytest.raises(ConfigError) as info:
+        cfg.bot.token_keys()
+    assert "bot.secret" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_new_config_gets_a_random_secret(tmp_path: Path) -> None:
+    first, second = new_config_text(), new_config_text()
+    path = tmp_path / "relaybot.toml"
+    path.write_text(first, encoding="utf-8")
+    cfg = load_config(path, environ={})
+    assert len(cfg.bot.secret) >= 40 and cfg.bot.secret in first and cfg.bot.secret not in second
+    assert cfg.bot.secret_previous == "" and cfg.bot.authserv_id == ""
+
+
+def test_init_on_an_existing_config_adds_missing_keys_and_keeps_the_rest() -> None:
+    old = ('# our club\n[bot]\naddress = "relay@chess.example"  # the bot\n'
+           'td = "td@chess.example"\n\n[imap]\npassword = "hunter2"\n')
+    text, added = add_missing_keys(old)
+    assert "bot.secret" in added and "bot.authserv_id" in added and "database.url" in added
+    assert "bot.address" not in added and "imap.password" not in added
+    for line in old.splitlines():
+        assert line in text.splitlines()  # every line of the operator's file is kept
+    data = tomllib.loads(text)
+    assert data["bot"]["address"] == "relay@chess.example"
+    assert data["imap"]["password"] == "hunter2"
+    assert len(data["bot"]["secret"]) >= 40
+    # a second run adds nothing
+    assert add_missing_keys(text) == (text, [])
+
+
+def test_init_keeps_an_existing_secret_and_refuses_what_it_cannot_edit() -> None:
+    text, added = add_missing_keys(new_config_text().replace('secret = "', 'secret = "mine'))
+    assert added == [] and 'secret = "mine' in text
+    with pytest.raises(ConfigError, match="by hand"):
+        add_missing_keys('bot = { address = "relay@club.example" }\n')
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        add_missing_keys("[bot\n")

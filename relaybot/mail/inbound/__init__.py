@@ -9,8 +9,8 @@ It upholds, from RELIABILITY.md:
 * **G12** (authority): :attr:`InboundMail.from_addr` comes only from a single,
   well-formed ``From`` mailbox; ``Reply-To`` and ``Sender`` are never consulted, and any
   trick (``alice@x.org)<bob@x.org>``, several mailboxes, unbalanced comments) yields
-  ``None``. :attr:`InboundMail.dmarc_fail` reads ``Authentication-Results`` only from
-  the trusted authserv-id.
+  ``None``. :attr:`InboundMail.dmarc_fail` and :attr:`InboundMail.dmarc_pass` read
+  ``Authentication-Results`` only from the trusted authserv-id (``[bot] authserv_id``).
 * **G13** (bounded input): caps on header length, MIME depth, part count and decoded text
   size; attachments are never decoded; charsets are tried as declared, then UTF-8, then
   with replacement characters. Every step is wrapped so that :func:`parse_mail` returns a
@@ -21,7 +21,7 @@ It upholds, from RELIABILITY.md:
 The modules, one concern each:
 
 * ``parse`` - :class:`InboundMail` and :func:`parse_mail`, which ties the rest together;
-* ``tags`` - game ids named by plus-address or subject tag, VERP bounce ids;
+* ``tags`` - game ids named by plus-address or subject tag, reply tokens, VERP bounce ids;
 * ``addresses`` - the strict From parser, recipient lists, message ids;
 * ``automated`` - G7 automated-mail and bounce detection;
 * ``auth_results`` - DMARC from ``Authentication-Results``;
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from relaybot.mail.inbound.limits import MAX_DEPTH, MAX_PARTS, MAX_TEXT_CHARS
 from relaybot.mail.inbound.parse import InboundMail, parse_mail
-from relaybot.mail.inbound.tags import tagged_ids, verp_id
+from relaybot.mail.inbound.tags import reply_tokens, tagged_ids, verp_id
 
 __all__ = [
     "MAX_DEPTH",
@@ -46,6 +46,7 @@ __all__ = [
     "MAX_TEXT_CHARS",
     "InboundMail",
     "parse_mail",
+    "reply_tokens",
     "tagged_ids",
     "verp_id",
 ]

@@ -19,7 +19,7 @@ from relaybot.mail.inbound.addresses import (
     parse_single_mailbox,
     strip_tag,
 )
-from relaybot.mail.inbound.auth_results import dmarc_failed
+from relaybot.mail.inbound.auth_results import read_dmarc
 from relaybot.mail.inbound.automated import automated_reason
 from relaybot.mail.inbound.body import content_type, normalise_text, select_body
 from relaybot.mail.inbound.headers import Headers, decode_header, decode_rfc2047
@@ -54,6 +54,9 @@ class InboundMail:
     size: int
     problems: list[str] = field(default_factory=list)
     language_hint: str | None = None
+    # our MTA's topmost Authentication-Results says dmarc=pass for the From: domain
+    # (and none of ours says fail): the From: line is believed (issue 12)
+    dmarc_pass: bool = False
 
 
 def _fallback(raw: bytes, reason: str) -> InboundMail:
@@ -85,7 +88,8 @@ def parse_mail(
 
     ``own_addresses`` are the bot's addresses (``+tags`` are ignored on both sides): mail
     from them is ``automated`` (G7). ``trusted_authserv`` is the authserv-id of our own
-    MTA; only its ``Authentication-Results`` can set ``dmarc_fail`` (G12).
+    MTA (``[bot] authserv_id``); only its ``Authentication-Results`` can set
+    ``dmarc_fail`` and ``dmarc_pass`` (G12, issue 12).
     """
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         return _fallback(b"", "input is not bytes")
@@ -153,9 +157,9 @@ def _parse(raw: bytes, own_addresses: Collection[str], trusted: str | None) -> I
         problems.append(f"automated check failed: {type(exc).__name__}")
         automated = "unchecked"
     try:
-        dmarc_fail = dmarc_failed(headers, trusted)
-    except Exception:
-        dmarc_fail = False
+        dmarc = read_dmarc(headers, trusted, from_addr.rpartition("@")[2] if from_addr else None)
+    except Exception:  # G13: a header we cannot read says nothing
+        dmarc = read_dmarc(headers, None, None)
 
     try:
         body = select_body(msg, problems)
@@ -187,8 +191,9 @@ def _parse(raw: bytes, own_addresses: Collection[str], trusted: str | None) -> I
         in_reply_to=in_reply_to,
         references=references,
         automated=automated,
-        dmarc_fail=dmarc_fail,
+        dmarc_fail=dmarc.failed,
         size=len(raw),
         problems=list(dict.fromkeys(problems)),
         language_hint="ja" if _JAPANESE_RE.search(text) else None,
+        dmarc_pass=dmarc.passed and from_addr is not None,
     )

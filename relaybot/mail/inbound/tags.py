@@ -1,13 +1,15 @@
-"""The game ids a mail names (plus-address, subject tags) and VERP bounce ids (G6)."""
+"""The game ids a mail names (plus-address, subject tags), the reply tokens it was sent to
+(issue 12) and VERP bounce ids (G6)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
+from relaybot.core.tokens import TokenAddress, parse_address
 from relaybot.mail.inbound.parse import InboundMail
 
-__all__ = ["tagged_ids", "verp_id"]
+__all__ = ["reply_tokens", "tagged_ids", "verp_id"]
 
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{1,40}")
 _VERP_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._=+-]{0,200}")
@@ -24,10 +26,12 @@ def _split_bot(bot_address: str) -> tuple[str, str] | None:
 def tagged_ids(mail: InboundMail, bot_address: str) -> list[str]:
     """Game ids the mail names: plus-address ids first, then subject tags.
 
-    ``relay+g7k2@club.example`` (for bot ``relay@club.example``) names ``g7k2``; VERP
-    ``bounce-...`` ids are left to :func:`verp_id`. Subject tags ``[g7k2]`` / ``【g7k2】``
-    count after NFKC normalisation. Ids are lower-cased and deduplicated; the caller checks
-    which games exist (G12).
+    ``relay+g7k2@club.example`` (for bot ``relay@club.example``) names ``g7k2``, and so
+    does the token address ``relay+g7k2.<token>@club.example`` the bot's mail gives as
+    Reply-To (whether the token verifies is the identify stage's question, not this
+    one's). VERP ``bounce-...`` ids are left to :func:`verp_id`. Subject tags ``[g7k2]`` /
+    ``【g7k2】`` count after NFKC normalisation. Ids are lower-cased and deduplicated; the
+    caller checks which games exist (G12).
     """
     out: list[str] = []
     bot = _split_bot(bot_address)
@@ -39,6 +43,11 @@ def tagged_ids(mail: InboundMail, bot_address: str) -> list[str]:
             base, plus, tag = local.partition("+")
             if not plus or base != bot[0] or tag.startswith("bounce-"):
                 continue
+            token_address = parse_address(rcpt, *bot)
+            if token_address is not None:
+                if token_address.game_id is None:
+                    continue  # m. and c. addresses name no game
+                tag = token_address.game_id
             if _ID_RE.fullmatch(tag) and tag not in out:
                 out.append(tag)
     subject = unicodedata.normalize("NFKC", mail.subject).lower()
@@ -47,6 +56,22 @@ def tagged_ids(mail: InboundMail, bot_address: str) -> list[str]:
         if tag not in out:
             out.append(tag)
     return out
+
+
+def reply_tokens(mail: InboundMail, bot_address: str) -> list[TokenAddress]:
+    """The token addresses of the bot among the mail's recipients: To, Cc, Delivered-To
+    and X-Original-To (INTERFACE.md "Who may act"; :attr:`InboundMail.recipients` holds
+    exactly these). Shape only: which member a token was issued to is checked by the
+    identify stage against ``[bot] secret``."""
+    bot = _split_bot(bot_address)
+    if bot is None:
+        return []
+    found: list[TokenAddress] = []
+    for rcpt in mail.recipients:
+        token_address = parse_address(rcpt, *bot)
+        if token_address is not None and token_address not in found:
+            found.append(token_address)
+    return found
 
 
 def verp_id(address: str, bot_address: str) -> str | None:
