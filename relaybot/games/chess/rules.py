@@ -12,6 +12,7 @@ import chess
 import chess.svg
 
 from relaybot.games.base import (
+    MoveError,
     Outcome,
     ProposalLine,
     RecordInfo,
