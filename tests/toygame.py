@@ -18,8 +18,9 @@ not in the package: ``register(RULES)`` adds it, ``unregister("toy")`` removes i
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from relaybot.core.text import has_fullwidth, normalise
 from relaybot.games.base import (
@@ -118,6 +119,9 @@ class ToyRules:
     record_format = "ttt"
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
     display_notation = "squares"  # the only notation: the square's name
+    # a declaration in the manner of shogi's 入玉宣言: all or nothing
+    keywords: Mapping[str, str] = MappingProxyType(
+        {"declare centre": "centre", "中央宣言": "centre"})
 
     # --- positions and plies ---------------------------------------------------
     def start(self) -> ToyBoard:
@@ -185,6 +189,13 @@ class ToyRules:
         if EMPTY not in board.cells:
             return Outcome.draw(FULL_BOARD)
         return None
+
+    def declare(self, position: object, side: int, name: str) -> Outcome:
+        """``centre``: the declarer wins holding b2 and loses without it."""
+        if name != "centre":
+            raise MoveError("unreadable", name, "no such declaration")
+        holds = _board(position).cells[4] == ("X" if side == 0 else "O")
+        return Outcome.win("declaration", side) if holds else Outcome.loss("declaration", side)
 
     def claimable_draw(self, position: object) -> str | None:
         """Tic-tac-toe has no draw to claim."""

@@ -10,7 +10,7 @@ result string (``1-0`` in chess) from them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -160,6 +160,11 @@ class GameRules(Protocol):
     record_policy: RecordPolicy  # "full": every mail carries the game from move 1 (J1)
     display_notation: str  # the notation the store's move texts are in ("san" for chess)
 
+    @property
+    def keywords(self) -> Mapping[str, str]:
+        """The game's own keywords: a line as players write it (NFKC, lower case) -> its
+        name (shogi's 入玉宣言); decided by :meth:`declare`."""
+
     # --- positions and plies ---------------------------------------------------
     def start(self) -> Any:
         """A new initial position."""
@@ -193,6 +198,10 @@ class GameRules(Protocol):
 
     def claimable_draw(self, position: Any) -> str | None:
         """A draw the side to move may claim now (chess: threefold, fifty moves)."""
+
+    def declare(self, position: Any, side: int, name: str) -> Outcome:
+        """What the game keyword ``name`` (one of ``keywords``' values) from ``side`` ends
+        the game with; MoveError when the game does not allow it now."""
 
     # --- reading what players write ---------------------------------------------
     def normalise_text(self, text: str) -> tuple[str, bool]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import ClassVar
@@ -44,6 +45,7 @@ class Intent:
     leave_invalid: bool = False
     td_question: str | None = None
     long_think: bool = False  # J10: notice that this reply may take 10 days or more
+    declared: str | None = None  # a game's own keyword (GameRules.keywords), by its name
     keyword_lines: set[int] = field(default_factory=set)
 
     @property
@@ -195,8 +197,11 @@ class LeaveRequest(Keyword):
         return True
 
 
-def read_intent(text: str) -> Intent:
-    """Find the registered keywords in ``text``, each alone on its line; never raises."""
+def read_intent(text: str, game_words: Mapping[str, str] | None = None) -> Intent:
+    """Find the registered keywords in ``text``, each alone on its line; never raises.
+
+    ``game_words``: the game's own keywords (line -> name, ``GameRules.keywords``).
+    """
     intent = Intent()
     for index, line in enumerate(text.splitlines()):
         head = line.lstrip()[:1]
@@ -205,6 +210,10 @@ def read_intent(text: str) -> Intent:
         normalised = _nfkc(line)  # once for both forms below
         word = _word(normalised)
         if not word:
+            continue
+        if game_words and word in game_words:
+            intent.declared = game_words[word]
+            intent.keyword_lines.add(index)
             continue
         found = _BY_WORD.get(word)
         if found is not None:

@@ -46,6 +46,7 @@ VerdictKind = Literal[
     "status",
     "help",
     "aside",  # only a leave notice or a TD question: the service handles those
+    "declared",  # a game's own keyword ended the game (shogi: 入玉宣言)
 ]
 
 
@@ -142,7 +143,7 @@ def decide(
     a value made once, at the end of the path that decided it.
     """
     if intent is None:
-        intent = read_intent(text)
+        intent = read_intent(text, rules.keywords)
     record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
     notes = ["fullwidth"] if record.fullwidth else []
 
@@ -157,6 +158,14 @@ def decide(
         return done("help" if intent.help else "status")
     if intent.resign:
         return done("resign", outcome=Outcome.loss(Termination.RESIGNATION, sender))
+    if intent.declared is not None:
+        position = rules.load(game.position)
+        if rules.to_move(position) != sender:
+            return done("not_your_turn")
+        try:
+            return done("declared", outcome=rules.declare(position, sender, intent.declared))
+        except MoveError as exc:
+            return done("bad_move", error=exc, penalty_days=PENALTY_DAYS)
 
     tokens = record.tokens
     stored = len(game.plies)

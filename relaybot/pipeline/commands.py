@@ -71,13 +71,13 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
         # TD commands from anyone else: no effect and one polite refusal (G12)
         emit(session, cfg, replies.error(session, cfg, member, mail, "not_td", game=None), now)
         return "not_td"
-    mm = MemberMail(session, cfg, member, got, now, read_intent(mail.text))
+    mine = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))  # tagged game cached
+    mm = MemberMail(session, cfg, member, got, now, read_intent(mail.text, _game_words(mine)))
     intent = mm.intent
     if intent.leave or intent.leave_invalid:
         outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
         if not _has_more(mm):
             return outcome
-    mine = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))  # tagged game cached
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
     labels = _labels(mine, games[0] if games else None)
     greeting, sections = split_mail(mail.text, labels, _move_test(mine))
@@ -123,6 +123,14 @@ def _has_more(mm: MemberMail) -> bool:
 
 def _member_games(mm: MemberMail) -> list[Game]:
     return list(mm.session.scalars(_ACTIVE_GAMES, {"member": mm.member.id}))
+
+
+def _game_words(games: list[Game]) -> dict[str, str]:
+    """The own keywords of the games a member plays (a mail's game is not known yet)."""
+    words: dict[str, str] = {}
+    for kind in sorted({g.kind for g in games}):
+        words.update(rules_for(kind).keywords)
+    return words
 
 
 def _move_test(games: list[Game]) -> Callable[[str], bool]:

@@ -403,3 +403,19 @@ def test_j16_proposals_are_written_the_games_way(toy: GameRules) -> None:
     line = Conditional(plies=("a1", "c3"))
     assert format_conditional(toy, board, line) == "if 1... a1 then 2. c3"
     assert format_conditional(toy, board, line, lang="ja") == "もし 1... a1 なら 2. c3"
+
+
+def test_a_games_own_keyword_is_read_and_decided_by_the_game(toy: GameRules) -> None:
+    """Keywords of one game (shogi's 入玉宣言): read only with that game's words, decided by
+    the game's ``declare`` (all or nothing here), refused where the game says so."""
+    game = stored(toy, "b2 a1")
+    won = decide(toy, game, 0, "Hello\n中央宣言。")  # X holds b2
+    assert won.kind == "declared" and won.outcome == Outcome.win("declaration", 0)
+    lost = decide(toy, stored(toy, "a1 b2"), 0, "declare centre")  # O holds b2
+    assert lost.outcome == Outcome.loss("declaration", 0)
+    assert decide(toy, game, 1, "declare centre").kind == "not_your_turn"
+    from relaybot.games.chess import RULES as CHESS
+
+    # chess does not know the word: it is prose there, and nothing happens
+    chess_game = StoredGame(plies=(), keys=(), position=CHESS.save(CHESS.start()))
+    assert decide(CHESS, chess_game, 0, "declare centre").kind == "no_move"

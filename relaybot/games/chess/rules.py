@@ -6,7 +6,8 @@ player text (J2-J4) and writing records (J3) is :mod:`relaybot.games.chess.notat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import chess
 import chess.svg
@@ -50,6 +51,7 @@ class ChessRules:
     record_format = "pgn"
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
     display_notation = "san"  # what Move.text holds
+    keywords: Mapping[str, str] = MappingProxyType({})  # none of its own (draws are core's)
 
     def start(self) -> chess.Board:
         """A new initial position."""
@@ -228,6 +230,10 @@ class ChessRules:
         if result.winner is None:
             return Outcome.draw(termination)
         return Outcome.win(termination, 0 if result.winner == chess.WHITE else 1)
+
+    def declare(self, position: object, side: int, name: str) -> Outcome:
+        """Chess has no declarations: every one is refused."""
+        raise MoveError("unreadable", name, "chess has no such declaration")
 
     def claimable_draw(self, position: object) -> str | None:
         """``threefold`` or ``fifty_moves`` when the side to move may claim a draw (J15)."""
