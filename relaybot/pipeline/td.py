@@ -21,6 +21,12 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core.game import Outcome, Termination
+from relaybot.core.leave import (
+    EXTRA_WITH_APPROVAL,
+    OVER_ALLOWANCE,
+    YEARLY_ALLOWANCE,
+    check_leave,
+)
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, refresh_due
@@ -152,10 +158,10 @@ class _LeaveDecision(Command):
             return self.refuse(f"no leave request {args[0]} waiting for approval")
         member = ctx.session.get(Member, leave.member_id)
         assert member is not None
-        return self.done(self.decide(ctx, leave, member))
+        return self.decide(ctx, leave, member)
 
-    def decide(self, ctx: Context, leave: Leave, member: Member) -> str:
-        """Apply the decision; the sentence that reports it."""
+    def decide(self, ctx: Context, leave: Leave, member: Member) -> Done:
+        """Apply the decision (or refuse it) and say what was done."""
         raise NotImplementedError
 
 
@@ -167,11 +173,26 @@ class ApproveLeave(_LeaveDecision):
     aliases = ("休戦承認",)
     usage = "approve leave <leave number>"
 
-    def decide(self, ctx: Context, leave: Leave, member: Member) -> str:
+    def decide(self, ctx: Context, leave: Leave, member: Member) -> Done:
+        # J12 (seed 000 rule 16): 30 days a year, and 「さらに通算30日以内」 with approval
+        taken = [(lv.first, lv.last) for lv in ctx.session.scalars(select(Leave).where(
+            Leave.member_id == member.id, Leave.status == "active", Leave.id != leave.id))]
+        check = check_leave(taken, (leave.first, leave.last), leave.first,
+                            approved_extra_days=EXTRA_WITH_APPROVAL)
+        if not check.ok and check.reason_code != OVER_ALLOWANCE:
+            return self.refuse(f"leave {leave.id} of {member.name} cannot be approved: "
+                               f"{check.reason_code.replace('_', ' ')} (J12)")
+        if not check.ok:
+            limit = YEARLY_ALLOWANCE + EXTRA_WITH_APPROVAL
+            return self.refuse(
+                f"leave {leave.id} of {member.name} ({leave.first} - {leave.last}) would pass "
+                f"{limit} days in {check.year} (30 a year and at most 30 more with approval, "
+                f"J12); {member.name} has {max(0, check.left_this_year)} left")
         leave.status = "active"
         leave.extra_days = (leave.last - leave.first).days + 1
         announce_leave(ctx.session, ctx.cfg, member, leave, ctx.now)
-        return f"leave {leave.id} of {member.name} approved ({leave.first} - {leave.last})"
+        return self.done(
+            f"leave {leave.id} of {member.name} approved ({leave.first} - {leave.last})")
 
 
 @command
@@ -182,9 +203,9 @@ class RefuseLeave(_LeaveDecision):
     aliases = ("休戦却下",)
     usage = "refuse leave <leave number>"
 
-    def decide(self, ctx: Context, leave: Leave, member: Member) -> str:
+    def decide(self, ctx: Context, leave: Leave, member: Member) -> Done:
         leave.status = "refused"
-        return f"leave {leave.id} of {member.name} refused"
+        return self.done(f"leave {leave.id} of {member.name} refused")
 
 
 @command

@@ -94,6 +94,37 @@ def test_j12_leave_over_the_yearly_30_days_waits_for_the_td(club: Club) -> None:
     assert "done: approve leave" in body_of(club.mails_to(TD)[-1])
 
 
+def test_j12_the_td_may_approve_at_most_30_more_days_a_year(club: Club) -> None:
+    """J12 (seed 000 rule 16): 30 days a year, 「さらに通算30日以内」 with the TD's
+    approval: an approval past 60 days is refused with one clear line, the leave stays
+    pending; one within them is approved."""
+    _white, black, _gid = setup(club)
+    d0 = (club.clock + timedelta(days=1)).date()
+    black.send(f"leave {d0} {d0 + timedelta(days=19)}", to="relay@club.example", subject="x")
+    club.cycle()  # 20 days: within the 30
+    black.send(f"leave {d0 + timedelta(days=30)} {d0 + timedelta(days=179)}",
+               to="relay@club.example", subject="leave")  # 150 days: waits for the TD
+    club.cycle()
+    with club.store.session() as s:
+        long_id = s.scalars(select(Leave).where(Leave.status == "pending")).one().id
+    td = Player("TD", TD, club)
+    td.send(f"approve leave {long_id}", to="relay@club.example", subject="Re: leave")
+    club.cycle()
+    confirm = body_of(club.mails_to(TD)[-1])
+    assert "NOT DONE: approve leave" in confirm and "60 days" in confirm
+    with club.store.session() as s:
+        assert s.get(Leave, long_id).status == "pending"  # type: ignore[union-attr]
+    black.send(f"leave {d0 + timedelta(days=200)} {d0 + timedelta(days=229)}",
+               to="relay@club.example", subject="leave")  # 30 more: 50 in all
+    club.cycle()
+    with club.store.session() as s:
+        ok_id = s.scalars(select(Leave).where(Leave.status == "pending",
+                                              Leave.id != long_id)).one().id
+    td.send(f"approve leave {ok_id}", to="relay@club.example", subject="Re: leave")
+    club.cycle()
+    assert "done: approve leave" in body_of(club.mails_to(TD)[-1])
+
+
 def test_j12_leave_announced_after_it_started_is_refused(club: Club) -> None:
     _white, black, _gid = setup(club)
     started = (club.clock - timedelta(days=3)).date()
