@@ -248,6 +248,8 @@ class GameInput:
     notation: str | None = None
     kind: str = "chess"
     overrun: str = "report"
+    grace: int = 1  # J7: days after receipt before the clock runs (2 in seed 002's league)
+    leave: bool = True  # J12: False where the event allows no pause (seed 002 rule 10)
 
 
 def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> Game:
@@ -263,6 +265,9 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         raise AdminError(f"--conditionals must be binding, optional or off, not {g.conditionals!r}")
     if g.overrun not in ("report", "forfeit"):
         raise AdminError(f"--overrun must be report or forfeit, not {g.overrun!r}")
+    if g.grace not in (1, 2):
+        raise AdminError(f"--grace must be 1 (the next day, J7) or 2 (the day after), "
+                         f"not {g.grace}")
     if g.notation not in (None, "san", "numeric"):
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
     try:
@@ -281,7 +286,7 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         start_date=g.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
         status="active", plies="", ply_count=0, position=start_position,
         side0_rating=at_start.get(white.id), side1_rating=at_start.get(black.id), label=label,
-        overrun=g.overrun,
+        overrun=g.overrun, grace=g.grace, leave_allowed=int(g.leave),
         created_at=now, updated_at=now,
     )
     session.add(game)

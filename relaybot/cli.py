@@ -147,7 +147,8 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             white=args.white, black=args.black, event=args.event,
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
-            overrun=args.overrun, kind=args.game), now)
+            overrun=args.overrun, kind=args.game, grace=args.grace,
+            leave=not args.no_leave), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
@@ -161,6 +162,14 @@ def _game(session: object, game_id: str) -> object:
     if game is None:
         raise CliError(f"no game with id {game_id!r}")
     return game
+
+
+def _rule_set_options(parser: argparse.ArgumentParser) -> None:
+    """The per-game rules a league may change: the grace days and leave."""
+    parser.add_argument("--grace", type=int, default=1,
+                        help="J7: days of grace after receipt (1 JCCA, 2 the shogi league)")
+    parser.add_argument("--no-leave", action="store_true",
+                        help="J12: no leave in this game (the shogi league: seed 002 rule 10)")
 
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
@@ -178,6 +187,9 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}")
+        print(f"rules: grace {g.grace} day(s) after receipt (J7), leave "
+              f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'} (J12), "
+              f"overrun {g.overrun} (J9)")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
         if g.status == "active":
             print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])
@@ -296,7 +308,8 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             name=args.name, kind=args.kind,
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
-            tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game), now)
+            tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
+            grace=args.grace, leave=not args.no_leave), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -463,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--black", required=True)
     new.add_argument("--event")
     new.add_argument("--game", default="chess", help="the game: chess (shogi and go to come)")
+    _rule_set_options(new)
     new.add_argument("--time-control", default="10/30")
     new.add_argument("--start", type=_date)
     new.add_argument("--conditionals", default="binding", choices=["binding", "optional", "off"])
@@ -509,6 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"])
     enew.add_argument("--game", default="chess", help="the game every pairing plays")
+    _rule_set_options(enew)
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")
     eshow.add_argument("name")

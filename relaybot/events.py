@@ -38,6 +38,8 @@ class EventInput:
     tiebreaks: str = "sb,solkoff,median,direct"
     overrun: str = "report"
     game: str = "chess"  # the game kind every game of the event plays
+    grace: int = 1  # J7
+    leave: bool = True  # J12
 
 
 def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
@@ -89,7 +91,8 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         create_game(session, cfg, GameInput(white=w, black=b, event=name,
                                             time_control=e.time_control, start=start,
                                             conditionals=e.conditionals,
-                                            overrun=e.overrun, kind=e.game), now)
+                                            overrun=e.overrun, kind=e.game,
+                                            grace=e.grace, leave=e.leave), now)
         for w, b in pairs
     ]
     return games
