@@ -223,7 +223,7 @@ def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
 
     from sqlalchemy import select
 
-    from relaybot.store.models import Inbound, Outbox
+    from relaybot.store.models import Inbound, MailGame, Outbox
 
     store = _open(cfg)
     out = Path(args.out)
@@ -232,10 +232,13 @@ def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         game = _game(session, args.id)
         gid = game.id  # type: ignore[attr-defined]
+        # its own mails, and those about it among others (sections, leave, TD: MailGame)
+        linked_in = select(MailGame.inbound_id).where(MailGame.game_id == gid)
+        linked_out = select(MailGame.outbox_id).where(MailGame.game_id == gid)
         inbound = session.execute(select(Inbound.received_at, Inbound.raw).where(
-            Inbound.game_id == gid)).all()
+            (Inbound.game_id == gid) | Inbound.id.in_(linked_in))).all()
         outbound = session.execute(select(Outbox.created_at, Outbox.raw).where(
-            Outbox.game_id == gid)).all()
+            (Outbox.game_id == gid) | Outbox.id.in_(linked_out))).all()
     box = mailbox.mbox(str(out), create=True)
     try:
         box.lock()

@@ -29,7 +29,7 @@ from relaybot.pipeline.lifecycle import load_game, refresh_due
 from relaybot.pipeline.play import Played, Received, long_think, play
 from relaybot.pipeline.requests import ask_td, request_leave
 from relaybot.pipeline.td import find_commands
-from relaybot.store.models import Game, Member
+from relaybot.store.models import Game, Inbound, MailGame, Member
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     intent = mm.intent
     if intent.leave or intent.leave_invalid:
         outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
+        link(session, got.inbound, [g.id for g in mine])  # J19: a leave concerns them all
         if not _has_more(mm):
             return outcome
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
@@ -106,6 +107,13 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     played = play(session, cfg, gf, colour, got, now, mail.text, intent)
     mm.send([*played.mails, *played.replies])
     return played.outcome
+
+
+def link(session: Session, inbound: Inbound, game_ids: list[str]) -> None:
+    """Put an inbound mail in these games' exports too (J19), besides its own game."""
+    for gid in dict.fromkeys(game_ids):
+        if gid != inbound.game_id:
+            session.add(MailGame(game_id=gid, inbound=inbound))
 
 
 def _has_more(mm: MemberMail) -> bool:
@@ -160,6 +168,7 @@ def _sections(mm: MemberMail, greeting: str, sections: list[Section]) -> str:
         game = session.get(Game, section.game_id)
         if game is None:
             continue
+        link(session, mm.got.inbound, [game.id])  # J19: in every section's game's export
         label = game.label or section.game_id
         gf = load_game(session, game, mm.now)
         colour = gf.colour_of(member.id)
@@ -180,5 +189,5 @@ def _sections(mm: MemberMail, greeting: str, sections: list[Section]) -> str:
         kind="sections", audience="player", to=to_member(member), lang=member.lang,
         context={"reader": member.name, "parts": parts, "outcomes": outcomes},
         in_reply_to=mm.mail.message_id, references=(*mm.mail.references, mm.mail.message_id),
-        auto_submitted="auto-replied"), mm.now)
+        auto_submitted="auto-replied", about=tuple(s.game_id for s in sections)), mm.now)
     return "sections " + " ".join(outcomes)

@@ -23,7 +23,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
-from relaybot.store.models import Game, Member, Outbox, ReplyCount
+from relaybot.store.models import Game, MailGame, Member, Outbox, ReplyCount
 
 Audience = Literal["player", "td", "member", "operator"]
 
@@ -56,6 +56,7 @@ class Mail:
     unique: bool = False
     threads_game: bool = False
     reply_to: str | None = None  # where replies go when not to the game's address
+    about: tuple[str, ...] = ()  # more games this mail is about (J19: in their exports)
     capped: bool = False  # an error reply: at most error_reply_cap per address and day (G7)
 
 
@@ -132,6 +133,11 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         dedupe_key=mail.dedupe_key, auto_submitted=mail.auto_submitted, unique=mail.unique,
         defer=mail.defer,
     )
+    if row is not None and mail.about:
+        assert not mail.defer, "a deferred row is written apart from the session"
+        for gid in dict.fromkeys(mail.about):
+            if gid != mail.game_id:
+                session.add(MailGame(game_id=gid, outbox=row))
     if mail.threads_game and mail.game_id is not None and row is not None:
         game = session.get(Game, mail.game_id)
         if game is not None:

@@ -168,7 +168,7 @@ def _route(
     if sender.kind == "td":
         # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
         return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
-                       arrival.internaldate)
+                       arrival.internaldate, inbound)
     if sender.member is None:
         return sender.kind
     return commands.handle(session, cfg, sender.member,

@@ -27,12 +27,17 @@ def _leaves(session: Session, member: Member, *statuses: str) -> list[Leave]:
         Leave.member_id == member.id, Leave.status.in_(statuses)).order_by(Leave.first)))
 
 
+def _games_of(session: Session, member: Member) -> tuple[str, ...]:
+    """The ids of a member's active games: what a leave is about (J19 export)."""
+    return tuple(g.id for g in active_games(session, member))
+
+
 def _reply(session: Session, cfg: Config, member: Member, mail: InboundMail | None,
-           now: datetime, kind: str, **ctx: object) -> None:
+           now: datetime, kind: str, about: tuple[str, ...] = (), **ctx: object) -> None:
     emit(session, cfg, Mail(
         kind=kind, audience="player", to=to_member(member), lang=member.lang,
         context={"reader": member.name, **ctx}, auto_submitted="auto-replied",
-        in_reply_to=mail.message_id if mail else None,
+        in_reply_to=mail.message_id if mail else None, about=about,
         references=(*mail.references, mail.message_id) if mail else ()), now)
 
 
@@ -40,26 +45,29 @@ def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
                    now: datetime) -> None:
     """Tell the TD and every opponent (J12: leave must be announced to all of them)."""
     opponents: dict[int, Member] = {}
+    shared: dict[int, list[str]] = {}  # opponent -> the games they play with the member
     for game in active_games(session, member):
         other_id = game.side1_id if game.side0_id == member.id else game.side0_id
         other = session.get(Member, other_id)
         if other is not None:
             opponents[other.id] = other
+            shared.setdefault(other.id, []).append(game.id)
     ctx = {"player": member.name, "first": leave.first.isoformat(),
            "last": leave.last.isoformat(), "leave_id": leave.id}
     for other in opponents.values():
         emit(session, cfg, Mail(
             kind="leave_notice", audience="player", to=to_member(other), lang=other.lang,
-            context={"reader": other.name, **ctx}, dedupe_key=f"leave:{leave.id}:{other.id}"),
-            now)
+            context={"reader": other.name, **ctx}, dedupe_key=f"leave:{leave.id}:{other.id}",
+            about=tuple(shared[other.id])), now)
     emit(session, cfg, _td_leave(cfg, {**ctx, "status": leave.status,
-                                       "extra_days": leave.extra_days}), now)
+                                       "extra_days": leave.extra_days},
+                                 _games_of(session, member)), now)
 
 
-def _td_leave(cfg: Config, ctx: dict[str, object]) -> Mail:
+def _td_leave(cfg: Config, ctx: dict[str, object], about: tuple[str, ...]) -> Mail:
     """The TD's notice of a leave (taken, or waiting for approval: J12)."""
     return Mail(kind="td_leave", template="leave", audience="td", to=to_td(cfg),
-                lang=cfg.bot.language, context=ctx,
+                lang=cfg.bot.language, context=ctx, about=about,
                 dedupe_key=f"td_leave:{ctx['leave_id']}:{ctx['status']}")
 
 
@@ -68,8 +76,8 @@ def request_leave(session: Session, cfg: Config, member: Member, period: tuple[d
                   leave_allowed: bool = True) -> str:
     """J12: check a leave against the yearly 30 days; accept, hold for the TD, or refuse."""
     if period is None:
-        _reply(session, cfg, member, mail, now, "leave_reply", ok=False, reason="format",
-               first="", last="", left=0)
+        _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
+               ok=False, reason="format", first="", last="", left=0)
         return "leave_refused"
     today = local_day(arrival_at, member.tz)
     existing = [(lv.first, lv.last) for lv in _leaves(session, member, "active")]
@@ -83,18 +91,21 @@ def request_leave(session: Session, cfg: Config, member: Member, period: tuple[d
         session.flush()
         if decision.ok:
             announce_leave(session, cfg, member, leave, now)
-            _reply(session, cfg, member, mail, now, "leave_reply", ok=True, reason="ok",
-                   first=first.isoformat(), last=last.isoformat(),
+            _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
+                   ok=True, reason="ok", first=first.isoformat(), last=last.isoformat(),
                    left=decision.left_this_year - decision.days)
             return "leave"
         # over the 30 days: the extra 30 need the TD's approval (illness, work, travel)
         emit(session, cfg, _td_leave(cfg, {
             "player": member.name, "first": first.isoformat(), "last": last.isoformat(),
-            "leave_id": leave.id, "status": "pending", "extra_days": 0}), now)
-        _reply(session, cfg, member, mail, now, "leave_reply", ok=False, reason="pending_td",
+            "leave_id": leave.id, "status": "pending", "extra_days": 0},
+            _games_of(session, member)), now)
+        _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
+               ok=False, reason="pending_td",
                first=first.isoformat(), last=last.isoformat(), left=decision.left_this_year)
         return "leave_pending"
-    _reply(session, cfg, member, mail, now, "leave_reply", ok=False,
+    _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
+               ok=False,
            reason=decision.reason_code, first=first.isoformat(), last=last.isoformat(),
            left=decision.left_this_year)
     return "leave_refused"
@@ -128,9 +139,10 @@ def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,
     emit(session, cfg, Mail(
         kind="td_question", template="question", audience="td", to=to_td(cfg),
         lang=cfg.bot.language, dedupe_key=f"question:{question.id}", reply_to=cfg.bot.address,
+        about=(gf.game.id,),
         context={"game_id": gf.game.id, "player": member.name, "question": text,
                  "question_id": question.id, "white": gf.white.name, "black": gf.black.name}),
         now)
-    _reply(session, cfg, member, mail, now, "question_ack", game_id=gf.game.id,
+    _reply(session, cfg, member, mail, now, "question_ack", (gf.game.id,), game_id=gf.game.id,
            question=text)
     return "question"

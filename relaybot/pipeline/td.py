@@ -31,7 +31,7 @@ from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
-from relaybot.store.models import Game, Leave, Member, Question
+from relaybot.store.models import Game, Inbound, Leave, MailGame, Member, Question
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Done:
     command: str
     ok: bool
     message: str
+    games: tuple[str, ...] = ()  # the games it acted on (J19: the mail is in their exports)
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,9 @@ class Command:
         """A command that did nothing, and why."""
         return Done(self.name, False, message)
 
-    def done(self, message: str) -> Done:
-        """A command that did what it says."""
-        return Done(self.name, True, message)
+    def done(self, message: str, games: tuple[str, ...] = ()) -> Done:
+        """A command that did what it says (to ``games``)."""
+        return Done(self.name, True, message, games)
 
 
 COMMANDS: dict[str, Command] = {}
@@ -102,7 +103,8 @@ def _finish(ctx: Context, cmd: Command, game: Game, outcome: Outcome) -> Done:
     rules = rules_for(game.kind)
     end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome, ctx.today,
              ctx.now)
-    return cmd.done(f"game {game.id}: {rules.format_result(outcome)} ({outcome.termination})")
+    return cmd.done(f"game {game.id}: {rules.format_result(outcome)} ({outcome.termination})",
+                    (game.id,))
 
 
 @command
@@ -236,7 +238,8 @@ class Withdraw(Command):
                        else Outcome(Termination.WITHDRAWAL_VOID, void=True))
             end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                      ctx.today, ctx.now)
-        return self.done(f"{member.name}: {len(games)} game(s) {how}")
+        return self.done(f"{member.name}: {len(games)} game(s) {how}",
+                         tuple(g.id for g in games))
 
 
 @command
@@ -267,7 +270,7 @@ class Answer(Command):
             context={"reader": asker.name, "game_id": game.id, "question": question.text,
                      "answer": question.answer}), ctx.now)
         refresh_due(ctx.session, gf, ctx.now)
-        return self.done(f"answer to question {question.id} sent to {asker.name}")
+        return self.done(f"answer to question {question.id} sent to {asker.name}", (game.id,))
 
 
 _NAMES = sorted(COMMANDS, key=len, reverse=True)  # "approve leave" before shorter names
@@ -315,12 +318,17 @@ def run_commands(session: Session, cfg: Config, text: str, now: datetime,
 
 
 def td_mail(session: Session, cfg: Config, text: str, message_id: str, references: list[str],
-            now: datetime) -> str:
-    """Carry out every command in a mail from the TD and confirm them by mail."""
+            now: datetime, inbound: Inbound | None = None) -> str:
+    """Carry out every command in a mail from the TD and confirm them by mail; the mail
+    and the confirmation go in the export of every game the commands acted on (J19)."""
     def confirm(done: list[Done]) -> Mail:
+        games = tuple(gid for d in done for gid in d.games)
+        if inbound is not None:
+            for gid in dict.fromkeys(games):
+                session.add(MailGame(game_id=gid, inbound=inbound))
         return Mail(kind="td_confirm", template="confirm", audience="td", to=to_td(cfg),
                     lang=cfg.bot.language, context={"outcomes": done},
                     in_reply_to=message_id, references=(*references, message_id),
-                    auto_submitted="auto-replied")
+                    auto_submitted="auto-replied", about=games)
 
     return "td_command" if run_commands(session, cfg, text, now, confirm) else "td_no_command"

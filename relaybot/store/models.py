@@ -336,3 +336,19 @@ class Announcement(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+
+
+class MailGame(Base):
+    """A mail about more games than its own ``game_id`` names (J19: every mail about a
+    game is in its export): a mail with several sections (J17), a leave notice (all of a
+    member's games), a TD's command mail."""
+
+    __tablename__ = "mail_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound.id"), nullable=True)
+    outbox_id: Mapped[int | None] = mapped_column(ForeignKey("outbox.id"), nullable=True)
+    # set instead of the ids while the mail's own row is not written yet (as Move does)
+    inbound: Mapped[Inbound | None] = relationship(lazy="raise")
+    outbox: Mapped[Outbox | None] = relationship(lazy="raise")
