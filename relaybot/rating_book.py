@@ -164,9 +164,10 @@ def rate_game(session: Session, game: Game, now: datetime) -> bool:
 
     JCCA kinds: the change comes from the ratings at the game's start (R1) and is added
     to the ratings now. Go: winner +1, loser -1, jigo 0 but counted (R4). A game
-    without play (fewer than two plies) is not rated.
+    without play (no ply at all) is not rated; one that ended after 1. e4 was played and
+    is (issue 13: the seeds rate every game with play).
     """
-    if game.termination in UNRATED_TERMINATIONS or game.ply_count < 2:
+    if game.termination in UNRATED_TERMINATIONS or game.ply_count == 0:
         return False  # void, suspended, or a forfeit without play
     kind = game.kind
     go = _go_deltas(game) if kind == "go" else None

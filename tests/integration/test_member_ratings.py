@@ -88,6 +88,24 @@ def test_r1_r2_official_rating_is_never_replaced_by_rb(store: Store, db_url: str
         assert display(prov) == "(1560)"
 
 
+def test_r1_a_game_resigned_after_1_e4_is_rated_one_without_play_is_not(
+        store: Store, db_url: str) -> None:
+    """R1: a game that ended before move 2 (resignation after 1. e4) had play and is
+    rated; a forfeit with no move at all is not."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        member(s, cfg, "w@example.jp", rating=1500)
+        member(s, cfg, "b@example.jp", rating=1500)
+        short = create_game(s, cfg, GameInput("w@example.jp", "b@example.jp"), T0)
+        short.status, short.result, short.ply_count = "finished", "1-0", 1
+        short.termination = "resignation"
+        assert rate_game(s, short, T0)
+        empty = create_game(s, cfg, GameInput("w@example.jp", "b@example.jp"), T0)
+        empty.status, empty.result, empty.ply_count = "finished", "1-0", 0
+        empty.termination = "forfeit"
+        assert not rate_game(s, empty, T0)
+
+
 def test_r1_a_shogi_game_leaves_the_chess_rating_alone(
         store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """R1 per game kind: a shogi result changes the shogi rows only; the chess rating,
