@@ -128,11 +128,15 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             game = next(g for g in games if g.id == q.game_id)
             zones = (people[game.side0_id].tz, people[game.side1_id].tz)
             pauses[q.game_id].extend(question_pauses(q.asked_at, q.answered_at, zones))
+    # D1: the clocks as the books count them, so every leave taken counts (J12); the
+    # digest lists only the leaves of the last week
+    all_leaves: dict[int, list[Leave]] = defaultdict(list)
     leaves: dict[int, list[Leave]] = defaultdict(list)
     for leave in session.scalars(select(Leave).where(
-            Leave.member_id.in_(list(people)), Leave.status == "active",
-            Leave.last >= now.date() - timedelta(days=7))):
-        leaves[leave.member_id].append(leave)
+            Leave.member_id.in_(list(people)), Leave.status == "active")):
+        all_leaves[leave.member_id].append(leave)
+        if leave.last >= now.date() - timedelta(days=7):
+            leaves[leave.member_id].append(leave)
     # D1: the week's rating changes, per game kind (ratings are per member and game)
     changes: dict[int, dict[str, list[RatingChange]]] = defaultdict(lambda: defaultdict(list))
     for change, kind in session.execute(
@@ -162,7 +166,7 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                 if game.leave_allowed:
                     for colour, who in ((0, white), (1, black)):
                         game_pauses.extend(Pause(colour, lv.first, lv.last, "leave")
-                                           for lv in leaves.get(who.id, []))
+                                           for lv in all_leaves.get(who.id, []))
                 books = compute(gf, penalties.get(game.id, []), game_pauses)
                 books_cache[game.id] = books
             rows.append(_game_row(member, game, people, books, now))
