@@ -79,6 +79,7 @@ class Verdict:
     diff_token: str | None = None
     auto: list[bool] = field(default_factory=list)  # per new ply: played by the bot (J16)
     nonstandard: list[tuple[str, str]] = field(default_factory=list)  # (written, standard) J3
+    starts_at: int | None = None  # J1: the mail's record starts at this ply, not at move 1
     sender_to_move: bool = False  # the bot played a bound answer: the sender moves again
     expected: str | None = None  # the bound answer a contradicting reply ignored
     new_conditionals: list[Conditional] = field(default_factory=list)
@@ -172,6 +173,9 @@ def decide(
     # J1 for chess: the whole game from move 1; shogi and go accept the new move with its
     # number (the record policy), and whatever earlier moves the mail carries must agree
     first = record.first_ply if rules.record_policy == "numbered" else 0
+    if tokens and first == 0 < record.first_ply:
+        # J1: only a fragment from a later move was sent: say so plainly
+        return done("sync_error", diff_ply=0, starts_at=record.first_ply)
     if tokens:
         diff: int | None = stored  # a mail that starts after moves it does not carry
         if first <= stored:

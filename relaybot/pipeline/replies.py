@@ -132,6 +132,9 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
                 before, plies[verdict.diff_ply], notation, letters))
         ctx["diff_number"] = game.rules.move_number(verdict.diff_ply)
         ctx["diff_token"] = verdict.diff_token or ""
+    # J1: a fragment from a later move: where it starts, as the game numbers moves
+    ctx["starts_at"] = (game.rules.move_number(verdict.starts_at)
+                        if verdict.starts_at and game is not None else "")
     if verdict.kind == "contradiction":
         ctx.update(expected=verdict.expected or "", diff_token=verdict.diff_token or "",
                    penalty_days=verdict.penalty_days)

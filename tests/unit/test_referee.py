@@ -173,3 +173,20 @@ def test_j3_a_non_standard_numeric_form_is_accepted_and_named() -> None:
         assert v.nonstandard == [(written, "27382")] and "nonstandard" in v.notes
     standard = mail(game, 0, "1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 Nbd7 5. 27382")
     assert standard.kind == "move" and standard.nonstandard == []
+
+
+def test_j1_the_last_moves_written_first_then_the_whole_game() -> None:
+    """J1/J2 (seed 000's own example writes 「A局 3. Bc4 Nf6」 before the game): the block
+    that starts at move 1 is the record, not the first move-looking line."""
+    game = stored("e4 e5 Nf3 Nc6 Bc4")
+    v = mail(game, 1, "3... Nf6\n\nThe game so far:\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6\n")
+    assert v.kind == "move" and v.new_texts == ["Nf6"]
+
+
+def test_j1_a_fragment_from_a_later_move_is_named_as_such() -> None:
+    """J1: only the last moves sent: the reply says the mail starts at move 3."""
+    game = stored("e4 e5 Nf3 Nc6 Bc4")
+    v = mail(game, 1, "Hello\n\n3. Bc4 Nf6\n")
+    assert v.kind == "sync_error" and v.starts_at == 4  # ply 4: White's 3rd move
+    whole = mail(game, 1, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6")
+    assert whole.kind == "move" and whole.starts_at is None

@@ -11,6 +11,7 @@ are not move lines because of their words.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -185,6 +186,19 @@ def _normalised(raw: str) -> str:
     return raw if raw.isascii() else normalise_text(raw)[0]
 
 
+_START_RE = re.compile(r"^\s*(\d{1,4})\s*(\.{1,3}|…)")
+
+
+def _start_ply(raw: str) -> int:
+    """The ply a move line's leading number names (``1.`` 0, ``3.`` 4, ``3...`` 5); 0 for
+    a line without one (a bare ``e4 e5`` is read from move 1)."""
+    m = _START_RE.match(unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw)
+    if m is None:
+        return 0
+    black = m.group(2) != "."
+    return max(0, (int(m.group(1)) - 1) * 2 + (1 if black else 0))
+
+
 def extract_record(text: str) -> RecordText:
     """Find the first block of move lines in a mail body (J1).
 
@@ -209,26 +223,46 @@ def extract_record(text: str) -> RecordText:
             scans[k] = _scan(_normalised(raw_lines[k]))
         return scans[k]
 
-    start = next((i for i in range(count) if (sc := scan(i)) is not None and sc.tokens), None)
+    def block_from(start: int) -> int:
+        """The last line of the block of move lines starting at ``start``."""
+        end = start
+        i = start + 1
+        while i < count:
+            if scan(i) is not None:
+                end = i
+                i += 1
+                continue
+            if raw_lines[i].strip() == "":
+                j = i
+                while j < count and raw_lines[j].strip() == "":
+                    j += 1
+                if j < count and scan(j) is not None:
+                    i = j
+                    continue
+            break
+        return end
+
+    def next_block(after: int) -> int | None:
+        return next((i for i in range(after, count)
+                     if (sc := scan(i)) is not None and sc.tokens), None)
+
+    start = next_block(0)
     if start is None:
         return RecordText()
-    end = start
-    i = start + 1
-    while i < count:
-        if scan(i) is not None:
-            end = i
-            i += 1
-            continue
-        if raw_lines[i].strip() == "":
-            j = i
-            while j < count and raw_lines[j].strip() == "":
-                j += 1
-            if j < count and scan(j) is not None:
-                i = j
-                continue
-        break
+    end = block_from(start)
+    first_ply = _start_ply(raw_lines[start])
+    if first_ply:
+        # J1/J2: players used to postal play write the last moves first ("A局 3. Bc4 Nf6")
+        # and the whole game after them; a careful reader takes the block from move 1
+        later = next_block(end + 1)
+        while later is not None:
+            later_end = block_from(later)
+            if _start_ply(raw_lines[later]) == 0:
+                start, end, first_ply = later, later_end, 0
+                break
+            later = next_block(later_end + 1)
 
-    record = RecordText(first_line=start, last_line=end)
+    record = RecordText(first_line=start, last_line=end, first_ply=first_ply)
     record.fullwidth = any(
         not raw_lines[k].isascii() and has_fullwidth(raw_lines[k]) for k in range(start, end + 1)
     )
