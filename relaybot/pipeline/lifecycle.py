@@ -37,7 +37,9 @@ def load_game(session: Session, game: Game, now: datetime) -> GameFile:
 def refresh_due(session: Session, gf: GameFile, now: datetime) -> None:
     """Store when the sweep must next look at this game (G10)."""
     books = gf.books if gf.books is not None else books_for(session, gf)
-    gf.game.due_at = schedule(gf, books, now).next_at
+    plan = schedule(gf, books, now)
+    # something already due (a game started long ago: J14) is the sweep's at once
+    gf.game.due_at = now if plan.due else plan.next_at
 
 
 def record_event(

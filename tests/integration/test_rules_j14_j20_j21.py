@@ -1,0 +1,77 @@
+"""Rules that had no test (issue 13): J14 (the 24-month mail to the TD), J20 (a
+withdrawal: lost, void, suspended) and J21 (a wrong move keeps the sender's clock
+running; the receiver loses nothing), each through the real mail path."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from relaybot.books import books_for
+from relaybot.pipeline.lifecycle import load_game
+from relaybot.store.models import Game, Outbox
+from relaybot.sweep import sweep
+from tests.integration.relay_harness import TD, Club, Player
+
+
+def test_j14_a_game_unfinished_after_24_months_goes_to_the_td_once(club: Club) -> None:
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    old = club.game(white, black, start=(club.clock - timedelta(days=2 * 365 + 5)).date())
+    young = club.game(white, black)
+    for hours in (0, 6):  # the sweep runs again: still one mail (G10)
+        sweep(club.store, club.cfg, club.clock + timedelta(hours=hours))
+    with club.store.session() as s:
+        duration = s.scalars(select(Outbox.game_id).where(Outbox.kind == "td_duration")).all()
+    assert duration == [old] and young not in duration
+
+
+def test_j20_withdrawal_lost_void_and_suspended(club: Club) -> None:
+    a = club.member("Aoki, Ai", "a@example.jp")
+    b = club.member("Baba, Bun", "b@example.jp")
+    c = club.member("Chiba, Chie", "c@example.jp")
+    d = club.member("Doi, Dai", "d@example.jp")
+    lost_w = club.game(a, b)  # a withdraws: a loses as White
+    lost_b = club.game(c, a)  # ... and as Black
+    void = club.game(b, d)
+    suspended = club.game(c, d)
+    td = Player("TD", TD, club)
+    td.send("withdraw a@example.jp lost", to="relay@club.example", subject="J20")
+    td.send("withdraw b@example.jp void", to="relay@club.example", subject="J20")
+    td.send("withdraw d@example.jp suspended", to="relay@club.example", subject="J20")
+    club.cycle()
+    with club.store.session() as s:
+        got = {gid: (g.status, g.result, g.termination)
+               for gid in (lost_w, lost_b, void, suspended) if (g := s.get(Game, gid))}
+    assert got[lost_w] == ("finished", "0-1", "withdrawal_lost")
+    assert got[lost_b] == ("finished", "1-0", "withdrawal_lost")
+    assert got[void] == ("finished", "*", "withdrawal_void")
+    assert got[suspended] == ("suspended", None, None)
+
+
+def test_j21_a_wrong_move_keeps_the_senders_clock_running(club: Club) -> None:
+    """Two games on the same days; in one, Black first sends an illegal move on day 2 and
+    corrects it on day 5. Black's days are those of the other game plus the J5 penalty;
+    White loses nothing (the bot noticed the error at once)."""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    faulty = club.game(white, black)
+    clean = club.game(white, black)
+    start = club.clock
+    for gid in (faulty, clean):
+        white.send("1. e4", to=f"relay+{gid}@club.example", at=start + timedelta(hours=1))
+    club.cycle()
+    black.send("1. e4 Ke5", to=f"relay+{faulty}@club.example",
+               at=start + timedelta(days=2))  # illegal: J5
+    club.cycle()
+    for gid in (faulty, clean):
+        black.send("1. e4 e5", to=f"relay+{gid}@club.example", at=start + timedelta(days=5))
+    club.cycle()
+    now = start + timedelta(days=6)
+    with club.store.session() as s:
+        books = {gid: books_for(s, load_game(s, g, now))
+                 for gid in (faulty, clean) if (g := s.get(Game, gid))}
+    assert books[faulty].white.total == books[clean].white.total  # the receiver loses nothing
+    assert books[faulty].black.total == books[clean].black.total + 5  # J5 on top of the days
+    assert books[clean].black.total >= 3  # the days to the correction are the sender's
