@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,21 +43,32 @@ def _pattern(rule: str) -> re.Pattern[str]:
 
 def _code_places(rule: str) -> list[str]:
     pattern = _pattern(rule)
-    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "relaybot").rglob("*.py")
-                  if "migrations" not in p.parts and pattern.search(p.read_text("utf-8")))
+    return [path for path, text in _sources() if pattern.search(text)]
+
+
+@cache
+def _all_tests() -> list[tuple[str, str, str]]:
+    """(place, name with spaces, docstring) of every test function, read once."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                found.append((f"{path.relative_to(ROOT)}::{node.name}",
+                              node.name.replace("_", " "), ast.get_docstring(node) or ""))
+    return found
+
+
+@cache
+def _sources() -> list[tuple[str, str]]:
+    """(path, text) of every module of the package but the migrations, read once."""
+    return sorted((str(p.relative_to(ROOT)), p.read_text("utf-8"))
+                  for p in (ROOT / "relaybot").rglob("*.py") if "migrations" not in p.parts)
 
 
 def _tests(rule: str) -> list[str]:
     pattern = _pattern(rule)
-    found = []
-    for path in sorted((ROOT / "tests").rglob("test_*.py")):
-        tree = ast.parse(path.read_text("utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
-                doc = ast.get_docstring(node) or ""
-                if pattern.search(node.name.replace("_", " ")) or pattern.search(doc):
-                    found.append(f"{path.relative_to(ROOT)}::{node.name}")
-    return found
+    return [place for place, name, doc in _all_tests()
+            if pattern.search(name) or pattern.search(doc)]
 
 
 def render() -> str:
