@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.books import ledgers
 from relaybot.config import Config
+from relaybot.core.clocks import local_day
 from relaybot.core.game import Outcome, Termination
 from relaybot.deadlines import Schedule, schedule
 from relaybot.gamefile import GameFile
@@ -62,7 +62,7 @@ def _due(session: Session, cfg: Config, game: Game, now: datetime) -> int:
             queued += _duration(session, cfg, gf, now)
         elif kind == "bank_lost":
             # J8/J9: a bank clock loses at 0 by itself, without a claim
-            day = now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+            day = local_day(now, cfg.bot.timezone)
             end_game(session, cfg, gf, Outcome.loss(Termination.TIME, plan.silent), day, now)
             queued += 3
             return queued
@@ -90,7 +90,7 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "player": player.name, "colour": ("white", "black")[plan.silent],
                  "email": player.email, "ledgers": ledgers(gf),
-                 "relayed": (relayed.astimezone(ZoneInfo(player.tz)).date().isoformat()
+                 "relayed": (local_day(relayed, player.tz).isoformat()
                              if relayed else gf.game.start_date.isoformat())}), now)
     return 1 if row is not None else 0
 

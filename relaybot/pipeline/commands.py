@@ -20,16 +20,23 @@ from relaybot.config import Config
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.sections import Section, split_mail
 from relaybot.faults import crash_point
-from relaybot.games import rules_for
+from relaybot.games import kinds, rules_for
 from relaybot.mail.inbound import InboundMail, tagged_ids
 from relaybot.mail.queue import insert_deferred
 from relaybot.pipeline import replies
-from relaybot.pipeline.effects import Mail, emit, emit_all, render_mail, to_member
+from relaybot.pipeline.effects import (
+    Mail,
+    emit,
+    emit_all,
+    link_games,
+    render_mail,
+    to_member,
+)
 from relaybot.pipeline.lifecycle import load_game, refresh_due
 from relaybot.pipeline.play import Played, Received, long_think, play
 from relaybot.pipeline.requests import ask_td, request_leave
 from relaybot.pipeline.td import find_commands
-from relaybot.store.models import Game, Inbound, MailGame, Member
+from relaybot.store.models import Game, Member
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +56,7 @@ class MemberMail:
     got: Received
     now: datetime
     intent: Intent
+    games: list[Game]  # the member's active games, read once
 
     @property
     def mail(self) -> InboundMail:
@@ -72,11 +80,13 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
         emit(session, cfg, replies.error(session, cfg, member, mail, "not_td", game=None), now)
         return "not_td"
     mine = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))  # tagged game cached
-    mm = MemberMail(session, cfg, member, got, now, read_intent(mail.text, _game_words(mine)))
+    mm = MemberMail(session, cfg, member, got, now, read_intent(mail.text, _game_words(mine)),
+                    mine)
     intent = mm.intent
     if intent.leave or intent.leave_invalid:
         outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
-        link(session, got.inbound, [g.id for g in mine])  # J19: a leave concerns them all
+        # J19: a leave concerns all the member's games
+        link_games(session, [g.id for g in mine], got.inbound.game_id, inbound=got.inbound)
         if not _has_more(mm):
             return outcome
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
@@ -109,13 +119,6 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     return played.outcome
 
 
-def link(session: Session, inbound: Inbound, game_ids: list[str]) -> None:
-    """Put an inbound mail in these games' exports too (J19), besides its own game."""
-    for gid in dict.fromkeys(game_ids):
-        if gid != inbound.game_id:
-            session.add(MailGame(game_id=gid, inbound=inbound))
-
-
 def _has_more(mm: MemberMail) -> bool:
     """True when a mail holds more than its leave / question lines (moves, other keywords).
 
@@ -125,12 +128,8 @@ def _has_more(mm: MemberMail) -> bool:
     if intent.resign or intent.draw_offer or intent.draw_accept:
         return True
     rest = strip_lines(mm.mail.text, intent.keyword_lines)
-    kinds = sorted({g.kind for g in _member_games(mm)}) or ["chess"]
-    return any(rules_for(kind).extract_record(rest).tokens for kind in kinds)
-
-
-def _member_games(mm: MemberMail) -> list[Game]:
-    return list(mm.session.scalars(_ACTIVE_GAMES, {"member": mm.member.id}))
+    played = sorted({g.kind for g in mm.games}) or kinds()
+    return any(rules_for(kind).extract_record(rest).tokens for kind in played)
 
 
 def _game_words(games: list[Game]) -> dict[str, str]:
@@ -168,7 +167,8 @@ def _sections(mm: MemberMail, greeting: str, sections: list[Section]) -> str:
         game = session.get(Game, section.game_id)
         if game is None:
             continue
-        link(session, mm.got.inbound, [game.id])  # J19: in every section's game's export
+        # J19: in every section's game's export
+        link_games(session, [game.id], mm.got.inbound.game_id, inbound=mm.got.inbound)
         label = game.label or section.game_id
         gf = load_game(session, game, mm.now)
         colour = gf.colour_of(member.id)

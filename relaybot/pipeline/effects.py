@@ -14,16 +14,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core import tokens
+from relaybot.core.clocks import local_day
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
-from relaybot.store.models import Game, MailGame, Member, Outbox, ReplyCount
+from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
 
 Audience = Literal["player", "td", "member", "operator"]
 
@@ -105,7 +105,7 @@ def render_mail(mail: Mail) -> tuple[str, str]:
 def under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bool:
     """Count one error reply to ``address`` today; False once ``error_reply_cap`` is
     reached (G7: a looping correspondent gets a few replies a day, not one per mail)."""
-    day = now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+    day = local_day(now, cfg.bot.timezone)
     row = session.scalar(
         select(ReplyCount).where(ReplyCount.address == address, ReplyCount.day == day))
     if row is None:
@@ -115,6 +115,14 @@ def under_cap(session: Session, cfg: Config, address: str, now: datetime) -> boo
         return False
     row.count += 1
     return True
+
+
+def link_games(session: Session, game_ids: Iterable[str], own: str | None, *,
+               inbound: Inbound | None = None, outbox: Outbox | None = None) -> None:
+    """Put a mail in these games' exports too (J19), besides its own game ``own``."""
+    for gid in dict.fromkeys(game_ids):
+        if gid != own:
+            session.add(MailGame(game_id=gid, inbound=inbound, outbox=outbox))
 
 
 def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | None:
@@ -135,9 +143,7 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
     )
     if row is not None and mail.about:
         assert not mail.defer, "a deferred row is written apart from the session"
-        for gid in dict.fromkeys(mail.about):
-            if gid != mail.game_id:
-                session.add(MailGame(game_id=gid, outbox=row))
+        link_games(session, mail.about, mail.game_id, outbox=row)
     if mail.threads_game and mail.game_id is not None and row is not None:
         game = session.get(Game, mail.game_id)
         if game is not None:

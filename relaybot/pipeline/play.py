@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
 from relaybot.books import compute
 from relaybot.config import Config
-from relaybot.core.clocks import Overrun
+from relaybot.core.clocks import Overrun, local_day
 from relaybot.core.conditionals import Conditional
 from relaybot.core.game import Outcome, Termination
 from relaybot.core.intent import Intent
@@ -168,38 +167,36 @@ def _store(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: R
     gf.now = got.arrived
 
 
-def _context(gf: GameFile, colour: int, verdict: Verdict, words: str) -> dict[str, object]:
+def _context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
+             words: str) -> dict[str, object]:
+    """What the relay and the ack say of a played mail, in the reader's notation."""
+    to = gf.player(reader)
     return {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
             "sender": gf.player(colour).name, "sender_to_move": verdict.sender_to_move,
             "rejected": [f"{r.line.text}: {r.detail}" for r in verdict.rejected],
-            "nonstandard": verdict.nonstandard}
+            "nonstandard": verdict.nonstandard,
+            "move": replies.new_moves(gf, to, len(verdict.new_plies)),
+            "proposals": replies.proposals(gf, to),
+            "auto_moves": replies.auto_moves(gf, to, verdict)}
 
 
 def _relay(cfg: Config, gf: GameFile, colour: int, verdict: Verdict, words: str) -> Mail:
     """The move (or the draw offer) relayed to the opponent (J18)."""
-    opponent = gf.player(1 - colour)
-    count = len(verdict.new_plies)
-    return replies.forward(cfg, gf, 1 - colour, "move" if count else "draw_offer", {
-        **_context(gf, colour, verdict, words), "move": replies.new_moves(gf, opponent, count),
-        "proposals": replies.proposals(gf, opponent),
-        "auto_moves": replies.auto_moves(gf, opponent, verdict)})
+    kind = "move" if verdict.new_plies else "draw_offer"
+    return replies.forward(cfg, gf, 1 - colour, kind,
+                           _context(gf, colour, 1 - colour, verdict, words))
 
 
 def _ack(cfg: Config, gf: GameFile, colour: int, verdict: Verdict, words: str,
          mail: InboundMail) -> Mail:
     """The sender's acknowledgement: what was relayed, and any notes (J2, J16, J18)."""
-    member = gf.player(colour)
-    count = len(verdict.new_plies)
-    return replies.reply(cfg, gf, colour, mail, "ack", verdict=verdict, defer=True, extra={
-        **_context(gf, colour, verdict, words),
-        "move": replies.new_moves(gf, member, count) if count else "",
-        "proposals": replies.proposals(gf, member),
-        "auto_moves": replies.auto_moves(gf, member, verdict)})
+    return replies.reply(cfg, gf, colour, mail, "ack", verdict=verdict, defer=True,
+                         extra=_context(gf, colour, colour, verdict, words))
 
 
 def _day(cfg: Config, moment: datetime) -> date:
     """J15: a game ends on the day its ending mail arrived, in the bot's zone."""
-    return moment.astimezone(ZoneInfo(cfg.bot.timezone)).date()
+    return local_day(moment, cfg.bot.timezone)
 
 
 def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, got: Received,

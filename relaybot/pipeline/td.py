@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import ClassVar
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
-from relaybot.core.game import Outcome, Termination
+from relaybot.core.clocks import local_day
+from relaybot.core.game import GameRules, Outcome, Termination
 from relaybot.core.leave import (
     EXTRA_WITH_APPROVAL,
     OVER_ALLOWANCE,
@@ -28,10 +28,10 @@ from relaybot.core.leave import (
     check_leave,
 )
 from relaybot.games import rules_for
-from relaybot.pipeline.effects import Mail, emit, to_member, to_td
+from relaybot.pipeline.effects import Mail, emit, link_games, to_member, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
-from relaybot.store.models import Game, Inbound, Leave, MailGame, Member, Question
+from relaybot.store.models import Game, Inbound, Leave, Member, Question
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Context:
     @property
     def today(self) -> date:
         """The day in the bot's zone (the day a TD decision takes effect)."""
-        return self.now.astimezone(ZoneInfo(self.cfg.bot.timezone)).date()
+        return local_day(self.now, self.cfg.bot.timezone)
 
 
 class Command:
@@ -90,63 +90,60 @@ def command(cls: type[Command]) -> type[Command]:
     return cls
 
 
-def _active_game(ctx: Context, cmd: Command, gid: str) -> Game | Done:
-    game = ctx.session.get(Game, gid.strip().lower())
-    if game is None:
-        return cmd.refuse(f"no game {gid}")
-    if game.status != "active":
-        return cmd.refuse(f"game {game.id} has already ended ({game.result})")
-    return game
+class _EndGame(Command):
+    """A TD decision that ends one active game: ``<command> <game> <word>``."""
 
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2:
+            return self.refuse(f"usage: {self.usage}")
+        game = ctx.session.get(Game, args[0].strip().lower())
+        if game is None:
+            return self.refuse(f"no game {args[0]}")
+        if game.status != "active":
+            return self.refuse(f"game {game.id} has already ended ({game.result})")
+        rules = rules_for(game.kind)
+        outcome = self.outcome(rules, args[1])
+        if isinstance(outcome, Done):
+            return outcome
+        end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
+                 ctx.today, ctx.now)
+        return self.done(f"game {game.id}: {rules.format_result(outcome)} "
+                         f"({outcome.termination})", (game.id,))
 
-def _finish(ctx: Context, cmd: Command, game: Game, outcome: Outcome) -> Done:
-    rules = rules_for(game.kind)
-    end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome, ctx.today,
-             ctx.now)
-    return cmd.done(f"game {game.id}: {rules.format_result(outcome)} ({outcome.termination})",
-                    (game.id,))
+    def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
+        """How the TD's word ends the game, or the refusal saying why it cannot."""
+        raise NotImplementedError
 
 
 @command
-class Forfeit(Command):
+class Forfeit(_EndGame):
     """J9, J11: a side loses by forfeit (an overrun confirmed, a silent player)."""
 
     name = "forfeit"
     aliases = ("没収",)
     usage = "forfeit <game> <side>"
 
-    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
-        if len(args) != 2:
-            return self.refuse(f"usage: {self.usage}")
-        game = _active_game(ctx, self, args[0])
-        if isinstance(game, Done):
-            return game
-        rules = rules_for(game.kind)
-        side = rules.side_of(args[1])
+    def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
+        side = rules.side_of(word)
         if side is None:
             names = " or ".join(rules.side_names("en")).lower()
-            return self.refuse(f"colour must be {names}, not {args[1]}")
-        return _finish(ctx, self, game, Outcome.loss(Termination.FORFEIT, side))
+            return self.refuse(f"colour must be {names}, not {word}")
+        return Outcome.loss(Termination.FORFEIT, side)
 
 
 @command
-class Adjudicate(Command):
+class Adjudicate(_EndGame):
     """J14: the TD decides an unfinished game."""
 
     name = "adjudicate"
     aliases = ("裁定",)
-    usage = "adjudicate <game> <result>"
+    usage = "adjudicate <game> <1-0|0-1|1/2-1/2>"
 
-    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
-        if len(args) != 2:
-            return self.refuse("usage: adjudicate <game> <1-0|0-1|1/2-1/2>")
-        game = _active_game(ctx, self, args[0])
-        if isinstance(game, Done):
-            return game
-        outcome = rules_for(game.kind).parse_result(args[1], Termination.ADJUDICATION)
+    def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
+        outcome = rules.parse_result(word, Termination.ADJUDICATION)
         if outcome is None or outcome.void or outcome.both_lose:
-            return self.refuse(f"result must be 1-0, 0-1 or 1/2-1/2, not {args[1]}")
-        return _finish(ctx, self, game, outcome)
+            return self.refuse(f"result must be 1-0, 0-1 or 1/2-1/2, not {word}")
+        return outcome
 
 
 class _LeaveDecision(Command):
@@ -324,8 +321,7 @@ def td_mail(session: Session, cfg: Config, text: str, message_id: str, reference
     def confirm(done: list[Done]) -> Mail:
         games = tuple(gid for d in done for gid in d.games)
         if inbound is not None:
-            for gid in dict.fromkeys(games):
-                session.add(MailGame(game_id=gid, inbound=inbound))
+            link_games(session, games, inbound.game_id, inbound=inbound)
         return Mail(kind="td_confirm", template="confirm", audience="td", to=to_td(cfg),
                     lang=cfg.bot.language, context={"outcomes": done},
                     in_reply_to=message_id, references=(*references, message_id),
