@@ -18,7 +18,7 @@ from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.ratings import rank_points
 from relaybot.games import rules_for
 from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
-from relaybot.store.models import Game, Member
+from relaybot.store.models import Game, Member, MemberAddress
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 TIME_CONTROL_RE = re.compile(r"^(\d+/\d+|bank:\d+|fischer:\d+\+\d+(?::\d+)?)(,max:\d+)?$")
@@ -167,6 +167,64 @@ def update_member(session: Session, cfg: Config, member: Member, m: MemberInput)
     session.flush()
 
 
+def _free_address(session: Session, address: str, option: str) -> str:
+    """``address`` checked and lower-cased; an AdminError if it is malformed or already
+    any member's (an address names one member only: mail from it acts for them)."""
+    checked = address.strip().lower()
+    if not ADDRESS_RE.match(checked):
+        raise AdminError(f"{option} is not a mail address: {address!r}")
+    taken = session.scalar(select(Member.id).where(Member.email == checked)) is not None or \
+        session.scalar(select(MemberAddress.id).where(MemberAddress.address == checked)) \
+        is not None
+    if taken:
+        raise AdminError(f"{option}: {checked} is already a member's address")
+    return checked
+
+
+def add_address(session: Session, member: Member, address: str, now: datetime) -> str:
+    """Register another address the member writes from (a phone's, seed 000): mail from
+    it is the member's, and its replies are authenticated by the member's own tokens."""
+    checked = _free_address(session, address, "--add-address")
+    session.add(MemberAddress(member_id=member.id, address=checked, created_at=now))
+    session.flush()
+    return checked
+
+
+def remove_address(session: Session, member: Member, address: str) -> None:
+    """Forget one of the member's other addresses (not the main one: change that with
+    ``--email``)."""
+    row = session.scalar(select(MemberAddress).where(
+        MemberAddress.member_id == member.id,
+        MemberAddress.address == address.strip().lower()))
+    if row is None:
+        raise AdminError(f"--remove-address: {address.strip()} is not one of "
+                         f"{member.name}'s other addresses")
+    session.delete(row)
+    session.flush()
+
+
+def change_email(session: Session, member: Member, address: str) -> None:
+    """Move the member's main address (where the bot writes) to ``address``; the member's
+    games, ratings and history stay theirs (they hang on the member, not the address).
+    If ``address`` was one of their other addresses it becomes the main one."""
+    checked = address.strip().lower()
+    mine = session.scalar(select(MemberAddress).where(
+        MemberAddress.member_id == member.id, MemberAddress.address == checked))
+    if mine is not None:
+        session.delete(mine)
+        session.flush()
+    elif checked != member.email:
+        checked = _free_address(session, address, "--email")
+    member.email = checked
+    session.flush()
+
+
+def member_addresses(session: Session, member: Member) -> list[str]:
+    """The member's other registered addresses, in the order they were added."""
+    return list(session.scalars(select(MemberAddress.address).where(
+        MemberAddress.member_id == member.id).order_by(MemberAddress.id)))
+
+
 def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> list[Member]:
     """Add every row of a CSV (header name,email,lang,tz,rating,notation; optional game,
     provisional and, for go, rank); all or nothing.
@@ -220,8 +278,14 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
 
 
 def find_member(session: Session, email: str) -> Member:
-    """The member with this address, or an AdminError naming it."""
-    member = session.scalar(select(Member).where(Member.email == email.strip().lower()))
+    """The member with this address (their main one or another registered one), or an
+    AdminError naming it."""
+    address = email.strip().lower()
+    member = session.scalar(select(Member).where(Member.email == address))
+    if member is None:
+        member = session.scalar(select(Member).join(
+            MemberAddress, MemberAddress.member_id == Member.id).where(
+            MemberAddress.address == address))
     if member is None:
         raise AdminError(
             f"no member with address {email.strip()} (add one with: relaybot member add)"

@@ -186,7 +186,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         print(f"Black: {gf.black.name} <{gf.black.email}>")
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
-        print(f"address: {cfg.bot.game_address(g.id)}")
+        print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")
         print(f"rules: grace {g.grace} day(s) after receipt (J7), leave "
               f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'} (J12), "
               f"overrun {g.overrun} (J9)")
@@ -312,7 +312,7 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
             tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
-            grace=args.grace, leave=not args.no_leave), now)
+            grace=args.grace, leave=not args.no_leave, td=args.td), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -394,15 +394,32 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.admin import find_member, update_member
+    from relaybot.admin import (
+        add_address,
+        change_email,
+        find_member,
+        member_addresses,
+        remove_address,
+        update_member,
+    )
 
     store = _open(cfg)
+    now = datetime.now(UTC)
     with store.session() as session:
         m = find_member(session, args.email)
         update_member(session, cfg, m, _member_input(args, args.name or "", m.email))
         if args.digest:
             m.digest = args.digest
-        print(f"{m.name}: digest {m.digest}, lang {m.lang}, tz {m.tz}")
+        if args.new_email:
+            change_email(session, m, args.new_email)
+        for address in args.add_address or ():
+            add_address(session, m, address, now)
+        for address in args.remove_address or ():
+            remove_address(session, m, address)
+        others = member_addresses(session, m)
+        print(f"{m.name} <{m.email}>: digest {m.digest}, lang {m.lang}, tz {m.tz}")
+        if others:
+            print("also writes from: " + ", ".join(others))
         print(_ratings_line(session, m))
     return 0
 
@@ -468,6 +485,12 @@ def build_parser() -> argparse.ArgumentParser:
     mset.add_argument("--name", help='"Family, Given"')
     _member_options(mset)
     mset.add_argument("--digest", choices=["weekly", "off"])
+    mset.add_argument("--email", dest="new_email", metavar="NEW",
+                      help="move the member's main address to NEW (games and ratings stay)")
+    mset.add_argument("--add-address", action="append", metavar="OTHER",
+                      help="another address the member writes from (repeatable)")
+    mset.add_argument("--remove-address", action="append", metavar="OTHER",
+                      help="forget one of the member's other addresses")
     mset.set_defaults(func=cmd_member_set)
     imp = member.add_parser("import", help="add members from a CSV file")
     imp.add_argument("file")
@@ -526,6 +549,8 @@ def build_parser() -> argparse.ArgumentParser:
     enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"])
     enew.add_argument("--game", default="chess", help="the game every pairing plays")
+    enew.add_argument("--td", metavar="ADDR",
+                      help="the event's tournament director (default: [bot] td)")
     _rule_set_options(enew)
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")

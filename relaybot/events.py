@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.admin import AdminError, GameInput, create_game, find_member
-from relaybot.config import Config
+from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.events import (
     GameResult,
     StandingRow,
@@ -40,6 +40,7 @@ class EventInput:
     game: str = "chess"  # the game kind every game of the event plays
     grace: int = 1  # J7
     leave: bool = True  # J12
+    td: str | None = None  # the event's TD; None: [bot] td
 
 
 def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
@@ -78,11 +79,16 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     emails = [m.email for m in members]
     if len(set(emails)) != len(emails):
         raise AdminError("a player is named twice in --players")
+    td = e.td.strip().lower() if e.td else None
+    if td is not None and not ADDRESS_RE.match(td):
+        raise AdminError(f"--td is not a mail address: {e.td!r}")
+    if td is not None and td in emails:
+        raise AdminError("--td: the event's TD cannot play in it")
     pairs = pairings(e.kind, emails)
     start = e.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
     event = Event(name=name, kind=e.kind, time_control=e.time_control,
                   conditionals=e.conditionals, start_date=start, tiebreaks=e.tiebreaks,
-                  created_at=now)
+                  td=td, created_at=now)
     session.add(event)
     session.flush()
     for seat, member in enumerate(members, start=1):

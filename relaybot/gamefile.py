@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.games import rules_for
 from relaybot.games.base import GameRules
-from relaybot.store.models import Game, Member, Move
+from relaybot.store.models import Event, Game, Member, Move
 
 _MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
 
@@ -29,6 +29,7 @@ class GameFile:
     now: datetime | None = None
     penalties: list[Any] = field(default_factory=list)
     pauses: list[Any] = field(default_factory=list)
+    td: str | None = None  # the event's own TD (``event new --td``); None: ``[bot] td``
 
     @classmethod
     def load(cls, session: Session, game: Game) -> GameFile:
@@ -36,7 +37,9 @@ class GameFile:
         black = session.get(Member, game.side1_id)
         assert white is not None and black is not None
         moves = list(session.scalars(_MOVES, {"game_id": game.id}))
-        return cls(game, white, black, moves, rules_for(game.kind))
+        td = (session.scalar(select(Event.td).where(Event.name == game.event))
+              if game.event else None)
+        return cls(game, white, black, moves, rules_for(game.kind), td=td)
 
     @property
     def plies(self) -> list[str]:

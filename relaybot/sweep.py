@@ -21,6 +21,7 @@ from relaybot.core.clocks import local_day
 from relaybot.core.game import Outcome, Termination
 from relaybot.deadlines import Schedule, schedule
 from relaybot.gamefile import GameFile
+from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.store.db import Store
@@ -34,6 +35,8 @@ BATCH = 200
 def sweep(store: Store, cfg: Config, now: datetime) -> int:
     """Queue every scheduled mail due at ``now``; returns how many rows were queued."""
     queued = 0
+    with store.session() as session:
+        holds.lapse(session, now)  # unconfirmed for seven days: never applied
     while True:
         with store.session() as session:
             games = session.scalars(
@@ -85,7 +88,7 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
     player = gf.player(plan.silent)
     relayed = gf.books.last_sent_at if gf.books is not None else None
     row = emit(session, cfg, Mail(
-        kind="td_silence", template="silence", audience="td", to=to_td(cfg),
+        kind="td_silence", template="silence", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.ply}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "player": player.name, "colour": ("white", "black")[plan.silent],
@@ -98,7 +101,7 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
 def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int:
     """J14: unfinished 24 months after the start: to the TD for adjudication."""
     row = emit(session, cfg, Mail(
-        kind="td_duration", template="duration", audience="td", to=to_td(cfg),
+        kind="td_duration", template="duration", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"duration:{gf.game.id}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "start": gf.game.start_date.isoformat(),

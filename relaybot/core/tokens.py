@@ -52,6 +52,7 @@ __all__ = [
     "is_token",
     "issue",
     "parse_address",
+    "td_recipient",
     "verify",
 ]
 
@@ -65,6 +66,14 @@ TokenKind = Literal["game", "m", "c"]
 # mail.inbound.tags accepts (at least two characters, so never "m" or "c")
 _TOKEN_RE = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
 _GAME_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{1,40}")
+
+
+def td_recipient(bot_td: str, address: str) -> str:
+    """Who a TD's token is issued to: ``"td"`` for the club's TD ``bot_td`` (``[bot]
+    td``; tokens sent before events had their own TD stay valid), ``"td:<address>"`` for
+    an event's TD, so one TD's token proves nothing for another."""
+    address = address.strip().lower()
+    return TD_RECIPIENT if address == bot_td.strip().lower() else f"{TD_RECIPIENT}:{address}"
 
 
 def confirmation_scope(hold_id: int | str) -> str:

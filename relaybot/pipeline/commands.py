@@ -75,14 +75,16 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
            now: datetime) -> str:
     """Everything a member's mail asks for; returns the outcome word for the ledger."""
     mail = got.mail
-    if find_commands(mail.text):
-        # TD commands from anyone else: no effect and one polite refusal (G12)
-        emit(session, cfg, replies.error(session, cfg, member, mail, "not_td", game=None), now)
-        return "not_td"
     mine = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))  # tagged game cached
     mm = MemberMail(session, cfg, member, got, now, read_intent(mail.text, _game_words(mine)),
                     mine)
     intent = mm.intent
+    if find_commands(mail.text) and not intent.any and not intent.declared \
+            and not _has_more(mm):
+        # only TD commands, from a player: no effect and one polite refusal (G12). A line
+        # starting "answer" or "withdraw" in a player's prose never blocks their move.
+        emit(session, cfg, replies.error(session, cfg, member, mail, "not_td", game=None), now)
+        return "not_td"
     if intent.leave or intent.leave_invalid:
         outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
         # J19: a leave concerns all the member's games
@@ -119,6 +121,17 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     return played.outcome
 
 
+def read_only(session: Session, cfg: Config, member: Member, mail: InboundMail) -> bool:
+    """True for a mail that only asks for ``status`` or ``help``: its answer goes to the
+    member's registered address and changes nothing, so it needs no confirmation."""
+    mine = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))
+    intent = read_intent(mail.text, _game_words(mine))
+    only_asks = (intent.status or intent.help) and not (
+        intent.resign or intent.draw_offer or intent.draw_accept or intent.leave
+        or intent.leave_invalid or intent.td_question or intent.long_think or intent.declared)
+    return bool(only_asks) and not _moves_in(mail.text, intent, mine)
+
+
 def _has_more(mm: MemberMail) -> bool:
     """True when a mail holds more than its leave / question lines (moves, other keywords).
 
@@ -127,8 +140,14 @@ def _has_more(mm: MemberMail) -> bool:
     intent = mm.intent
     if intent.resign or intent.draw_offer or intent.draw_accept:
         return True
-    rest = strip_lines(mm.mail.text, intent.keyword_lines)
-    played = sorted({g.kind for g in mm.games}) or kinds()
+    return _moves_in(mm.mail.text, intent, mm.games)
+
+
+def _moves_in(text: str, intent: Intent, games: list[Game]) -> bool:
+    """Whether the text besides its keyword lines holds moves of any game the member
+    plays (any game's reader may find them: which game is not known yet)."""
+    rest = strip_lines(text, intent.keyword_lines)
+    played = sorted({g.kind for g in games}) or kinds()
     return any(rules_for(kind).extract_record(rest).tokens for kind in played)
 
 

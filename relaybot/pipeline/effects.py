@@ -23,7 +23,7 @@ from relaybot.core import tokens
 from relaybot.core.clocks import local_day
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
-from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
+from relaybot.store.models import Event, Game, Inbound, MailGame, Member, Outbox, ReplyCount
 
 Audience = Literal["player", "td", "member", "operator"]
 
@@ -56,6 +56,7 @@ class Mail:
     unique: bool = False
     threads_game: bool = False
     reply_to: str | None = None  # where replies go when not to the game's address
+    reply_to_fixed: bool = False  # ``reply_to`` wins over the token address (a ``c.`` one)
     about: tuple[str, ...] = ()  # more games this mail is about (J19: in their exports)
     capped: bool = False  # an error reply: at most error_reply_cap per address and day (G7)
 
@@ -65,19 +66,30 @@ def to_member(member: Member) -> Recipient:
     return Recipient(member.name, member.email, member.id)
 
 
-def to_td(cfg: Config) -> Recipient:
-    """The tournament director as a mail recipient."""
-    return Recipient("TD", cfg.bot.td)
+def to_td(cfg: Config, address: str | None = None) -> Recipient:
+    """A tournament director as a mail recipient: ``address`` (a game's TD,
+    :func:`td_of`), else the club's ``[bot] td``."""
+    return Recipient("TD", address or cfg.bot.td)
+
+
+def td_of(session: Session, cfg: Config, game: Game | None) -> str:
+    """The TD of a game: its event's ``--td``, else ``[bot] td`` (INTERFACE.md "TD
+    commands")."""
+    if game is not None and game.event:
+        td = session.scalar(select(Event.td).where(Event.name == game.event))
+        if td:
+            return td
+    return cfg.bot.td.strip().lower()
 
 
 def token_recipient(cfg: Config, to: Recipient) -> str | None:
-    """Who a reply token is issued to: the member's id, ``"td"`` for the TD, None for
-    anyone else (no token: nobody else's reply can act)."""
+    """Who a reply token is issued to: the member's id, or a TD's ``td``/``td:<address>``."""
     if to.member_id is not None:
         return str(to.member_id)
-    if to.address.strip().lower() == cfg.bot.td.strip().lower():
-        return tokens.TD_RECIPIENT
-    return None
+    # every other recipient is a TD (the club's or an event's) or the operator, whose
+    # address is the club's TD: the token is theirs alone (identify checks the From:
+    # is a TD address before it counts)
+    return tokens.td_recipient(cfg.bot.td, to.address)
 
 
 def reply_address(cfg: Config, to: Recipient, game_id: str | None) -> str | None:
@@ -132,7 +144,8 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         return None
     subject, body = render_mail(mail)
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
-    reply_to = reply_address(cfg, mail.to, mail.game_id if game_address else None)
+    reply_to = (mail.reply_to if mail.reply_to_fixed
+                else reply_address(cfg, mail.to, mail.game_id if game_address else None))
     row = queue_mail(
         session, cfg, kind=mail.kind, to=mail.to, subject=subject, body=body, now=now,
         game_id=mail.game_id, reply_to=reply_to or game_address or mail.reply_to,

@@ -90,7 +90,7 @@ def overrun_report(cfg: Config, gf: GameFile, overrun: Overrun, *,
                    automatic: bool = False) -> Mail:
     """The TD's overrun report with both sides' day ledgers and the command to confirm."""
     return Mail(
-        kind="td_overrun", template="overrun", audience="td", to=to_td(cfg),
+        kind="td_overrun", template="overrun", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id,
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "player": gf.player(overrun.colour).name,
@@ -152,7 +152,7 @@ def game_over(
                          dedupe_key=f"end:{game.id}:{colour}")
              for colour in (0, 1)]
     mails.append(Mail(
-        kind="td_result", template="result", audience="td", to=to_td(cfg),
+        kind="td_result", template="result", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=game.id, dedupe_key=f"td_result:{game.id}",
         context={"game_id": game.id, "white": gf.white.name, "black": gf.black.name,
                  "result": result, "termination": termination, "event": game.event or "",

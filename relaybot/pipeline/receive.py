@@ -18,13 +18,13 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.faults import crash_point
-from relaybot.mail.inbound import InboundMail, parse_mail
-from relaybot.pipeline import commands
-from relaybot.pipeline.identify import identify
+from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids
+from relaybot.pipeline import commands, holds
+from relaybot.pipeline.identify import identify, members_by_address
 from relaybot.pipeline.play import Received
-from relaybot.pipeline.td import td_mail
+from relaybot.pipeline.td import find_commands, td_mail
 from relaybot.store.db import Store
-from relaybot.store.models import Inbound, Member
+from relaybot.store.models import Hold, Inbound, Member
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +112,7 @@ def prefetch(session: Session, cfg: Config, arrivals: list[Arrival]) -> Prefetch
         if (folder, validity) == (first.folder, first.uidvalidity):
             seen_uids.add(uid)
     senders = sorted({m.from_addr for m in mails.values() if m.from_addr})
-    members = {m.email: m for m in session.scalars(
-        select(Member).where(Member.email.in_(senders)))} if senders else {}
+    members = members_by_address(session, senders)
     return Prefetch(mails, seen_ids, seen_uids, members)
 
 
@@ -163,13 +162,57 @@ def _route(
     session: Session, cfg: Config, mail: InboundMail, inbound: Inbound, arrival: Arrival,
     now: datetime, members: dict[str, Member] | None = None,
 ) -> str:
-    """identify -> the TD's commands or the member's commands; returns the outcome word."""
+    """identify -> the trust gate -> the TD's commands or the member's commands; returns
+    the outcome word for the ledger.
+
+    The gate (INTERFACE.md "Who may act"): an authenticated mail acts at once; a trusted
+    ``dmarc=fail`` acts on nothing and the registered address is told; anything else
+    from a registered address is held until that address confirms it (``holds``). A
+    member's ``status`` or ``help`` alone is answered at once: the answer goes to the
+    registered address only and changes nothing.
+    """
     sender = identify(session, cfg, mail, arrival.internaldate, members)
-    if sender.kind == "td":
+    if sender.kind == "confirm":
+        assert sender.confirm is not None
+        return holds.confirm(session, cfg, mail, sender.confirm.token, sender.member,
+                             sender.td, now, _apply_held)
+    assert mail.from_addr is not None or sender.kind not in ("td", "member")
+    if sender.td is not None and (sender.member is None or find_commands(mail.text)):
+        who = holds.td_holder(cfg, sender.td)
+        if sender.forged:
+            return "td_" + holds.forged(session, cfg, who, mail, now)
+        if not find_commands(mail.text):
+            return "td_no_command"
+        if not sender.td_authenticated:
+            return "td_" + holds.hold(session, cfg, who, mail, inbound, now)
         # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
         return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
-                       arrival.internaldate, inbound)
-    if sender.member is None:
+                       arrival.internaldate, inbound, sender.td)
+    member = sender.member
+    if member is None:
         return sender.kind
-    return commands.handle(session, cfg, sender.member,
-                           Received(mail, inbound, arrival.internaldate), now)
+    assert mail.from_addr is not None
+    if sender.forged:
+        return holds.forged(session, cfg, holds.member_holder(member, mail.from_addr), mail, now)
+    if not sender.authenticated:
+        if not commands.read_only(session, cfg, member, mail):
+            return holds.hold(session, cfg, holds.member_holder(member, mail.from_addr),
+                              mail, inbound, now)
+    else:
+        holds.supersede(session, member, tagged_ids(mail, cfg.bot.address), now)
+    return commands.handle(session, cfg, member, Received(mail, inbound, arrival.internaldate),
+                           now)
+
+
+def _apply_held(session: Session, cfg: Config, hold: Hold, mail: InboundMail,
+                now: datetime) -> str:
+    """A confirmed hold: its mail acts now as if it had been authenticated when it
+    arrived (its INTERNALDATE is the receipt that counts, J6)."""
+    held = session.get(Inbound, hold.inbound_id)
+    assert held is not None
+    if hold.member_id is None:
+        return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
+                       held.received_at, held, hold.td)
+    member = session.get(Member, hold.member_id)
+    assert member is not None
+    return commands.handle(session, cfg, member, Received(mail, held, held.received_at), now)

@@ -65,7 +65,16 @@ def own_words(gf: GameFile, text: str, verdict: Verdict) -> str:
     if record.first_line >= 0:
         skip.update(range(record.first_line, record.last_line + 1))
     lines = [line for i, line in enumerate(text.splitlines()) if i not in skip]
-    return "\n".join(lines).strip()[:4000]
+    return quote_block("\n".join(lines).strip()[:4000])
+
+
+def quote_block(words: str) -> str:
+    """A player's words as the opponent reads them: every line behind "> ", so that no
+    line of theirs can pass for the bot's own text (a fake "Game over" or a fake
+    instruction inside a relayed mail, issue 12)."""
+    if not words:
+        return ""
+    return "\n".join(("> " + line).rstrip() for line in words.splitlines())
 
 
 def forward(cfg: Config, gf: GameFile, colour: int, kind: str,

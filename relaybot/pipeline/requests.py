@@ -137,7 +137,7 @@ def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,
     session.add(question)
     session.flush()
     emit(session, cfg, Mail(
-        kind="td_question", template="question", audience="td", to=to_td(cfg),
+        kind="td_question", template="question", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, dedupe_key=f"question:{question.id}", reply_to=cfg.bot.address,
         about=(gf.game.id,),
         context={"game_id": gf.game.id, "player": member.name, "question": text,

@@ -28,7 +28,7 @@ from relaybot.core.leave import (
     check_leave,
 )
 from relaybot.games import rules_for
-from relaybot.pipeline.effects import Mail, emit, link_games, to_member, to_td
+from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
 from relaybot.store.models import Game, Inbound, Leave, Member, Question
@@ -46,16 +46,27 @@ class Done:
 
 @dataclass(frozen=True)
 class Context:
-    """What every command runs with: the transaction, the config and the moment."""
+    """What every command runs with: the transaction, the config, the moment, and the TD
+    who gave the command (``td``: an address; None from the CLI, the operator's own)."""
 
     session: Session
     cfg: Config
     now: datetime
+    td: str | None = None
 
     @property
     def today(self) -> date:
         """The day in the bot's zone (the day a TD decision takes effect)."""
         return local_day(self.now, self.cfg.bot.timezone)
+
+    def may_act(self, game: Game) -> bool:
+        """The game is this TD's: its event's ``--td``, else ``[bot] td`` (INTERFACE.md
+        "TD commands"). The operator at the CLI may act on every game."""
+        return self.td is None or td_of(self.session, self.cfg, game) == self.td
+
+    def not_yours(self, game: Game) -> str:
+        """Why a command on another TD's game did nothing."""
+        return f"game {game.id} is not yours: its TD is {td_of(self.session, self.cfg, game)}"
 
 
 class Command:
@@ -99,6 +110,8 @@ class _EndGame(Command):
         game = ctx.session.get(Game, args[0].strip().lower())
         if game is None:
             return self.refuse(f"no game {args[0]}")
+        if not ctx.may_act(game):
+            return self.refuse(ctx.not_yours(game))
         if game.status != "active":
             return self.refuse(f"game {game.id} has already ended ({game.result})")
         rules = rules_for(game.kind)
@@ -155,6 +168,9 @@ class _LeaveDecision(Command):
         leave = ctx.session.get(Leave, int(args[0]))
         if leave is None or leave.status != "pending":
             return self.refuse(f"no leave request {args[0]} waiting for approval")
+        if ctx.td is not None and ctx.td != ctx.cfg.bot.td.strip().lower():
+            # a leave covers all the member's games (J12): the club's TD decides it
+            return self.refuse(f"leave requests are decided by the club's TD, {ctx.cfg.bot.td}")
         member = ctx.session.get(Member, leave.member_id)
         assert member is not None
         return self.decide(ctx, leave, member)
@@ -222,9 +238,9 @@ class Withdraw(Command):
         if member is None:
             return self.refuse(f"no member {args[0]}")
         how = args[1].lower()
-        games = list(ctx.session.scalars(select(Game).where(
+        games = [g for g in ctx.session.scalars(select(Game).where(
             Game.status == "active",
-            (Game.side0_id == member.id) | (Game.side1_id == member.id))))
+            (Game.side0_id == member.id) | (Game.side1_id == member.id))) if ctx.may_act(g)]
         for game in games:
             if how == "suspended":
                 game.status = "suspended"
@@ -254,6 +270,9 @@ class Answer(Command):
         question = ctx.session.get(Question, int(args[0]))
         if question is None or question.answered_at is not None:
             return self.refuse(f"no open question {args[0]}")
+        asked = ctx.session.get(Game, question.game_id)
+        if asked is not None and not ctx.may_act(asked):
+            return self.refuse(ctx.not_yours(asked))
         answer = " ".join(args[1:]) + ("\n" + rest if rest else "")
         question.answered_at = ctx.now
         question.answer = answer.strip()[:8000]
@@ -301,9 +320,10 @@ def find_commands(text: str) -> list[CommandLine]:
 
 
 def run_commands(session: Session, cfg: Config, text: str, now: datetime,
-                 reply: Callable[[list[Done]], Mail] | None = None) -> list[Done]:
-    """Carry out every command in ``text``; ``answer`` takes the rest of the text."""
-    ctx = Context(session, cfg, now)
+                 reply: Callable[[list[Done]], Mail] | None = None,
+                 td: str | None = None) -> list[Done]:
+    """Carry out every command in ``text`` as TD ``td``; ``answer`` takes the rest."""
+    ctx = Context(session, cfg, now, td)
     done = []
     for line in find_commands(text):
         done.append(line.command.run(ctx, line.args, line.rest))
@@ -315,16 +335,20 @@ def run_commands(session: Session, cfg: Config, text: str, now: datetime,
 
 
 def td_mail(session: Session, cfg: Config, text: str, message_id: str, references: list[str],
-            now: datetime, inbound: Inbound | None = None) -> str:
-    """Carry out every command in a mail from the TD and confirm them by mail; the mail
-    and the confirmation go in the export of every game the commands acted on (J19)."""
+            now: datetime, inbound: Inbound | None = None, td: str | None = None) -> str:
+    """Carry out every command in an authenticated mail from TD ``td`` (default ``[bot]
+    td``) and confirm them to that TD by mail; the mail and the confirmation go in the
+    export of every game the commands acted on (J19)."""
+    td = (td or cfg.bot.td).strip().lower()
+
     def confirm(done: list[Done]) -> Mail:
         games = tuple(gid for d in done for gid in d.games)
         if inbound is not None:
             link_games(session, games, inbound.game_id, inbound=inbound)
-        return Mail(kind="td_confirm", template="confirm", audience="td", to=to_td(cfg),
+        return Mail(kind="td_confirm", template="confirm", audience="td", to=to_td(cfg, td),
                     lang=cfg.bot.language, context={"outcomes": done},
                     in_reply_to=message_id, references=(*references, message_id),
                     auto_submitted="auto-replied", about=games)
 
-    return "td_command" if run_commands(session, cfg, text, now, confirm) else "td_no_command"
+    return ("td_command" if run_commands(session, cfg, text, now, confirm, td)
+            else "td_no_command")

@@ -352,3 +352,42 @@ class MailGame(Base):
     # set instead of the ids while the mail's own row is not written yet (as Move does)
     inbound: Mapped[Inbound | None] = relationship(lazy="raise")
     outbox: Mapped[Outbox | None] = relationship(lazy="raise")
+
+
+class MemberAddress(Base):
+    """Another address a member writes from (seed 000 allows moves from a phone's mail
+    address): ``member set ADDR --add-address OTHER``. Mail to the member still goes to
+    ``Member.email``; mail from any registered address is the member's."""
+
+    __tablename__ = "member_addresses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Hold(Base):
+    """A mail from a registered address that did not prove its sender (INTERFACE.md "Who
+    may act"): kept until the address confirms it (it then acts as of its arrival), the
+    sender cancels it, a later authenticated mail for the same game supersedes it, or it
+    lapses after seven days. ``token`` is the ``c.`` token of the confirmation request,
+    kept to find the hold by (the token itself proves nothing without its recipient)."""
+
+    __tablename__ = "holds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    inbound_id: Mapped[int] = mapped_column(ForeignKey("inbound.id"))
+    # the member who must confirm, or none for a TD's mail (then ``td`` is the address)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True,
+                                                  index=True)
+    td: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    address: Mapped[str] = mapped_column(String(320))  # where the request was sent
+    game_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    # held | confirmed | cancelled | superseded | lapsed
+    status: Mapped[str] = mapped_column(String(12), default="held", index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    resolved_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    inbound: Mapped[Inbound] = relationship(lazy="raise")

@@ -19,11 +19,15 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
+from sqlalchemy import select
+
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+from relaybot.core import tokens
 from relaybot.runner import CycleReport, run_once
 from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
+from relaybot.store.models import Member
 from tests.servers.dovecot import Account
 from tests.servers.smtp_sink import Captured, SmtpSink
 
@@ -31,6 +35,16 @@ RELAY = "relay@club.example"
 TD = "td@club.example"
 # the key of the club's reply tokens (issue 12); a real club's comes from `relaybot init`
 SECRET = "harness-secret-for-tests-only"
+# the authserv-id of the club's own MTA ([bot] authserv_id): a test that plays the MTA
+# adds "Authentication-Results: mx.club.example; dmarc=pass ..." (see authenticated_by_mta)
+OUR_MTA = "mx.club.example"
+
+
+def authenticated_by_mta(raw: bytes, domain: str) -> bytes:
+    """``raw`` with our MTA's ``dmarc=pass`` for ``domain`` on top, as the club's own
+    mail server adds it to a mail that passed DMARC."""
+    return f"Authentication-Results: {OUR_MTA}; dmarc=pass header.from={domain}\r\n".encode() \
+        + raw
 
 
 def body_of(captured: Captured) -> str:
@@ -48,6 +62,16 @@ class Player:
     address: str
     club: Club
     lang: str = "en"
+
+    def game_address(self, game_id: str) -> str:
+        """The game's token address issued to this player: what the Reply-To of the
+        bot's mail about that game says (a reply there is authenticated, issue 12)."""
+        return self.club.token_address(self.address, game_id)
+
+    def member_address(self) -> str:
+        """The ``m.`` token address issued to this player (or TD): the Reply-To of the
+        bot's mail that is not about one game (digests, TD mail)."""
+        return self.club.token_address(self.address)
 
     def inbox(self) -> list[Captured]:
         """Mail the bot sent this player about games (weekly digests left out)."""
@@ -106,7 +130,7 @@ class Club:
         self.cfg = Config(
             database=DatabaseConfig(url=self.db_url),
             bot=BotConfig(address=RELAY, timezone="Asia/Tokyo", language="en", td=TD,
-                          secret=SECRET),
+                          secret=SECRET, authserv_id=OUR_MTA),
             imap=ImapConfig(host=self.account.host, port=self.account.port,
                             user=self.account.user, password=self.account.password,
                             tls="none", folder="INBOX", poll_seconds=1),
@@ -123,7 +147,7 @@ class Club:
             "RELAYBOT_DATABASE_URL": self.db_url,
             "RELAYBOT_BOT_ADDRESS": RELAY, "RELAYBOT_BOT_TD": TD,
             "RELAYBOT_BOT_LANGUAGE": "en", "RELAYBOT_BOT_TIMEZONE": "Asia/Tokyo",
-            "RELAYBOT_BOT_SECRET": SECRET,
+            "RELAYBOT_BOT_SECRET": SECRET, "RELAYBOT_BOT_AUTHSERV_ID": self.cfg.bot.authserv_id,
             "RELAYBOT_IMAP_HOST": self.account.host,
             "RELAYBOT_IMAP_PORT": str(self.account.port),
             "RELAYBOT_IMAP_USER": self.account.user,
@@ -171,6 +195,18 @@ class Club:
 
     def cycle(self) -> CycleReport:
         return run_once(self.store, self.cfg, self.clock)
+
+    def token_address(self, address: str, game_id: str | None = None) -> str:
+        """The token address the bot issues to member (or TD) ``address`` (about
+        ``game_id``, or ``m.`` for other mail)."""
+        scope = game_id or tokens.MEMBER_SCOPE
+        with self.store.session() as session:
+            member = session.scalar(select(Member).where(Member.email == address))
+            # not a member: a TD, whose tokens are issued to "td" ([bot] td) or "td:<addr>"
+            recipient = (str(member.id) if member is not None
+                         else tokens.td_recipient(self.cfg.bot.td, address))
+            token = tokens.issue(SECRET, scope, recipient)
+        return tokens.format_address("relay", "club.example", scope, token)
 
     def mails_to(self, address: str) -> list[Captured]:
         return [c for c in self.sink.captured if address in c.rcpt_tos]

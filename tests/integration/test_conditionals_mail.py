@@ -40,13 +40,13 @@ def test_seed_000_postal_example_by_email(club: Club) -> None:
     game_a = club.game(maruyama, kadokawa, event="#500")
     game_b = club.game(kadokawa, maruyama, event="#500")
 
-    maruyama.send(LETTER_1_MARUYAMA, to=f"relay+{game_a}@club.example", subject="#500")
+    maruyama.send(LETTER_1_MARUYAMA, to=maruyama.game_address(game_a), subject="#500")
     club.cycle()
     assert record(club, game_a) == "1. e4"
     forward = body_of(kadokawa.inbox()[-1])
     assert "もし 1... e5 なら 2. Nf3" in forward  # the proposal is shown to the opponent
 
-    kadokawa.send(LETTER_2_KADOKAWA, to=f"relay+{game_a}@club.example", subject="Re: #500")
+    kadokawa.send(LETTER_2_KADOKAWA, to=kadokawa.game_address(game_a), subject="Re: #500")
     club.cycle()
     assert record(club, game_a) == "1. e4 e5 2. Nf3 Nc6"
     assert record(club, game_b) == "1. d4"
@@ -57,12 +57,12 @@ def test_seed_000_postal_example_by_email(club: Club) -> None:
     combined = body_of(kadokawa.inbox()[-1])
     assert combined.count("====") >= 2  # one reply listing both sections
 
-    maruyama.send(LETTER_3_MARUYAMA, to=f"relay+{game_a}@club.example", subject="Re: #500")
+    maruyama.send(LETTER_3_MARUYAMA, to=maruyama.game_address(game_a), subject="Re: #500")
     club.cycle()
     assert record(club, game_a) == "1. e4 e5 2. Nf3 Nc6 3. Bc4"
     assert record(club, game_b) == "1. d4 d5 2. c4 c6"
 
-    kadokawa.send(LETTER_4_KADOKAWA, to=f"relay+{game_a}@club.example", subject="Re: #500")
+    kadokawa.send(LETTER_4_KADOKAWA, to=kadokawa.game_address(game_a), subject="Re: #500")
     club.cycle()
     assert record(club, game_a) == "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6"
     assert record(club, game_b) == "1. d4 d5 2. c4 c6 3. Nf3"
@@ -144,7 +144,7 @@ def test_j17_one_bad_section_does_not_block_the_other(club: Club) -> None:
     black = club.member("Brown, Tom", "brown@example.org")
     a = club.game(white, black)
     b = club.game(white, black)
-    white.send("Hello!\n\nA: 1. e4\n\nB: 1. Ke3\n", to=f"relay+{a}@club.example",
+    white.send("Hello!\n\nA: 1. e4\n\nB: 1. Ke3\n", to=white.game_address(a),
                subject="two games")
     club.cycle()
     assert record(club, a) == "1. e4"
@@ -178,7 +178,7 @@ def test_j17_a_section_that_raises_sends_nothing_for_its_game(
         return real(mail)
 
     monkeypatch.setattr(commands, "render_mail", fail_on_a)
-    white.send("Hello!\n\nA: 1. e4\n\nB: 1. d4\n", to=f"relay+{a}@club.example",
+    white.send("Hello!\n\nA: 1. e4\n\nB: 1. d4\n", to=white.game_address(a),
                subject="two games")
     club.cycle()
     assert calls == [a, b]

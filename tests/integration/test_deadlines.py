@@ -57,7 +57,7 @@ def test_j11_no_reminder_while_the_player_is_on_leave(club: Club) -> None:
     last = (club.clock + timedelta(days=25)).date()
     white.send("1. e4")
     club.cycle()
-    black.send(f"leave {first} {last}", to="relay@club.example", subject="Leave")
+    black.send(f"leave {first} {last}", to=black.member_address(), subject="Leave")
     club.cycle()
     assert "leave_reply" in kinds(club, "brown@example.org")
     assert "leave_notice" in kinds(club, "sato@example.jp")  # every opponent is told (J12)
@@ -72,10 +72,10 @@ def test_j11_no_reminder_while_the_player_is_on_leave(club: Club) -> None:
 def test_j12_leave_over_the_yearly_30_days_waits_for_the_td(club: Club) -> None:
     white, black, _gid = setup(club)
     d0 = (club.clock + timedelta(days=1)).date()
-    black.send(f"leave {d0} {d0 + timedelta(days=9)}", to="relay@club.example", subject="休戦")
+    black.send(f"leave {d0} {d0 + timedelta(days=9)}", to=black.member_address(), subject="休戦")
     club.cycle()
     black.send(f"leave {d0 + timedelta(days=20)} {d0 + timedelta(days=49)}",
-               to="relay@club.example", subject="leave")
+               to=black.member_address(), subject="leave")
     club.cycle()
     reply = body_of(black.inbox()[-1])
     assert "TD" in reply and "30 days" in reply
@@ -83,11 +83,11 @@ def test_j12_leave_over_the_yearly_30_days_waits_for_the_td(club: Club) -> None:
         pending = s.scalars(select(Leave).where(Leave.status == "pending")).one()
         leave_id = pending.id
     # only the TD may approve; a player trying is refused politely
-    white.send(f"approve leave {leave_id}", to="relay@club.example", subject="x")
+    white.send(f"approve leave {leave_id}", to=white.member_address(), subject="x")
     club.cycle()
     assert "Only the TD" in body_of(white.inbox()[-1])
     td = Player("TD", TD, club)
-    td.send(f"approve leave {leave_id}", to="relay@club.example", subject="Re: leave")
+    td.send(f"approve leave {leave_id}", to=td.member_address(), subject="Re: leave")
     club.cycle()
     with club.store.session() as s:
         assert s.get(Leave, leave_id).status == "active"  # type: ignore[union-attr]
@@ -100,27 +100,27 @@ def test_j12_the_td_may_approve_at_most_30_more_days_a_year(club: Club) -> None:
     pending; one within them is approved."""
     _white, black, _gid = setup(club)
     d0 = (club.clock + timedelta(days=1)).date()
-    black.send(f"leave {d0} {d0 + timedelta(days=19)}", to="relay@club.example", subject="x")
+    black.send(f"leave {d0} {d0 + timedelta(days=19)}", to=black.member_address(), subject="x")
     club.cycle()  # 20 days: within the 30
     black.send(f"leave {d0 + timedelta(days=30)} {d0 + timedelta(days=179)}",
-               to="relay@club.example", subject="leave")  # 150 days: waits for the TD
+               to=black.member_address(), subject="leave")  # 150 days: waits for the TD
     club.cycle()
     with club.store.session() as s:
         long_id = s.scalars(select(Leave).where(Leave.status == "pending")).one().id
     td = Player("TD", TD, club)
-    td.send(f"approve leave {long_id}", to="relay@club.example", subject="Re: leave")
+    td.send(f"approve leave {long_id}", to=td.member_address(), subject="Re: leave")
     club.cycle()
     confirm = body_of(club.mails_to(TD)[-1])
     assert "NOT DONE: approve leave" in confirm and "60 days" in confirm
     with club.store.session() as s:
         assert s.get(Leave, long_id).status == "pending"  # type: ignore[union-attr]
     black.send(f"leave {d0 + timedelta(days=200)} {d0 + timedelta(days=229)}",
-               to="relay@club.example", subject="leave")  # 30 more: 50 in all
+               to=black.member_address(), subject="leave")  # 30 more: 50 in all
     club.cycle()
     with club.store.session() as s:
         ok_id = s.scalars(select(Leave).where(Leave.status == "pending",
                                               Leave.id != long_id)).one().id
-    td.send(f"approve leave {ok_id}", to="relay@club.example", subject="Re: leave")
+    td.send(f"approve leave {ok_id}", to=td.member_address(), subject="Re: leave")
     club.cycle()
     assert "done: approve leave" in body_of(club.mails_to(TD)[-1])
 
@@ -128,7 +128,7 @@ def test_j12_the_td_may_approve_at_most_30_more_days_a_year(club: Club) -> None:
 def test_j12_leave_announced_after_it_started_is_refused(club: Club) -> None:
     _white, black, _gid = setup(club)
     started = (club.clock - timedelta(days=3)).date()
-    black.send(f"leave {started} {started + timedelta(days=7)}", to="relay@club.example",
+    black.send(f"leave {started} {started + timedelta(days=7)}", to=black.member_address(),
                subject="leave")
     club.cycle()
     assert "already started" in body_of(black.inbox()[-1])
@@ -155,7 +155,7 @@ def test_j9_overrun_at_move_10_reported_and_forfeit_confirmed_by_td_mail(club: C
     assert "move 10" in text and "over the limit of 30" in text
     assert f"forfeit {gid} white" in text
     td = Player("TD", TD, club)
-    td.send(f"forfeit {gid} white", to="relay@club.example", subject="Re: overrun")
+    td.send(f"forfeit {gid} white", to=td.member_address(), subject="Re: overrun")
     club.cycle()
     with club.store.session() as s:
         game = s.get(Game, gid)
@@ -177,7 +177,7 @@ def test_j13_question_pauses_the_clock_until_the_answer(club: Club) -> None:
     # the TD answers 8 days later; Black replies 2 days after that
     club.clock += timedelta(days=8)
     td = Player("TD", TD, club)
-    td.send(f"answer {qid}\nYes: write draw alone on a line.", to="relay@club.example",
+    td.send(f"answer {qid}\nYes: write draw alone on a line.", to=td.member_address(),
             subject="Re: question")
     club.cycle()
     assert "answer" in kinds(club, "brown@example.org")

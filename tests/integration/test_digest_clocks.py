@@ -23,10 +23,10 @@ def test_d1_the_digest_counts_days_as_the_books_do_after_a_leave(club: Club) -> 
     black = club.member("Brown, Tom", "brown@example.org")
     gid = club.game(white, black)
     club.cycle()
-    white.send("1. e4", to=f"relay+{gid}@club.example")
+    white.send("1. e4", to=white.game_address(gid))
     club.cycle()
     d0 = (club.clock + timedelta(days=2)).date()
-    black.send(f"leave {d0} {d0 + timedelta(days=19)}", to="relay@club.example",
+    black.send(f"leave {d0} {d0 + timedelta(days=19)}", to=black.member_address(),
                subject="leave")  # 20 days, long over when the digest goes out
     club.cycle()
     now = club.clock + timedelta(days=40)

@@ -38,12 +38,12 @@ def resign_game(club: Club, gid: str, players: dict[str, Player], loser_colour: 
         black = s.get(Member, game.side1_id)
         assert white is not None and black is not None
         w, b = players[white.email], players[black.email]
-    w.send("1. e4", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    w.send("1. e4", to=w.game_address(gid), subject=f"[{gid}]")
     club.cycle()
-    b.send("1. e4 e5", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    b.send("1. e4 e5", to=b.game_address(gid), subject=f"[{gid}]")
     club.cycle()
-    (w if loser_colour == 0 else b).send("resign", to=f"relay+{gid}@club.example",
-                                         subject=f"[{gid}]")
+    loser = w if loser_colour == 0 else b
+    loser.send("resign", to=loser.game_address(gid), subject=f"[{gid}]")
     club.cycle()
 
 

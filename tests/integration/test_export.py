@@ -25,17 +25,17 @@ def test_j19_every_mail_about_a_game_is_in_its_export(club: Club) -> None:
     a = club.game(white, black)
     b = club.game(white, black)
     club.cycle()
-    white.send("Two games at once.\n\nA: 1. e4\n\nB: 1. d4\n", to=f"relay+{a}@club.example",
+    white.send("Two games at once.\n\nA: 1. e4\n\nB: 1. d4\n", to=white.game_address(a),
                subject="sections A and B")
     club.cycle()
-    black.send("td: may I take back a misprint?", to=f"relay+{a}@club.example",
+    black.send("td: may I take back a misprint?", to=black.game_address(a),
                subject="question on A")
     club.cycle()
     d0 = (club.clock + timedelta(days=2)).date()
-    black.send(f"leave {d0} {d0 + timedelta(days=4)}", to="relay@club.example",
+    black.send(f"leave {d0} {d0 + timedelta(days=4)}", to=black.member_address(),
                subject="leave for both")
     club.cycle()
-    Player("TD", TD, club).send(f"adjudicate {b} 1/2-1/2", to="relay@club.example",
+    Player("TD", TD, club).send(f"adjudicate {b} 1/2-1/2", to=club.token_address(TD),
                                 subject="ruling on B")
     club.cycle()
     in_a, in_b = _exported(club, a), _exported(club, b)

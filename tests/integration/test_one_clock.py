@@ -14,11 +14,11 @@ def test_j18_a_reply_in_a_run_with_now_counts_days_at_that_now(club: Club) -> No
     black = club.member("Brown, Tom", "brown@example.org")
     gid = club.game(white, black)
     club.cycle()
-    white.send("1. e4", to=f"relay+{gid}@club.example")
+    white.send("1. e4", to=white.game_address(gid))
     club.cycle()
     # Black's faulty reply, two days later in the club's calendar (the wall clock is
     # months later): the error reply's clock must be the run's, 2026-03
-    black.send("1. e4 Kxe9", to=f"relay+{gid}@club.example")
+    black.send("1. e4 Kxe9", to=black.game_address(gid))
     club.cycle()
     reply = body_of(black.inbox()[-1]).replace("\r\n", "\n")
     days = re.search(r"On the current move so far: (\d+) day", reply)

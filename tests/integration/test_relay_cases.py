@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.store.models import Game, GameEvent, Inbound, Move
-from tests.integration.relay_harness import RELAY, Club, Player, body_of
+from tests.integration.relay_harness import Club, Player, body_of
 
 pytestmark = pytest.mark.integration
 
@@ -108,7 +108,7 @@ def test_iso_2022_jp_mail_from_a_japanese_client(club: Club) -> None:
     text = "黒木様\n\nよろしくお願いいたします。\n\n1. e4\n\n佐藤花子\n"
     msg = MIMEText(text, "plain", "iso-2022-jp")
     msg["From"] = "=?ISO-2022-JP?B?GyRCOjRGIzJWO1IbKEI=?= <sato@example.jp>"
-    msg["To"] = f"relay+{gid}@club.example"
+    msg["To"] = club.token_address("sato@example.jp", gid)
     msg["Subject"] = Header(f"Re: [{gid}] 対局開始", "iso-2022-jp").encode()
     msg["Message-ID"] = "<jis-1@example.jp>"
     msg["X-Mailer"] = "Microsoft Outlook 16.0"
@@ -126,7 +126,7 @@ def test_html_only_mail(club: Club) -> None:
                    "<blockquote>1. e4 (old quoted text)</blockquote></body></html>",
                    "html", "utf-8")
     msg["From"] = "Sato, Hanako <sato@example.jp>".replace("Sato, Hanako", '"Sato, Hanako"')
-    msg["To"] = f"relay+{gid}@club.example"
+    msg["To"] = club.token_address("sato@example.jp", gid)
     msg["Subject"] = f"Re: [{gid}] move"
     msg["Message-ID"] = "<html-1@example.jp>"
     club.deliver(msg.as_bytes())
@@ -207,7 +207,7 @@ def test_g1_crash_between_commit_and_move_processes_the_mail_once(club: Club) ->
 
 def test_subject_tag_identifies_the_game_without_a_plus_address(club: Club) -> None:
     white, _black, gid = two_players(club)
-    white.send("1. c4", to=RELAY, subject=f"Re: [{gid}] my move")
+    white.send("1. c4", to=white.member_address(), subject=f"Re: [{gid}] my move")
     club.cycle()
     assert plies(club, gid) == ["c2c4"]
 

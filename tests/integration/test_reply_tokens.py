@@ -2,7 +2,7 @@
 every mail to a member or the TD carries a Reply-To token address issued to that
 recipient; a player who simply replies is relayed as before and identified as
 authenticated; the same address used by anyone else, or the plain game address, is not.
-Nothing is held on it yet: these tests only read ``Sender.authenticated``."""
+What is held for confirmation is in tests/security/."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def who(club: Club, msg: EmailMessage) -> Who:
     with club.store.session() as s:
         sender = identify(s, club.cfg, mail, club.clock)
         found = Who(sender.kind, sender.member.email if sender.member else None,
-                    sender.authenticated)
+                    sender.td_authenticated if sender.kind == "td" else sender.authenticated)
         s.rollback()
     return found
 
@@ -148,7 +148,7 @@ def test_trusted_dmarc_authenticates_and_a_forged_td_is_still_refused(club: Club
     forged = td.compose(f"forfeit {gid} white", to=RELAY, subject="x")
     forged["Authentication-Results"] = f"{OUR_MTA}; dmarc=fail header.from=club.example"
     club.deliver(forged.as_bytes())
-    assert club.cycle().poll.outcomes == {"td_unauthenticated": 1}
+    assert club.cycle().poll.outcomes == {"td_forged": 1}
     with club.store.session() as s:
         game = s.get(Game, gid)
         assert game is not None and game.status == "active"

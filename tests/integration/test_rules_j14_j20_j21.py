@@ -37,9 +37,9 @@ def test_j20_withdrawal_lost_void_and_suspended(club: Club) -> None:
     void = club.game(b, d)
     suspended = club.game(c, d)
     td = Player("TD", TD, club)
-    td.send("withdraw a@example.jp lost", to="relay@club.example", subject="J20")
-    td.send("withdraw b@example.jp void", to="relay@club.example", subject="J20")
-    td.send("withdraw d@example.jp suspended", to="relay@club.example", subject="J20")
+    td.send("withdraw a@example.jp lost", to=td.member_address(), subject="J20")
+    td.send("withdraw b@example.jp void", to=td.member_address(), subject="J20")
+    td.send("withdraw d@example.jp suspended", to=td.member_address(), subject="J20")
     club.cycle()
     with club.store.session() as s:
         got = {gid: (g.status, g.result, g.termination)
@@ -60,13 +60,13 @@ def test_j21_a_wrong_move_keeps_the_senders_clock_running(club: Club) -> None:
     clean = club.game(white, black)
     start = club.clock
     for gid in (faulty, clean):
-        white.send("1. e4", to=f"relay+{gid}@club.example", at=start + timedelta(hours=1))
+        white.send("1. e4", to=white.game_address(gid), at=start + timedelta(hours=1))
     club.cycle()
-    black.send("1. e4 Ke5", to=f"relay+{faulty}@club.example",
+    black.send("1. e4 Ke5", to=black.game_address(faulty),
                at=start + timedelta(days=2))  # illegal: J5
     club.cycle()
     for gid in (faulty, clean):
-        black.send("1. e4 e5", to=f"relay+{gid}@club.example", at=start + timedelta(days=5))
+        black.send("1. e4 e5", to=black.game_address(gid), at=start + timedelta(days=5))
     club.cycle()
     now = start + timedelta(days=6)
     with club.store.session() as s:

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from relaybot.store.locks import InstanceLock
 from relaybot.store.models import Inbound, Outbox
-from tests.integration.relay_harness import RELAY, TD, Club
+from tests.integration.relay_harness import RELAY, TD, Club, authenticated_by_mta
 from tests.reliability.harness import (
     assert_lint,
     assert_sound,
@@ -195,7 +195,7 @@ def test_t10_no_reply_to_automated_mail_and_the_ping_pong_ends(club: Club) -> No
     assert len(outcomes) == len(variants)
     assert set(outcomes) <= {"automated", "no_sender"}, outcomes
     # control: Auto-Submitted: no is answered
-    control = white.compose("Thanks, see you!", to=f"relay+{gid}@club.example",
+    control = white.compose("Thanks, see you!", to=white.game_address(gid),
                             subject=f"Re: [{gid}] x")
     control["Auto-Submitted"] = "no"
     club.deliver(control.as_bytes(), base + timedelta(minutes=30))
@@ -249,12 +249,12 @@ def test_t13_no_header_injection_and_identity_tricks_rejected(club: Club) -> Non
     restart(club)
     assert plies(club, gid) == []  # identity rejected: nothing applied
     assert len(club.sink.captured) == out_before  # and nobody answered
-    injection = corpus("subject_injection.eml")
+    injection = authenticated_by_mta(corpus("subject_injection.eml"), "x.org")
     club.deliver(injection)
     restart(club)
     assert plies(club, gid) == ["e2e4"]  # Alice's own move counts; the subject is text
     # Alice, with Reply-To set to a victim, out of turn: the reply goes to Alice only
-    bad = alice.compose("1. e4 e5", to=f"relay+{gid}@club.example", subject=f"[{gid}] hi")
+    bad = alice.compose("1. e4 e5", to=alice.game_address(gid), subject=f"[{gid}] hi")
     bad["Reply-To"] = "victim@evil.example"
     bad["Sender"] = "bob@x.org"
     club.deliver(bad.as_bytes())

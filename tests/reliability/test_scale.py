@@ -77,7 +77,8 @@ def test_t11_many_games_and_junk_bounded_memory_uid_order(club: Club) -> None:
         for ply in range(PLIES):
             for gid, pair in games:
                 when += timedelta(seconds=1)
-                raw = (f"From: {pair[ply % 2]}\r\nTo: relay+{gid}@club.example\r\n"
+                raw = (f"From: {pair[ply % 2]}\r\n"
+                       f"To: {club.token_address(pair[ply % 2], gid)}\r\n"
                        f"Subject: Re: [{gid}]\r\nMessage-ID: <{gid}.{ply}@example.jp>\r\n\r\n"
                        f"{record(LINE[: ply + 1])}\r\n").encode()
                 imap.append("INBOX", raw, msg_time=when)

@@ -1,0 +1,4 @@
+"""The security suite runs on the same club as the integration tests: real Dovecot, the
+SMTP sink, a real store (tests/integration/conftest.py)."""
+
+from tests.integration.conftest import club, db_url, pg_club  # noqa: F401  (fixtures)
