@@ -339,17 +339,20 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
     except ValueError as exc:  # a game this relaybot does not play (yet)
         raise AdminError(f"--game: {exc}") from None
     start_position = rules.save(rules.start())
+    # the game says which colour option is side 0 (shogi: --black is 先手, who moves first)
+    by_option = {"white": white, "black": black}
+    side0, side1 = by_option[rules.colour_options[0]], by_option[rules.colour_options[1]]
     # R1/J15: the ratings at the start, in this game's kind (none: unrated in it)
-    at_start = current_ratings(session, (white.id, black.id), g.kind)
-    pair = (Game.side0_id.in_([white.id, black.id])) & (Game.side1_id.in_([white.id, black.id]))
+    at_start = current_ratings(session, (side0.id, side1.id), g.kind)
+    pair = (Game.side0_id.in_([side0.id, side1.id])) & (Game.side1_id.in_([side0.id, side1.id]))
     label = chr(ord("A") + (session.scalar(select(func.count(Game.id)).where(pair)) or 0) % 26)
     game = Game(
         id=new_game_id(session), kind=g.kind, event=g.event, round="-",
-        side0_id=white.id, side1_id=black.id, time_control=g.time_control,
+        side0_id=side0.id, side1_id=side1.id, time_control=g.time_control,
         conditionals=g.conditionals, notation=g.notation,
         start_date=g.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
         status="active", plies="", ply_count=0, position=start_position,
-        side0_rating=at_start.get(white.id), side1_rating=at_start.get(black.id), label=label,
+        side0_rating=at_start.get(side0.id), side1_rating=at_start.get(side1.id), label=label,
         overrun=g.overrun, grace=g.grace, leave_allowed=int(g.leave),
         created_at=now, updated_at=now,
     )

@@ -209,11 +209,11 @@ def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         game = _game(session, args.id)
         gf = GameFile.load(session, game)  # type: ignore[arg-type]
-        wanted = getattr(args, "format", None)
-        if wanted and wanted != gf.rules.record_format:
-            raise CliError(f"--format: a {gf.rules.kind} game is written as "
-                           f"{gf.rules.record_format}, not {wanted}")
-        print(game_record(cfg, gf))
+        try:
+            text = game_record(cfg, gf, getattr(args, "format", None) or "")
+        except ValueError as exc:
+            raise CliError(f"--format: {exc}") from None
+        print(text)
     return 0
 
 
@@ -501,7 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--white", required=True)
     new.add_argument("--black", required=True)
     new.add_argument("--event")
-    new.add_argument("--game", default="chess", help="the game: chess (shogi and go to come)")
+    new.add_argument("--game", default="chess",
+                     help="the game: chess or shogi (--black is 先手 and moves first)")
     _rule_set_options(new)
     new.add_argument("--time-control", default="10/30")
     new.add_argument("--start", type=_date)

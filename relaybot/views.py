@@ -48,7 +48,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "reader_colour": sides[colour] if colour is not None else "",
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),
-        "board": gf.rules.board_text(position, lang),
+        "board": gf.rules.board_text(position, lang, colour or 0),  # from the reader's seat
         "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",
@@ -80,10 +80,11 @@ def record_info(cfg: Config, gf: GameFile) -> RecordInfo:
         event=game.event or "", site=cfg.bot.site, start=game.start_date,
         round=game.round or "-", players=(gf.white.name, gf.black.name),
         ratings=(game.side0_rating, game.side1_rating), result=game.result or "",
-        end=game.end_date,
+        end=game.end_date, termination=game.termination or "",
         moves=[(m.canon, local_date(m.sent_at, cfg.bot.timezone)) for m in gf.moves])
 
 
-def game_record(cfg: Config, gf: GameFile) -> str:
-    """The game's record in its own format (PGN for chess, J15)."""
-    return gf.rules.write_record(record_info(cfg, gf))
+def game_record(cfg: Config, gf: GameFile, fmt: str = "") -> str:
+    """The game's record in its own format (PGN for chess, J15; KIF for shogi), or in
+    ``fmt`` where the game writes that too (ValueError if not)."""
+    return gf.rules.write_record(record_info(cfg, gf), fmt)

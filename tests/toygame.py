@@ -119,6 +119,7 @@ class ToyRules:
     record_format = "ttt"
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
     display_notation = "squares"  # the only notation: the square's name
+    colour_options = ("white", "black")  # --white plays X
     # a declaration in the manner of shogi's 入玉宣言: all or nothing
     keywords: Mapping[str, str] = MappingProxyType(
         {"declare centre": "centre", "中央宣言": "centre"})
@@ -411,7 +412,7 @@ class ToyRules:
         """The square."""
         return canon
 
-    def board_text(self, position: object, lang: str) -> str:
+    def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
         """Rank 3 on top, ``.`` empty, then whose move it is."""
         board = self.load(position) if isinstance(position, str) else _board(position)
         rows = [f"{rank} " + " ".join(board.cells[(rank - 1) * 3:rank * 3])
@@ -428,7 +429,7 @@ class ToyRules:
                        for r in range(3))
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="60" height="70">{rows}</svg>'
 
-    def write_record(self, info: RecordInfo) -> str:
+    def write_record(self, info: RecordInfo, fmt: str = "") -> str:
         """A tiny tagged text: headers, then the moves with their send dates."""
         x_rating, o_rating = info.ratings
         tags = [

@@ -24,14 +24,19 @@ class MoveError(ValueError):
     """A player's move text that cannot be applied (J5).
 
     ``kind`` is ``illegal`` (no such legal move), ``ambiguous`` (two pieces of
-    the same kind can legally reach the square, J4) or ``unreadable``.
+    the same kind can legally reach the square, J4) or ``unreadable``; ``candidates``
+    are an ambiguous move's legal readings, written as the game writes moves.
     """
 
-    def __init__(self, kind: MoveErrorKind, token: str, detail: str = "") -> None:
+    def __init__(self, kind: MoveErrorKind, token: str, detail: str = "", *,
+                 candidates: tuple[str, ...] = ()) -> None:
         super().__init__(f"{kind} move: {token!r}" + (f" ({detail})" if detail else ""))
         self.kind: MoveErrorKind = kind
         self.token = token
         self.detail = detail
+        # an ambiguous move's legal readings as the game writes them, for the reply to
+        # name (shogi: ５二金右、５二金左); empty where the game gives only a hint
+        self.candidates = candidates
 
 
 class Termination(StrEnum):
@@ -150,13 +155,17 @@ class RecordInfo:
     result: str  # as the game writes it; "" while unfinished
     end: date | None
     moves: Sequence[tuple[str, str]]  # (canonical ply, the day it was sent, ISO) in order
+    termination: str = ""  # how it ended (Outcome.termination); "" while unfinished
 
 
 class GameRules(Protocol):
     """What the core and the shells need from a game."""
 
     kind: str
-    record_format: str  # "pgn" for chess
+    record_format: str  # "pgn" for chess, "kif" for shogi: what ``write_record`` writes by default
+    # the CLI's colour options for side 0 and side 1 (``--white``/``--black``): chess
+    # ("white", "black"); shogi ("black", "white"): ``--black`` is 先手, side 0, first to move
+    colour_options: tuple[str, str]
     record_policy: RecordPolicy  # "full": every mail carries the game from move 1 (J1)
     display_notation: str  # the notation the store's move texts are in ("san" for chess)
 
@@ -272,11 +281,13 @@ class GameRules(Protocol):
     def stored_move_text(self, canon: str, text: str, notation: str, letters: str = "en") -> str:
         """One stored ply in a reader's notation, without a position."""
 
-    def board_text(self, position: Any, lang: str) -> str:
-        """A plain-text board diagram (of a position or of ``save``'s text)."""
+    def board_text(self, position: Any, lang: str, viewer: int = 0) -> str:
+        """A plain-text board diagram (of a position or of ``save``'s text), from side
+        ``viewer``'s seat where the game turns the board for its reader (shogi)."""
 
     def board_svg(self, position: Any, viewer: int = 0) -> str:
         """The board as an SVG image, seen from side ``viewer``'s seat."""
 
-    def write_record(self, info: RecordInfo) -> str:
-        """The game's record file (``record_format``) from ``info``."""
+    def write_record(self, info: RecordInfo, fmt: str = "") -> str:
+        """The game's record file from ``info``: ``record_format`` by default, or another
+        format the game writes (shogi: ``csa``); ValueError for one it does not."""

@@ -80,9 +80,9 @@ def test_unregister_forgets_the_toy() -> None:
 
 def test_unknown_kind_is_a_value_error_naming_the_known_kinds(toy: GameRules) -> None:
     with pytest.raises(ValueError) as info:
-        rules_for("shogi")
+        rules_for("xiangqi")
     message = str(info.value)
-    assert "'shogi'" in message
+    assert "'xiangqi'" in message
     assert "chess" in message and "toy" in message
 
 

@@ -51,6 +51,7 @@ class ChessRules:
     record_format = "pgn"
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
     display_notation = "san"  # what Move.text holds
+    colour_options = ("white", "black")  # --white is side 0
     keywords: Mapping[str, str] = MappingProxyType({})  # none of its own (draws are core's)
 
     def start(self) -> chess.Board:
@@ -182,8 +183,10 @@ class ChessRules:
         return chess.svg.board(board, orientation=chess.WHITE if viewer == 0 else chess.BLACK,
                                size=360)
 
-    def write_record(self, info: RecordInfo) -> str:
-        """PGN in the JCCA report form (J15)."""
+    def write_record(self, info: RecordInfo, fmt: str = "") -> str:
+        """PGN in the JCCA report form (J15); ValueError for any other format."""
+        if fmt not in ("", "pgn"):
+            raise ValueError(f"a chess game is written as pgn, not {fmt}")
         return write_pgn(info)
 
     def save(self, position: object) -> str:
@@ -259,7 +262,7 @@ class ChessRules:
         board = _board(position)
         return _nt.format_move(board, _move(board, ply), notation, letters)
 
-    def board_text(self, position: object, lang: str) -> str:
+    def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
         """A monospace diagram from White's side plus whose move it is.
 
         ``position`` is a board or its saved FEN (the mails use the stored FEN, so no

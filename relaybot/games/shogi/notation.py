@@ -1,0 +1,424 @@
+"""Shogi moves as members write them, and as the bot writes them back.
+
+Reading (:func:`parse`): Japanese notation with full-width or half-width digits and
+kanji numerals (``▲７六歩``, ``7六歩``, ``７６歩``, ``△同　歩``, ``同歩``), drops (``打``),
+promotion (``成``, ``不成``, ``生``), the relative words ``右 左 上 引 寄 直 行 入``, the KIF
+origin (``７六歩(77)``), USI (``7g7f``, ``P*5e``, ``8h2b+``) and CSA (``+7776FU``). The text
+is normalised first (:func:`clean`: NFKC, kanji numerals, ``同　`` joined).
+
+Writing: :func:`japanese` (``▲７六歩``, the relative word only where the move is
+ambiguous, as players write), :func:`kif_move` (``７六歩(77)``, KIF's origin form),
+:func:`csa_move` (``+7776FU``) and :func:`usi`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+import shogi
+
+from relaybot.games.base import MoveError
+from relaybot.games.shogi.position import (
+    BLACK,
+    CSA_NAMES,
+    NAMES,
+    PROMOTED,
+    UNPROMOTED,
+    USI_DROP,
+    Position,
+    file_of,
+    move_of,
+    rank_of,
+    square,
+)
+
+MARKS = ("▲", "△")
+_MARK_CHARS = "▲△☗☖"
+_KANJI_DIGITS = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
+                 "八": "8", "九": "9"}
+_FULL_DIGITS = "１２３４５６７８９"
+_KANJI_RANKS = "一二三四五六七八九"
+# piece words (after NFKC) -> piece type; the longest first when matching
+_PIECES: dict[str, int] = {
+    "成銀": 12, "成桂": 11, "成香": 10, "全": 12, "圭": 11, "杏": 10, "仝": 12,
+    "歩": 1, "香": 2, "桂": 3, "銀": 4, "金": 5, "角": 6, "飛": 7, "玉": 8, "王": 8,
+    "と": 9, "馬": 13, "龍": 14, "竜": 14,
+}
+_PIECE_ALT = "|".join(sorted(_PIECES, key=len, reverse=True))
+_RELATIVE = "右左上引寄直行入"
+_JA_RE = re.compile(
+    rf"^(?P<mark>[{_MARK_CHARS}])?(?:(?P<file>[1-9])(?P<rank>[1-9])|(?P<same>同))"
+    rf"(?P<piece>{_PIECE_ALT})(?P<rel>[{_RELATIVE}]*)(?P<how>打|不成|生|成)?"
+    rf"(?:\((?P<of>[1-9])(?P<or>[1-9])\))?$"
+)
+_USI_RE = re.compile(r"^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$")
+_CSA_RE = re.compile(r"^(?P<sign>[+-])?(?P<from>\d\d)(?P<to>[1-9][1-9])(?P<piece>[A-Z]{2})$")
+_CSA_PIECES = {name: k for k, name in enumerate(CSA_NAMES) if name}
+_SAME_SPACE_RE = re.compile(r"同[\s\u3000]+")
+_MARK_SPLIT_RE = re.compile(rf"(?<=\S)(?=[{_MARK_CHARS}])")
+_KEY_STRIP_RE = re.compile(rf"[{_MARK_CHARS}{_RELATIVE}]|\(\d\d\)|不成|生|打")
+
+
+def clean(text: str) -> str:
+    """NFKC (full width to ASCII), kanji rank numerals as digits inside Japanese moves,
+    ``同　歩`` joined to ``同歩``, and a space before every ▲ △ so that moves run
+    together (``▲７六歩△３四歩``) split into tokens."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _SAME_SPACE_RE.sub("同", text)
+    text = _MARK_SPLIT_RE.sub(" ", text)
+    return _kanji_ranks(text)
+
+
+_KANJI_RANK_RE = re.compile(r"([1-9])([一二三四五六七八九])")
+
+
+def _kanji_ranks(text: str) -> str:
+    """``7六歩`` -> ``76歩``: a kanji numeral right after a file digit is the rank."""
+    return _KANJI_RANK_RE.sub(lambda m: m.group(1) + _KANJI_DIGITS[m.group(2)], text)
+
+
+def key(token: str) -> str:
+    """A token reduced to a comparison key: no mark, relative word, origin, 打 or 不成;
+    aliases of a piece as one name; USI and CSA lower case, CSA without its sign."""
+    word = clean(token).strip()
+    if _CSA_RE.match(word):
+        return word.lstrip("+-").lower()
+    if _USI_RE.match(word):
+        return word.lower()
+    word = _KEY_STRIP_RE.sub("", word)
+    for alias, name in (("王", "玉"), ("竜", "龍"), ("全", "成銀"), ("圭", "成桂"), ("杏", "成香"),
+                        ("仝", "成銀")):
+        word = word.replace(alias, name)
+    return word
+
+
+def looks_like_move(token: str) -> bool:
+    """Whether ``token`` could be a shogi move in any notation the bot reads."""
+    word = clean(token).strip()
+    return bool(_JA_RE.match(word) or _USI_RE.match(word) or _CSA_RE.match(word))
+
+
+def usi(move: object) -> str:
+    """The USI text of a python-shogi Move."""
+    return str(move.usi())  # type: ignore[attr-defined]
+
+
+def _candidates(pos: Position, to_sq: int, piece_type: int) -> list[object]:
+    """Every legal move of a ``piece_type`` of the side to move to ``to_sq``, drops
+    included, with and without promotion."""
+    board = pos.board
+    side = pos.turn
+    found: list[object] = []
+    base = UNPROMOTED[piece_type]
+    for sq in range(81):
+        piece = board.piece_at(sq)
+        if piece is None or piece.color != side:
+            continue
+        kind = int(piece.piece_type)
+        if kind == piece_type or (PROMOTED[kind] == piece_type and piece_type != kind):
+            for promote in (False, True):
+                if promote and PROMOTED[kind] == 0:
+                    continue
+                move = shogi.Move(sq, to_sq, promote)
+                if board.is_legal(move):
+                    found.append(move)
+    if piece_type == base and base != 8 and board.has_piece_in_hand(base, side):
+        drop = shogi.Move(None, to_sq, False, base)
+        if board.is_legal(drop):
+            found.append(drop)
+    return found
+
+
+def _result_type(pos: Position, move: object) -> int:
+    """The piece type a move leaves on its square (promoted when it promotes)."""
+    m: shogi.Move = move
+    if m.drop_piece_type:
+        return int(m.drop_piece_type)
+    kind = int(pos.board.piece_type_at(m.from_square))
+    return PROMOTED[kind] if m.promotion else kind
+
+
+def _moved_type(pos: Position, move: object) -> int:
+    """The piece type that moves (before any promotion)."""
+    m: shogi.Move = move
+    if m.drop_piece_type:
+        return int(m.drop_piece_type)
+    return int(pos.board.piece_type_at(m.from_square))
+
+
+def _forward(side: int, from_sq: int, to_sq: int) -> int:
+    """Ranks moved toward the opponent (positive: 上, negative: 引, 0: 寄)."""
+    delta = rank_of(from_sq) - rank_of(to_sq)
+    return delta if side == BLACK else -delta
+
+
+def _rightness(side: int, sq: int) -> int:
+    """How far right ``sq`` is as the mover sees the board (files count from the right)."""
+    return -file_of(sq) if side == BLACK else file_of(sq)
+
+
+def _filter_relative(pos: Position, moves: list[object], rel: str) -> list[object]:
+    """The moves the relative words ``rel`` (右 左 上 引 寄 直 行 入) pick."""
+    side = pos.turn
+    board_moves: list[shogi.Move] = [m for m in moves if not m.drop_piece_type]  # type: ignore[attr-defined]
+    for word in rel:
+        if word in "上行入":
+            board_moves = [m for m in board_moves
+                           if _forward(side, m.from_square, m.to_square) > 0]
+        elif word == "引":
+            board_moves = [m for m in board_moves
+                           if _forward(side, m.from_square, m.to_square) < 0]
+        elif word == "寄":
+            board_moves = [m for m in board_moves
+                           if _forward(side, m.from_square, m.to_square) == 0]
+        elif word == "直":
+            board_moves = [m for m in board_moves
+                           if file_of(m.from_square) == file_of(m.to_square)
+                           and _forward(side, m.from_square, m.to_square) == 1]
+        elif word in "右左" and board_moves:
+            sign = 1 if word == "右" else -1
+            best = max(sign * _rightness(side, m.from_square) for m in board_moves)
+            board_moves = [m for m in board_moves
+                           if sign * _rightness(side, m.from_square) == best]
+    return list(board_moves)
+
+
+def parse(pos: Position, token: str) -> str:
+    """The USI ply a member's ``token`` means in ``pos``; MoveError saying why not.
+
+    Lenient where a human is (no ▲△, ``同`` with or without the space, a KIF origin);
+    strict where the rules are: a promotion choice left unsaid when both are legal is
+    ambiguous, and 二歩, 打ち歩詰め or a move into check are illegal.
+    """
+    word = clean(token).strip()
+    if not word:
+        raise MoveError("unreadable", token, "empty move")
+    mark = word[0] if word[0] in _MARK_CHARS else ""
+    if mark and (mark in "▲☗") != (pos.turn == BLACK):
+        side = "先手 ▲" if pos.turn == BLACK else "後手 △"
+        raise MoveError("illegal", token, f"{side}の手番です / it is {side}'s move")
+    if _USI_RE.match(word):
+        return _checked(pos, token, move_of(word))
+    csa = _CSA_RE.match(word)
+    if csa:
+        return _parse_csa(pos, token, csa)
+    ja = _JA_RE.match(word)
+    if ja is None:
+        raise MoveError("unreadable", token,
+                        "例 / e.g. ▲７六歩, 同歩, ５五角打, ２二角成, 7g7f, +7776FU")
+    return _parse_japanese(pos, token, ja)
+
+
+def _checked(pos: Position, token: str, move: object) -> str:
+    """The move's USI if it is legal, else MoveError with the rule it breaks."""
+    if pos.board.is_legal(move):
+        return usi(move)
+    raise MoveError("illegal", token, _why_illegal(pos, move))
+
+
+def _why_illegal(pos: Position, move: object) -> str:
+    """The reason, in Japanese and English, that a well-formed move is not legal."""
+    board = pos.board
+    m: shogi.Move = move
+    if board.is_pseudo_legal(m):
+        board.push(m)
+        suicide = board.was_suicide()
+        board.pop()
+        if suicide:
+            return "王手放置・自殺手です / it leaves the king in check"
+        return "打ち歩詰めです / a pawn drop may not give mate"
+    if m.drop_piece_type:
+        if not board.has_piece_in_hand(m.drop_piece_type, pos.turn):
+            return "その駒を持っていません / that piece is not in hand"
+        if board.piece_at(m.to_square) is not None:
+            return "その升には駒があります / the square is occupied"
+        if board.is_double_pawn(m.to_square, m.drop_piece_type):
+            return "二歩です / a second unpromoted pawn on the file"
+        return "行き所のない駒です / the piece could never move from there"
+    piece = board.piece_at(m.from_square)
+    if piece is None or piece.color != pos.turn:
+        return "移動元に自分の駒がありません / no piece of yours on the origin square"
+    return "その駒はそこへ動けません / that piece cannot move there"
+
+
+def _parse_csa(pos: Position, token: str, m: re.Match[str]) -> str:
+    sign = m.group("sign")
+    if sign and (sign == "+") != (pos.turn == BLACK):
+        raise MoveError("illegal", token, "手番が違います / wrong side's sign")
+    piece_type = _CSA_PIECES.get(m.group("piece"))
+    if piece_type is None:
+        raise MoveError("unreadable", token, f"CSA の駒名ではありません: {m.group('piece')}")
+    to_sq = square(int(m.group("to")[0]), int(m.group("to")[1]))
+    if m.group("from") == "00":
+        if piece_type >= 8:
+            raise MoveError("illegal", token,
+                            "成駒は打てません / promoted pieces cannot be dropped")
+        return _checked(pos, token, shogi.Move(None, to_sq, False, piece_type))
+    from_sq = square(int(m.group("from")[0]), int(m.group("from")[1]))
+    here = pos.board.piece_type_at(from_sq)
+    promote = bool(here) and piece_type != here and PROMOTED[int(here)] == piece_type
+    return _checked(pos, token, shogi.Move(from_sq, to_sq, promote))
+
+
+def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
+    if m.group("same"):
+        if pos.last_to is None:
+            raise MoveError("illegal", token, "「同」の前の手がありません / no move before 同")
+        to_sq = pos.last_to
+    else:
+        to_sq = square(int(m.group("file")), int(m.group("rank")))
+    piece_type = _PIECES[m.group("piece")]
+    how = m.group("how") or ""
+    moves = _candidates(pos, to_sq, piece_type)
+    if m.group("of"):
+        origin = square(int(m.group("of")), int(m.group("or")))
+        moves = [mv for mv in moves if mv.from_square == origin]  # type: ignore[attr-defined]
+    if how == "打":
+        moves = [mv for mv in moves if mv.drop_piece_type]  # type: ignore[attr-defined]
+    elif any(not mv.drop_piece_type for mv in moves):  # type: ignore[attr-defined]
+        # a board move needs no mark even where a drop was possible
+        moves = [mv for mv in moves if not mv.drop_piece_type]  # type: ignore[attr-defined]
+    if m.group("rel"):
+        moves = _filter_relative(pos, moves, m.group("rel"))
+    if how == "成":
+        moves = [mv for mv in moves if mv.promotion]  # type: ignore[attr-defined]
+    elif how in ("不成", "生"):
+        moves = [mv for mv in moves if not mv.promotion]  # type: ignore[attr-defined]
+    if not moves:
+        return _no_candidate(pos, token, to_sq, piece_type, how, m)
+    if len(moves) == 1:
+        return usi(moves[0])
+    names = sorted({japanese(pos, usi(mv), mark=False) for mv in moves})
+    promotes = {bool(mv.promotion) for mv in moves}  # type: ignore[attr-defined]
+    origins = {mv.from_square for mv in moves}  # type: ignore[attr-defined]
+    if len(promotes) == 2 and len(origins) == 1:
+        detail = "成るか成らないかを書いてください / say 成 or 不成"
+    else:
+        detail = "どの駒か書いてください / say which piece"
+    raise MoveError("ambiguous", token, detail, candidates=tuple(names))
+
+
+def _no_candidate(pos: Position, token: str, to_sq: int, piece_type: int, how: str,
+                  m: re.Match[str]) -> str:
+    """MoveError for a readable Japanese move that names no legal move, with the rule it
+    breaks where one well-formed move of that piece names it (二歩, 打ち歩詰め, check)."""
+    board = pos.board
+    side = pos.turn
+    base = UNPROMOTED[piece_type]
+    tries: list[shogi.Move] = []
+    if piece_type == base and base != 8 and how != "成":
+        tries.append(shogi.Move(None, to_sq, False, base))
+    if how != "打":
+        for sq in range(81):
+            p = board.piece_at(sq)
+            if p is not None and p.color == side and int(p.piece_type) in (piece_type, base):
+                tries.extend(shogi.Move(sq, to_sq, promote) for promote in (how == "成", False))
+    if how != "打":
+        tries.reverse()  # a board move explains better than a drop
+    for move in tries:
+        if board.is_pseudo_legal(move) and not board.is_legal(move):
+            raise MoveError("illegal", token, _why_illegal(pos, move))
+    for move in tries:
+        if move.drop_piece_type and not board.is_legal(move):
+            raise MoveError("illegal", token, _why_illegal(pos, move))
+    raise MoveError("illegal", token, "その駒はそこへ動けません / no such piece can move there")
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def _dest(pos: Position, move: shogi.Move, same: bool = True) -> str:
+    if same and pos.last_to is not None and move.to_square == pos.last_to:
+        return "同"
+    return _FULL_DIGITS[file_of(move.to_square) - 1] + _KANJI_RANKS[rank_of(move.to_square) - 1]
+
+
+def _relative(pos: Position, move: shogi.Move) -> str:
+    """What singles ``move`` out when the piece and square alone do not: the origin
+    (``(61)``) of a board move another piece of that kind could also make, ``打`` for a
+    drop where a board move was possible; "" otherwise."""
+    moved = _moved_type(pos, move)
+    rivals = [mv for mv in _candidates(pos, move.to_square, moved)
+              if bool(mv.promotion) == bool(move.promotion)]  # type: ignore[attr-defined]
+    if move.drop_piece_type:
+        return "打" if any(not mv.drop_piece_type for mv in rivals) else ""  # type: ignore[attr-defined]
+    if sum(not mv.drop_piece_type for mv in rivals) <= 1:  # type: ignore[attr-defined]
+        return ""
+    return f"({file_of(move.from_square)}{rank_of(move.from_square)})"
+
+
+def _promotion(pos: Position, move: shogi.Move) -> str:
+    if move.drop_piece_type:
+        return ""
+    if move.promotion:
+        return "成"
+    moved = _moved_type(pos, move)
+    if PROMOTED[moved] and pos.board.is_legal(shogi.Move(move.from_square, move.to_square, True)):
+        return "不成"  # the choice was there: say it
+    return ""
+
+
+def japanese(pos: Position, ply: str, *, mark: bool = True) -> str:
+    """``▲７六歩``, ``△同　歩``, ``▲２二角成``, ``▲５二金(61)``: as players write a move,
+    from ``pos`` before it; the origin (or ``打``) only where the move is ambiguous."""
+    move = move_of(ply)
+    moved = _moved_type(pos, move)
+    dest = _dest(pos, move)
+    rel = _relative(pos, move)
+    text = ("同　" if dest == "同" else dest) + NAMES[moved]
+    if rel == "打":
+        text += rel
+    text += _promotion(pos, move) + (rel if rel != "打" else "")
+    return (MARKS[pos.turn] if mark else "") + text
+
+
+def kif_move(pos: Position, ply: str) -> str:
+    """``７六歩(77)``, ``同　歩(64)``, ``３一角打``, ``３三角成(77)``: a KIF move line's text."""
+    move = move_of(ply)
+    moved = _moved_type(pos, move)
+    dest = _dest(pos, move)
+    text = ("同　" if dest == "同" else dest) + NAMES[moved]
+    if move.drop_piece_type:
+        return text + "打"
+    if move.promotion:
+        text += "成"
+    elif _promotion(pos, move) == "不成":
+        text += "不成"
+    return text + f"({file_of(move.from_square)}{rank_of(move.from_square)})"
+
+
+def csa_move(pos: Position, ply: str) -> str:
+    """``+7776FU``, ``-0055KA`` (a drop), ``+8822UM`` (the piece after the move)."""
+    move = move_of(ply)
+    sign = "+" if pos.turn == BLACK else "-"
+    origin = "00" if move.drop_piece_type else \
+        f"{file_of(move.from_square)}{rank_of(move.from_square)}"
+    to = f"{file_of(move.to_square)}{rank_of(move.to_square)}"
+    return f"{sign}{origin}{to}{CSA_NAMES[_result_type(pos, move)]}"
+
+
+def usi_drop(piece_type: int, to_sq: int) -> str:
+    """The USI text of a drop (``P*5e``)."""
+    return f"{USI_DROP[piece_type]}*{shogi.SQUARE_NAMES[to_sq]}"
+
+
+def keys_for(pos: Position, ply: str) -> frozenset[str]:
+    """Every comparison key a correctly written token for ``ply`` reduces to."""
+    move = move_of(ply)
+    csa = csa_move(pos, ply)[1:].lower()
+    moved = _moved_type(pos, move)
+    piece = NAMES[moved]
+    promo = "成" if move.promotion else ""
+    digits = f"{file_of(move.to_square)}{rank_of(move.to_square)}"
+    found: set[str] = {ply.lower(), csa, digits + piece + promo}
+    if pos.last_to is not None and move.to_square == pos.last_to:
+        found.add("同" + piece + promo)
+        found.add(digits + "同" + piece + promo)
+    return frozenset(found)
+
+
+def names(moves: Iterable[str]) -> str:
+    """Candidate moves joined for a reply (``５二金右、５二金左``)."""
+    return "、".join(moves)

@@ -1,0 +1,130 @@
+"""Finding the record and the proposals in a shogi mail.
+
+A move line holds moves in any notation :mod:`.notation` reads, with move numbers
+(``15``, ``15手目``, ``15.``), KIF time fields and results (``投了``) around them; the
+record is the first block of such lines (blank and ``*`` comment lines inside allowed),
+so a whole KIF file pasted into a mail reads too. A proposal is a line starting with
+``もし`` or ``if``: ``もし △同歩 なら ▲同角``; several on a line split by ``;``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relaybot.core.text import has_fullwidth
+from relaybot.games.base import ProposalLine, RecordText
+from relaybot.games.shogi.notation import clean, looks_like_move
+
+_NUMBER_RE = re.compile(r"^(\d{1,4})(?:手目|手|\.|:)?$")
+_TIME_RE = re.compile(r"\(\s*\d+:\d+(?:/[\d:]+)?\s*\)")
+_ENDINGS = frozenset({"投了", "詰み", "千日手", "持将棋", "中断", "切れ負け", "反則勝ち",
+                      "反則負け", "入玉勝ち", "まで"})
+_MARKS = frozenset({"▲", "△", "☗", "☖"})
+_PROPOSAL_RE = re.compile(r"^(?:if\b|もしも|もし)[、,\s]*", re.IGNORECASE)
+_THEN_WORDS = ("ならば", "なら", "then", "とします", "と指します", "とする", "。", "→", "->")
+
+
+def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
+    """(moves, the number written before the first move, ends the game) of a move line;
+    None for any other line. A quoted line (``>``) is never one."""
+    norm = _TIME_RE.sub(" ", clean(line)).strip()
+    if not norm or norm.startswith(">"):
+        return None
+    moves: list[str] = []
+    number: int | None = None
+    ending = False
+    for raw in norm.split():
+        word = raw.strip(",、")
+        if not word or word in _MARKS:
+            continue
+        num = _NUMBER_RE.match(word)
+        if num is not None:
+            if not moves and number is None:
+                number = int(num.group(1))
+            continue
+        if word in _ENDINGS:
+            ending = True
+            continue
+        if not looks_like_move(word):
+            return None
+        moves.append(word)
+    if not moves and not ending:
+        return None
+    return moves, number, ending
+
+
+def extract_record(text: str) -> RecordText:
+    """The first block of move lines; ``first_ply`` from the number before its first move
+    (``15 ▲７七角`` and ``15手目 ７七角`` start at ply 14; none: ply 0)."""
+    lines = text.splitlines()
+    record = RecordText()
+    started = False
+    for k, line in enumerate(lines):
+        scan = _scan(line)
+        if scan is None:
+            stripped = line.strip()
+            if started and stripped and not stripped.startswith(("*", "&", "#")):
+                break
+            continue
+        moves, number, _ending = scan
+        if not started:
+            if not moves:
+                continue
+            started = True
+            record.first_line = k
+            record.first_ply = max(0, number - 1) if number else 0
+        record.tokens.extend(moves)
+        record.last_line = k
+        record.fullwidth = record.fullwidth or has_fullwidth(line)
+    return record
+
+
+def _clauses(text: str) -> list[tuple[int, str, str]]:
+    """(line index, normalised line, one ``;`` clause) of every proposal line."""
+    found: list[tuple[int, str, str]] = []
+    for i, line in enumerate(text.splitlines()):
+        norm = clean(line).strip()
+        m = _PROPOSAL_RE.match(norm)
+        if m is not None:
+            found.extend((i, norm, clause) for clause in norm[m.end():].split(";"))
+    return found
+
+
+def read_proposals(text: str) -> list[ProposalLine]:
+    """``もし △同歩 なら ▲同角`` / ``if 15 △同歩 then ▲同角`` lines (J16); the number
+    before the first move, if any, is where the line starts."""
+    lines: list[ProposalLine] = []
+    for i, norm, clause in _clauses(text):
+        for word in _THEN_WORDS:
+            clause = clause.replace(word, " ")
+        moves: list[str] = []
+        start: int | None = None
+        pending: int | None = None
+        for raw in clause.split():
+            word = raw.strip(",、")
+            num = _NUMBER_RE.match(word)
+            if num is not None:
+                pending = int(num.group(1))
+                continue
+            if not looks_like_move(word):
+                continue
+            if not moves and pending is not None:
+                start = pending - 1
+            moves.append(word)
+        if moves:
+            lines.append(ProposalLine(tokens=tuple(moves), start_ply=start, line=i,
+                                      lines=(i,), text=norm))
+    return lines
+
+
+def proposal_lines(text: str) -> set[int]:
+    """Indices of the lines starting with ``もし`` or ``if``."""
+    return {i for i, _, _ in _clauses(text)}
+
+
+def strip_proposals(text: str) -> str:
+    """``text`` with its proposal lines blanked (the line count unchanged)."""
+    drop = proposal_lines(text)
+    if not drop:
+        return text
+    return "\n".join("" if i in drop else line for i, line in enumerate(text.splitlines()))

@@ -1,0 +1,377 @@
+"""Shogi on the seam (issue 16): reading moves as members write them, the ending rules
+of seed 002 (rule 15: 千日手 and 持将棋 are draws, the 24-point 入玉 rule), BOD, KIF, CSA,
+the TD's words, and a professional game replayed through the referee."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+import shogi
+import shogi.CSA
+import shogi.KIF
+
+from relaybot.core.conditionals import Conditional
+from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.games import rules_for
+from relaybot.games.base import MoveError, RecordInfo
+from relaybot.games.shogi import notation
+from relaybot.games.shogi.rules import ShogiRules
+
+RULES = rules_for("shogi")
+DATA = Path(__file__).resolve().parents[1] / "data"
+PRO_GAME = DATA / "habu-fujii-2006.kif"
+
+
+def as_rules() -> ShogiRules:
+    assert isinstance(RULES, ShogiRules)
+    return RULES
+
+
+def pro_game() -> tuple[str, list[str]]:
+    """The source KIF text and its moves (USI) as python-shogi's own parser reads them."""
+    text = PRO_GAME.read_text(encoding="cp932")
+    return text, shogi.KIF.Parser.parse_str(text)[0]["moves"]
+
+
+def after(*plies: str) -> object:
+    return RULES.replay(list(plies))
+
+
+# --- reading moves (INTERFACE "Shogi moves") -------------------------------------------
+
+@pytest.mark.parametrize("token", [
+    "▲７六歩", "7六歩", "７６歩", "76歩", "☗７六歩", "７六歩(77)", "7g7f", "+7776FU", "7776FU",
+    "▲７六歩(77)", "７六歩不成",
+])
+def test_first_move_in_every_notation(token: str) -> None:
+    assert RULES.parse(RULES.start(), token) == "7g7f"
+
+
+def test_same_square_with_and_without_the_space() -> None:
+    pos = after("7g7f", "3c3d", "8h2b+")
+    for token in ("△同　銀", "同銀", "同 銀", "△同銀(31)", "3a2b", "-3122GI"):
+        assert RULES.parse(pos, token) == "3a2b", token
+
+
+def test_drops_and_promotion() -> None:
+    pos = after("7g7f", "3c3d", "8h2b+", "3a2b")
+    assert RULES.parse(pos, "▲５五角打") == "B*5e"
+    assert RULES.parse(pos, "５五角") == "B*5e"  # only a drop can get there: no 打 needed
+    assert RULES.parse(pos, "B*5e") == "B*5e"
+    assert RULES.parse(pos, "+0055KA") == "B*5e"
+    start = after("7g7f", "3c3d")
+    assert RULES.parse(start, "２二角成") == "8h2b+"
+    assert RULES.parse(start, "２二角不成") == "8h2b"
+    assert RULES.parse(start, "２二角生") == "8h2b"
+    assert RULES.parse(start, "+8822UM") == "8h2b+"
+
+
+def test_promotion_left_unsaid_is_ambiguous_and_names_both() -> None:
+    """Strict where the rules are: 成 or 不成 must be said when both are legal."""
+    with pytest.raises(MoveError) as err:
+        RULES.parse(after("7g7f", "3c3d"), "２二角")
+    assert err.value.kind == "ambiguous"
+    assert set(err.value.candidates) == {"２二角成", "２二角不成"}
+
+
+def test_two_golds_need_a_relative_word_and_the_reply_names_the_candidates() -> None:
+    # 先手 golds on 6i and 4i can both go to 5h
+    pos = RULES.start()
+    with pytest.raises(MoveError) as err:
+        RULES.parse(pos, "５八金")
+    assert err.value.kind == "ambiguous"
+    assert set(err.value.candidates) == {"５八金(49)", "５八金(69)"}
+    assert RULES.parse(pos, "５八金右") == "4i5h"
+    assert RULES.parse(pos, "５八金左") == "6i5h"
+    assert RULES.parse(pos, "５八金(69)") == "6i5h"
+    assert RULES.parse(pos, "▲58金右") == "4i5h"
+
+
+def test_relative_words_up_back_sideways_straight() -> None:
+    # 後手's view is turned: 右 for 後手 is the higher file
+    pos = after("7g7f")
+    assert RULES.parse(pos, "△５二金右") == "6a5b"
+    assert RULES.parse(pos, "△５二金左") == "4a5b"
+    gold = RULES.load("4k4/9/9/9/4G4/3G1G3/9/9/4K4 b - 1")
+    # golds on 6f, 4f (beside 5f) and 5e (above it)
+    assert RULES.parse(gold, "５六金引") == "5e5f"
+    assert RULES.parse(gold, "５六金右") == "4f5f"
+    assert RULES.parse(gold, "５六金左寄") == "6f5f"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(gold, "５六金寄")
+    assert set(err.value.candidates) == {"５六金(46)", "５六金(66)"}
+    # 5e gold moves up to 5d (直); 4f and 6f golds cannot reach 5d
+    assert RULES.parse(gold, "５四金直") == "5e5d"
+    two = RULES.load("4k4/9/9/9/9/3S5/4S4/9/4K4 b - 1")
+    # silvers on 6f and 5g: to 5f? silver 5g goes up (上) straight (直); 6f cannot go sideways
+    assert RULES.parse(two, "５六銀") == "5g5f"
+
+
+def test_illegal_moves_name_the_rule() -> None:
+    """二歩, 打ち歩詰め, moving into check: refused like any illegal move (J5)."""
+    nifu = RULES.load("4k4/9/9/9/9/9/4P4/9/4K4 b P 1")
+    with pytest.raises(MoveError) as err:
+        RULES.parse(nifu, "５五歩打")
+    assert err.value.kind == "illegal" and "二歩" in err.value.detail
+    # 打ち歩詰め: a pawn drop on 1b mates the king in the corner
+    uchifu = RULES.load("8k/9/7G1/4B4/9/9/9/9/K8 b P 1")
+    with pytest.raises(MoveError) as err:
+        RULES.parse(uchifu, "１二歩打")
+    assert "打ち歩詰め" in err.value.detail
+    check = RULES.load("4r4/9/9/9/9/9/9/4G4/4K4 b - 1")  # the gold is pinned by the rook
+    with pytest.raises(MoveError) as err:
+        RULES.parse(check, "６八金")
+    assert "王手" in err.value.detail
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "５五飛")
+    assert err.value.kind == "illegal"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "hello")
+    assert err.value.kind == "unreadable"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "△３四歩")  # 後手's mark on 先手's move
+    assert err.value.kind == "illegal"
+
+
+def test_record_with_numbers_kif_lines_and_kif_times() -> None:
+    rec = RULES.extract_record("よろしく\n\n15 ▲７七角\n\nでは")
+    assert rec.tokens == ["▲77角"] and rec.first_ply == 14
+    rec = RULES.extract_record("15手目 ７七角")
+    assert rec.first_ply == 14 and rec.tokens == ["77角"]
+    rec = RULES.extract_record("   1 ７六歩(77)   ( 0:01/00:00:01)\n"
+                               "   2 ３四歩(33)   ( 0:02/00:00:02)")
+    assert rec.tokens == ["76歩(77)", "34歩(33)"] and rec.first_ply == 0
+    rec = RULES.extract_record("▲７六歩△３四歩▲２六歩△同　歩")
+    assert rec.tokens == ["▲76歩", "△34歩", "▲26歩", "△同歩"]
+    assert RULES.extract_record("> 15 ▲７七角").tokens == []
+
+
+# --- the game's end (seed 002 rule 15) -----------------------------------------------
+
+def test_checkmate_is_detected() -> None:
+    pos = RULES.load("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")
+    RULES.play(pos, RULES.parse(pos, "５二金打"))
+    outcome = RULES.outcome(pos)
+    assert outcome is not None and outcome.winner == 0 and outcome.termination == "checkmate"
+
+
+def test_sennichite_is_a_draw_on_the_fourth_repetition() -> None:
+    """Seed 002 rule 15: 千日手 counts 0.5 each, no replay."""
+    cycle = ["5i5h", "5a5b", "5h5i", "5b5a"]
+    pos = RULES.start()
+    for ply in (cycle * 3)[:-1]:
+        RULES.play(pos, ply)
+        assert RULES.outcome(pos) is None
+    RULES.play(pos, "5b5a")
+    outcome = RULES.outcome(pos)
+    assert outcome is not None and outcome.is_draw and outcome.termination == "sennichite"
+    assert outcome.points(0) == outcome.points(1) == 0.5
+    # the repetition survives saving between mails
+    saved = RULES.load(RULES.save(pos))
+    assert RULES.outcome(saved) == outcome
+
+
+def test_perpetual_check_loses_for_the_checker() -> None:
+    # 先手's rook gives check from 5b/4b... a king shuttling 5a-4a under the rook's checks
+    pos = RULES.load("4k4/R8/9/9/9/9/9/9/4K4 b - 1")
+    line = ["9b9a", "5a5b", "9a9b", "5b5a"]  # every 先手 move checks
+    for ply in line * 3:
+        RULES.play(pos, ply)
+    outcome = RULES.outcome(pos)
+    assert outcome is not None and outcome.winner == 1 and outcome.termination == "perpetual_check"
+
+
+@pytest.mark.parametrize(("sfen", "winner", "draw"), [
+    ("K8/9/9/9/9/9/9/9/8k b 2R2B4G4P 1", 0, False),  # 28 points against 0: 先手 wins
+    ("K8/9/9/9/9/9/9/9/8k b 2R2B2P4s4n4l14p 1", None, False),  # 22: the declarer loses
+    ("K8/9/9/9/9/9/9/9/8k b 2R2B4G4P4s4n4l14p 1", None, True),  # 28 and 26: 持将棋
+])
+def test_nyugyoku_declaration_counts_24_points(sfen: str, winner: int | None,
+                                                draw: bool) -> None:
+    """Seed 002 rule 15: 大駒 5, 小駒 1, the king not counted; under 24 loses."""
+    outcome = RULES.declare(RULES.load(sfen), 0, "nyugyoku")
+    if draw:
+        assert outcome.is_draw and outcome.termination == "jishogi"
+    elif winner is None:
+        assert outcome.winner == 1
+    else:
+        assert outcome.winner == winner
+
+
+def test_nyugyoku_needs_the_king_in_the_enemy_camp() -> None:
+    with pytest.raises(MoveError):
+        RULES.declare(RULES.start(), 0, "nyugyoku")
+
+
+def test_declaration_by_mail_goes_through_the_referee() -> None:
+    sfen = "K8/9/9/9/9/9/9/9/8k b 2R2B4G4P 1"
+    game = StoredGame(plies=(), keys=(), position=sfen)
+    verdict = decide(RULES, game, 0, "入玉宣言します。\n")
+    assert verdict.kind == "declared" and verdict.outcome is not None
+    assert verdict.outcome.winner == 0
+
+
+# --- what a member reads ------------------------------------------------------------
+
+def test_bod_from_each_side() -> None:
+    pos = after("7g7f", "3c3d", "8h2b+", "3a2b")
+    sente = RULES.board_text(pos, "ja", 0).splitlines()
+    assert sente[0] == "後手の持駒：角"
+    assert sente[1].split() == list("９８７６５４３２１")
+    assert sente[3] == "|v香v桂v銀v金v玉v金 ・v桂v香|一"
+    assert sente[-2] == "先手の持駒：角" and sente[-1] == "手数＝4　先手番"
+    gote = RULES.board_text(pos, "en", 1).splitlines()
+    assert gote[0] == "先手の持駒：角" and gote[1].split() == list("１２３４５６７８９")
+    assert gote[3] == "| 香 桂 銀 金 玉 金 銀 桂 香|九"
+    assert gote[-2] == "後手の持駒：角" and "Sente" in gote[-1]
+
+
+def test_record_text_marks_and_origins_only_where_needed() -> None:
+    plies = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e", "6a5b"]
+    text = RULES.format_record(plies, "ja")
+    assert text == "1 ▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲５五角 △５二金(61)"
+    # read back by the bot: what it writes, it reads
+    pos = RULES.start()
+    for token in RULES.extract_record(text).tokens:
+        RULES.play(pos, RULES.parse(pos, token))
+    assert RULES.save(pos) == RULES.save(RULES.replay(plies))
+
+
+def test_td_side_and_result_words() -> None:
+    """INTERFACE "TD commands": SIDE sente/gote/先手/後手; RESULT in English and Japanese."""
+    assert [RULES.side_of(w) for w in ("sente", "先手", "gote", "後手", "x")] == [0, 0, 1, 1, None]
+    for word, winner in (("sente", 0), ("先手勝ち", 0), ("gote", 1), ("後手勝ち", 1)):
+        outcome = RULES.parse_result(word, "adjudication")
+        assert outcome is not None and outcome.winner == winner
+    for word in ("draw", "引き分け"):
+        outcome = RULES.parse_result(word, "adjudication")
+        assert outcome is not None and outcome.is_draw
+    for word in ("both-lose", "両者負け"):
+        outcome = RULES.parse_result(word, "adjudication")
+        assert outcome is not None and outcome.both_lose
+    assert RULES.parse_result("1-0 please", "adjudication") is None
+
+
+def test_black_is_sente_and_moves_first() -> None:
+    assert RULES.colour_options == ("black", "white")
+    assert RULES.to_move(RULES.save(RULES.start())) == 0
+    assert RULES.side_names("ja") == ("先手", "後手")
+
+
+# --- records ------------------------------------------------------------------------
+
+def _info(plies: list[str], result: str, termination: str) -> RecordInfo:
+    return RecordInfo(event="第1期順位戦", site="relay@club.example", start=date(2026, 1, 10),
+                      round="-", players=("羽生善治", "藤井猛"), ratings=(None, None),
+                      result=result, end=date(2026, 6, 1), termination=termination,
+                      moves=[(p, "2026-01-10") for p in plies])
+
+
+def test_csa_record_reads_back() -> None:
+    _, moves = pro_game()
+    text = RULES.write_record(_info(moves, "1-0", "resignation"), "csa")
+    assert text.startswith("V2.2\nN+羽生善治\nN-藤井猛\n")
+    assert "%TORYO" in text
+    parsed = shogi.CSA.Parser.parse_str(text)[0]
+    assert parsed["moves"] == moves and parsed["win"] == "b"
+    with pytest.raises(ValueError):
+        RULES.write_record(_info(moves, "1-0", "resignation"), "sgf")
+
+
+def test_kif_endings() -> None:
+    plies = ["5i5h", "5a5b", "5h5i", "5b5a"] * 3
+    text = RULES.write_record(_info(plies, "1/2-1/2", "sennichite"))
+    assert text.endswith("  13 千日手\nまで12手で千日手\n")
+    assert shogi.KIF.Parser.parse_str(text)[0]["win"] == "-"
+
+
+# --- conditional moves (J16) in shogi notation ----------------------------------------
+
+def test_conditional_in_shogi_notation_is_bound() -> None:
+    """``もし △同歩 なら ▲同角``: read, validated and followed by the neutral core."""
+    plies = ("7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e")
+    game = StoredGame(plies=plies, keys=tuple(frozenset() for _ in plies),
+                      position=RULES.save(RULES.replay(plies)))
+    verdict = decide(RULES, game, 0, "7 ▲２四歩\nもし △同歩 なら ▲同飛\n", mode="binding")
+    assert verdict.kind == "move" and verdict.new_plies == ["2e2d"]
+    assert [c.plies for c in verdict.new_conditionals] == [("2c2d", "2h2d")]
+    assert not verdict.rejected
+    after_move = StoredGame(plies=(*plies, "2e2d"), keys=tuple(frozenset() for _ in range(7)),
+                            position=verdict.position or "")
+    reply = decide(RULES, after_move, 1, "8 △同歩\n", conditionals=verdict.new_conditionals,
+                   mode="binding")
+    assert reply.new_plies == ["2c2d", "2h2d"] and reply.auto == [False, True]
+    assert RULES.format_proposal(RULES.load(verdict.position or ""),
+                                 ["2c2d", "2h2d"], "ja", lang="ja") == \
+        "もし 8 △同　歩 なら ▲同　飛"
+
+
+def test_conditional_lines_are_not_read_as_the_record() -> None:
+    assert RULES.extract_record("もし △同歩 なら ▲同角").tokens == []
+    assert RULES.proposal_lines("x\nもし △同歩 なら ▲同角") == {1}
+    assert Conditional(plies=("a", "b")).plies == ("a", "b")
+
+
+# --- a professional game, by the referee ------------------------------------------------
+
+RELATIVE = ("右", "左", "上", "引", "寄", "直", "右上", "左上", "右引", "左引", "右寄", "左寄")
+
+
+def written(pos: object, ply: str, style: int, number: int) -> str:
+    """``ply`` as a member might write it: one of eight styles, in turn."""
+    p = as_rules()
+    ja = p.format_ply(pos, ply, "ja")  # ▲７六歩 / △同　歩 / ▲５二金(61)
+    bare = ja[1:]
+    if "(" in bare and style in (0, 4, 5):
+        # an ambiguous move: say which piece with 右 左 上 引 寄 直, as players do
+        head = bare[:bare.index("(")]
+        promo = "成" if head.endswith("成") and not head.endswith("不成") else ""
+        stem = head[:-1] if promo else head
+        for word in RELATIVE:
+            try:
+                if p.parse(pos, stem + word + promo) == ply:
+                    bare = stem + word + promo
+                    break
+            except MoveError:
+                continue
+    digits = bare.translate(str.maketrans("１２３４５６７８９一二三四五六七八九",
+                                          "123456789123456789"))
+    mark = ja[0]
+    styles = [
+        f"{number} {mark}{bare}",  # 15 ▲７七角
+        f"  {number} {notation.kif_move(pos, ply)}",  # KIF line with its origin
+        f"{number} {ply}",  # USI
+        f"{number} {notation.csa_move(pos, ply)}",  # CSA
+        f"{number}手目 {bare.translate(str.maketrans('１２３４５６７８９', '123456789'))}",
+        f"{number} {mark}{digits}",  # half-width digits throughout
+    ]
+    return styles[style % len(styles)]
+
+
+def test_professional_game_replayed_through_the_referee() -> None:
+    """Habu - Fujii 2006 (tests/data): every move a different style, J1 numbered."""
+    _, moves = pro_game()
+    plies: list[str] = []
+    keys: list[frozenset[str]] = []
+    position = RULES.save(RULES.start())
+    for index, ply in enumerate(moves):
+        pos = RULES.load(position)
+        text = "よろしくお願いします。\n\n" + written(pos, ply, index, index + 1) + "\n"
+        if index % 7 == 6:  # now and then the whole record from move 1
+            text = RULES.format_record([*plies, ply], "ja") + "\n"
+        verdict: Verdict = decide(RULES, StoredGame(tuple(plies), tuple(keys), position),
+                                  index % 2, text)
+        assert verdict.kind == "move", (index, text, verdict.error)
+        assert verdict.new_plies == [ply], (index, text)
+        plies += verdict.new_plies
+        keys += verdict.new_keys
+        position = verdict.position or ""
+    resign = decide(RULES, StoredGame(tuple(plies), tuple(keys), position), 1, "投了\n")
+    assert resign.outcome is not None and resign.outcome.winner == 0
+    kif = RULES.write_record(_info(plies, "1-0", "resignation"))
+    parsed = shogi.KIF.Parser.parse_str(kif)[0]
+    assert parsed["moves"] == moves
+    assert parsed["win"] == "b" and parsed["names"] == ["羽生善治", "藤井猛"]
+    assert "まで181手で先手の勝ち" in kif and " 182 投了" in kif
