@@ -6,7 +6,7 @@ import csv
 import io
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -306,14 +306,15 @@ class GameInput:
     white: str
     black: str
     event: str | None = None
-    time_control: str = "10/30"
+    # None: the game's own rule (GameRules.rule_set: JCCA for chess, seed 002 for shogi)
+    time_control: str | None = None
     start: date | None = None
-    conditionals: str = "binding"
+    conditionals: str | None = None
     notation: str | None = None
     kind: str = "chess"
     overrun: str = "report"
-    grace: int = 1  # J7: days after receipt before the clock runs (2 in seed 002's league)
-    leave: bool = True  # J12: False where the event allows no pause (seed 002 rule 10)
+    grace: int | None = None  # J7: days after receipt before the clock runs (2 in seed 002)
+    leave: bool | None = None  # J12: False where the event allows no pause (seed 002 rule 10)
 
 
 def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> Game:
@@ -321,6 +322,16 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
     white, black = find_member(session, g.white), find_member(session, g.black)
     if white.id == black.id:
         raise AdminError("--white and --black are the same member")
+    try:
+        rules = rules_for(g.kind)
+    except ValueError as exc:  # a game this relaybot does not play (yet)
+        raise AdminError(f"--game: {exc}") from None
+    own = rules.rule_set  # what an option left unsaid is: the game's own rules
+    g = replace(g, time_control=g.time_control or own.time_control,
+                conditionals=g.conditionals or own.conditionals,
+                grace=own.grace if g.grace is None else g.grace,
+                leave=own.leave if g.leave is None else g.leave)
+    assert g.time_control is not None
     if not TIME_CONTROL_RE.match(g.time_control):
         raise AdminError(
             f"--time-control {g.time_control!r} not understood (10/30, 10/50, bank:20, ...)"
@@ -334,10 +345,6 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
                          f"not {g.grace}")
     if g.notation not in (None, "san", "numeric"):
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
-    try:
-        rules = rules_for(g.kind)
-    except ValueError as exc:  # a game this relaybot does not play (yet)
-        raise AdminError(f"--game: {exc}") from None
     start_position = rules.save(rules.start())
     # the game says which colour option is side 0 (shogi: --black is 先手, who moves first)
     by_option = {"white": white, "black": black}
@@ -353,7 +360,7 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         start_date=g.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
         status="active", plies="", ply_count=0, position=start_position,
         side0_rating=at_start.get(side0.id), side1_rating=at_start.get(side1.id), label=label,
-        overrun=g.overrun, grace=g.grace, leave_allowed=int(g.leave),
+        overrun=g.overrun, grace=g.grace, leave_allowed=int(bool(g.leave)),
         created_at=now, updated_at=now,
     )
     session.add(game)

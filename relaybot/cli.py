@@ -148,7 +148,7 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
-            leave=not args.no_leave), now)
+            leave=False if args.no_leave else None), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
@@ -166,8 +166,9 @@ def _game(session: object, game_id: str) -> object:
 
 def _rule_set_options(parser: argparse.ArgumentParser) -> None:
     """The per-game rules a league may change: the grace days and leave."""
-    parser.add_argument("--grace", type=int, default=1,
-                        help="J7: days of grace after receipt (1 JCCA, 2 the shogi league)")
+    parser.add_argument("--grace", type=int, default=None,
+                        help="J7: days of grace after receipt (default: the game's rules, "
+                             "1 JCCA, 2 the shogi league)")
     parser.add_argument("--no-leave", action="store_true",
                         help="J12: no leave in this game (the shogi league: seed 002 rule 10)")
 
@@ -312,7 +313,7 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
             tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
-            grace=args.grace, leave=not args.no_leave, td=args.td), now)
+            grace=args.grace, leave=False if args.no_leave else None, td=args.td), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -446,7 +447,7 @@ def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.demo import run_demo
 
-    return run_demo()
+    return run_demo(game=getattr(args, "game", "chess"))
 
 
 def _member_options(parser: argparse.ArgumentParser) -> None:
@@ -504,9 +505,11 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--game", default="chess",
                      help="the game: chess or shogi (--black is 先手 and moves first)")
     _rule_set_options(new)
-    new.add_argument("--time-control", default="10/30")
+    new.add_argument("--time-control", default=None,
+                     help="10/30, 10/50, bank:20, ... (default: the game's rules)")
     new.add_argument("--start", type=_date)
-    new.add_argument("--conditionals", default="binding", choices=["binding", "optional", "off"])
+    new.add_argument("--conditionals", default=None, choices=["binding", "optional", "off"],
+                     help="J16 (default: the game's rules; optional in shogi)")
     new.add_argument("--notation", choices=["san", "numeric"])
     new.add_argument("--overrun", default="report", choices=["report", "forfeit"],
                      help="J9: report an overrun to the TD (default) or forfeit at once")
@@ -543,10 +546,10 @@ def build_parser() -> argparse.ArgumentParser:
     enew.add_argument("name")
     enew.add_argument("--kind", required=True, choices=["group", "match", "ladder", "section"])
     enew.add_argument("--players", required=True, help="addresses, comma separated")
-    enew.add_argument("--time-control", default="10/30")
+    enew.add_argument("--time-control", default=None, help="default: the game's rules")
     enew.add_argument("--start", type=_date)
-    enew.add_argument("--conditionals", default="binding",
-                      choices=["binding", "optional", "off"])
+    enew.add_argument("--conditionals", default=None,
+                      choices=["binding", "optional", "off"], help="default: the game's rules")
     enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"])
     enew.add_argument("--game", default="chess", help="the game every pairing plays")
@@ -570,8 +573,10 @@ def build_parser() -> argparse.ArgumentParser:
     td.add_argument("words", nargs="+")
     td.set_defaults(func=cmd_td)
 
-    sub.add_parser("demo", help="a self-contained tour: two players play by mail"
-                   ).set_defaults(func=cmd_demo)
+    demo = sub.add_parser("demo", help="a self-contained tour: two players play by mail")
+    demo.add_argument("--game", default="chess", choices=["chess", "shogi"],
+                      help="the game the tour plays (default chess)")
+    demo.set_defaults(func=cmd_demo)
     return parser
 
 

@@ -3,7 +3,9 @@
 Mail servers run on loopback inside the process (demo_servers), the database is
 a throwaway SQLite file, and two players - one writing in Japanese, one in
 English - play a short game by replying to the bot's mails, including one
-illegal move and its correction. Every mail is printed as it goes.
+illegal move and its correction. Every mail is printed as it goes. ``--game shogi``
+plays a short shogi game instead (an ambiguous move and its correction, a
+conditional move, a resignation) and prints its KIF record.
 """
 
 from __future__ import annotations
@@ -40,6 +42,30 @@ from relaybot.views import game_record
 RELAY = "relay@club.example"
 WHITE = ("Hayakawa, Satoru", "hayakawa@example.jp", "ja")
 BLACK = ("Horie, Takahiro", "horie@example.org", "en")
+
+# (who: the first or the second player, text); chess: Hayakawa has White
+CHESS_SCRIPT = [
+    (0, "よろしくお願いします。\n\n1. e4\n"),
+    (1, "Hello and good luck!\n\n1. e4 e5\n"),
+    (0, "1. e4 e5 2. Bc4\n"),
+    (1, "1. e4 e5 2. Bc4 Nc6\n"),
+    (0, "1. e4 e5 2. Bc4 Nc6 3. Qh5\n"),
+    (1, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf7\n"),  # illegal: no knight reaches f7
+    (1, "Sorry, I meant:\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6\n"),
+    (0, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n\nありがとうございました。\n"),
+]
+# shogi: Hayakawa is 先手 (--black, moves first), Horie 後手; each writes moves their way
+SHOGI_SCRIPT = [
+    (0, "よろしくお願いします。\n\n1 ▲７六歩\n"),
+    (1, "Hello and good luck!\n\n2 3c3d\n"),  # USI
+    (0, "3 ▲５八金\n"),  # ambiguous: two golds can go to 5h; the reply names both
+    (0, "失礼しました。\n\n3 ▲５八金右\n"),
+    (1, "4 △8四歩\n"),
+    (0, "5 ▲２二角成\nもし △同銀 なら ▲５五角打\n"),  # a conditional move (seed 002 rule 16)
+    (1, "6 △同　銀\n"),
+    (0, "7 ▲５五角打\n"),
+    (1, "投了\n\nThank you for the game.\n"),
+]
 
 
 def _print_mail(title: str, raw: bytes, out: Callable[[str], None]) -> None:
@@ -78,8 +104,9 @@ class _Player:
             smtp.send_message(msg)
 
 
-def run_demo(out: Callable[[str], None] = print) -> int:
-    """Play the demo game; returns the exit status."""
+def run_demo(out: Callable[[str], None] = print, game: str = "chess") -> int:
+    """Play the demo game (``chess`` or ``shogi``); returns the exit status."""
+    script = SHOGI_SCRIPT if game == "shogi" else CHESS_SCRIPT
     players: dict[str, _Player] = {}
 
     def delivered(d: Delivered) -> None:
@@ -116,36 +143,30 @@ def run_demo(out: Callable[[str], None] = print) -> int:
                                                      tz="Europe/London"), now),
             ):
                 member.digest = "off"  # the tour shows one game; no weekly digest
-            game = create_game(session, cfg, GameInput(white=WHITE[1], black=BLACK[1],
-                                                       event="relaybot demo"), now)
-            start_mails(session, cfg, game, now)
-            game_id = game.id
+            # shogi: --black is 先手 and moves first, so Hayakawa plays Black there
+            first, second = WHITE[1], BLACK[1]
+            colours = (second, first) if game == "shogi" else (first, second)
+            game_row = create_game(session, cfg, GameInput(
+                white=colours[0], black=colours[1], event="relaybot demo", kind=game), now)
+            start_mails(session, cfg, game_row, now)
+            game_id = game_row.id
         out(f"relaybot demo: game {game_id} at {cfg.bot.game_address(game_id)}")
 
         def cycle() -> None:
             # SMTP hands mail over before answering 250, so one cycle sees it all
             run_once(store, cfg)
 
-        white, black = players[WHITE[1]], players[BLACK[1]]
-        script = [
-            (white, "よろしくお願いします。\n\n1. e4\n"),
-            (black, "Hello and good luck!\n\n1. e4 e5\n"),
-            (white, "1. e4 e5 2. Bc4\n"),
-            (black, "1. e4 e5 2. Bc4 Nc6\n"),
-            (white, "1. e4 e5 2. Bc4 Nc6 3. Qh5\n"),
-            (black, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf7\n"),  # illegal: no knight reaches f7
-            (black, "Sorry, I meant:\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6\n"),
-            (white, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n\nありがとうございました。\n"),
-        ]
+        people = (players[WHITE[1]], players[BLACK[1]])
         cycle()  # the start mails
-        for player, text in script:
-            player.reply(text, out)
+        for who, text in script:
+            people[who].reply(text, out)
             cycle()
         with store.session() as session:
             final = session.get(Game, game_id)
             assert final is not None
             out("=" * 72)
-            out(f"Game {game_id} ended {final.result} ({final.termination}). PGN:")
+            out(f"Game {game_id} ended {final.result} ({final.termination}). "
+                f"{GameFile.load(session, final).rules.record_format.upper()}:")
             out(game_record(cfg, GameFile.load(session, final)))
         store.dispose()
     return 0

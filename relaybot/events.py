@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -21,6 +21,7 @@ from relaybot.core.events import (
     match,
     standings,
 )
+from relaybot.games import rules_for
 from relaybot.store.models import Event, EventPlayer, Game, Member
 
 KINDS = ("group", "match", "ladder", "section")
@@ -32,14 +33,15 @@ class EventInput:
     name: str
     kind: str
     players: list[str]
-    time_control: str = "10/30"
+    # None: the game's own rule (GameRules.rule_set: JCCA for chess, seed 002 for shogi)
+    time_control: str | None = None
     start: date | None = None
-    conditionals: str = "binding"
+    conditionals: str | None = None
     tiebreaks: str = "sb,solkoff,median,direct"
     overrun: str = "report"
     game: str = "chess"  # the game kind every game of the event plays
-    grace: int = 1  # J7
-    leave: bool = True  # J12
+    grace: int | None = None  # J7
+    leave: bool | None = None  # J12
     td: str | None = None  # the event's TD; None: [bot] td
 
 
@@ -75,6 +77,12 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     for word in e.tiebreaks.split(","):
         if word.strip() not in TIEBREAKS:
             raise AdminError(f"--tiebreaks: unknown tie-break {word!r} ({', '.join(TIEBREAKS)})")
+    try:
+        own = rules_for(e.game).rule_set  # options left unsaid follow the game's rules
+    except ValueError as exc:
+        raise AdminError(f"--game: {exc}") from None
+    e = replace(e, time_control=e.time_control or own.time_control,
+                conditionals=e.conditionals or own.conditionals)
     members = [find_member(session, address) for address in e.players]
     emails = [m.email for m in members]
     if len(set(emails)) != len(emails):

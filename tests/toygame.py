@@ -31,6 +31,7 @@ from relaybot.games.base import (
     RecordInfo,
     RecordPolicy,
     RecordText,
+    RuleSet,
 )
 
 KIND = "toy"
@@ -120,6 +121,7 @@ class ToyRules:
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
     display_notation = "squares"  # the only notation: the square's name
     colour_options = ("white", "black")  # --white plays X
+    rule_set = RuleSet()
     # a declaration in the manner of shogi's 入玉宣言: all or nothing
     keywords: Mapping[str, str] = MappingProxyType(
         {"declare centre": "centre", "中央宣言": "centre"})

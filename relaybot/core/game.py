@@ -143,6 +143,20 @@ class ProposalLine:
 
 
 @dataclass(frozen=True)
+class RuleSet:
+    """The rules a game of this kind follows unless the operator's options say otherwise
+    (INTERFACE ``game new``: chess the JCCA rules, seed 000; shogi the net league's, seed
+    002). ``bad_move_penalty``: days a wrong move costs its sender (J5: 5 in JCCA chess;
+    the shogi league counts only the days until the correction, seed 002 rule 17, J21)."""
+
+    time_control: str = "10/30"
+    grace: int = 1  # J7
+    leave: bool = True  # J12
+    conditionals: str = "binding"  # J16
+    bad_move_penalty: int = 5  # J5
+
+
+@dataclass(frozen=True)
 class RecordInfo:
     """What a game's record file (PGN, KIF, SGF) says besides the moves."""
 
@@ -166,6 +180,7 @@ class GameRules(Protocol):
     # the CLI's colour options for side 0 and side 1 (``--white``/``--black``): chess
     # ("white", "black"); shogi ("black", "white"): ``--black`` is 先手, side 0, first to move
     colour_options: tuple[str, str]
+    rule_set: RuleSet  # the defaults of a new game of this kind
     record_policy: RecordPolicy  # "full": every mail carries the game from move 1 (J1)
     display_notation: str  # the notation the store's move texts are in ("san" for chess)
 

@@ -28,7 +28,7 @@ from relaybot.core.conditionals import (
 from relaybot.core.game import GameRules, MoveError, Outcome, RecordText, Termination
 from relaybot.core.intent import Intent, read_intent, strip_lines
 
-PENALTY_DAYS = 5  # J5: an illegal, impossible, unreadable or ambiguous move
+PENALTY_DAYS = 5  # J5: an illegal, impossible, unreadable or ambiguous move (JCCA's RuleSet)
 
 VerdictKind = Literal[
     "move",  # a new move applied (and maybe the game ended by the board)
@@ -146,6 +146,7 @@ def decide(
     if intent is None:
         intent = read_intent(text, rules.keywords)
     record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
+    penalty = rules.rule_set.bad_move_penalty  # J5 (5 days in chess; seed 002 rule 17: none)
     notes = ["fullwidth"] if record.fullwidth else []
 
     def done(kind: VerdictKind, **fields: Any) -> Verdict:
@@ -166,7 +167,7 @@ def decide(
         try:
             return done("declared", outcome=rules.declare(position, sender, intent.declared))
         except MoveError as exc:
-            return done("bad_move", error=exc, penalty_days=PENALTY_DAYS)
+            return done("bad_move", error=exc, penalty_days=penalty)
 
     tokens = record.tokens
     stored = len(game.plies)
@@ -203,7 +204,7 @@ def decide(
             try:
                 ply = rules.parse(position, new_tokens[0], letters)
             except MoveError as exc:
-                return done("bad_move", error=exc, penalty_days=PENALTY_DAYS)
+                return done("bad_move", error=exc, penalty_days=penalty)
             result = FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
         else:
             result = follow(rules, conditionals, new_tokens, position, letters,
@@ -211,7 +212,7 @@ def decide(
         if result.kind == "too_many_moves":
             return done("too_many_moves")
         if result.kind == "bad_move":
-            return done("bad_move", penalty_days=PENALTY_DAYS,
+            return done("bad_move", penalty_days=penalty,
                         error=result.error or MoveError("unreadable", new_tokens[0]))
         if result.kind == "contradiction":
             index = result.token_index if result.token_index is not None else 0

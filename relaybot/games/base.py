@@ -12,8 +12,9 @@ from relaybot.core.game import (
     RecordInfo,
     RecordPolicy,
     RecordText,
+    RuleSet,
     Termination,
 )
 
 __all__ = ["GameRules", "MoveError", "MoveErrorKind", "Outcome", "ProposalLine", "RecordInfo",
-           "RecordPolicy", "RecordText", "Termination"]
+           "RecordPolicy", "RecordText", "RuleSet", "Termination"]

@@ -5,7 +5,6 @@ the TD's words, and a professional game replayed through the referee."""
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 import shogi
@@ -16,23 +15,9 @@ from relaybot.core.conditionals import Conditional
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.games import rules_for
 from relaybot.games.base import MoveError, RecordInfo
-from relaybot.games.shogi import notation
-from relaybot.games.shogi.rules import ShogiRules
+from tests.shogi_styles import pro_game, written
 
 RULES = rules_for("shogi")
-DATA = Path(__file__).resolve().parents[1] / "data"
-PRO_GAME = DATA / "habu-fujii-2006.kif"
-
-
-def as_rules() -> ShogiRules:
-    assert isinstance(RULES, ShogiRules)
-    return RULES
-
-
-def pro_game() -> tuple[str, list[str]]:
-    """The source KIF text and its moves (USI) as python-shogi's own parser reads them."""
-    text = PRO_GAME.read_text(encoding="cp932")
-    return text, shogi.KIF.Parser.parse_str(text)[0]["moves"]
 
 
 def after(*plies: str) -> object:
@@ -315,40 +300,6 @@ def test_conditional_lines_are_not_read_as_the_record() -> None:
 
 
 # --- a professional game, by the referee ------------------------------------------------
-
-RELATIVE = ("右", "左", "上", "引", "寄", "直", "右上", "左上", "右引", "左引", "右寄", "左寄")
-
-
-def written(pos: object, ply: str, style: int, number: int) -> str:
-    """``ply`` as a member might write it: one of eight styles, in turn."""
-    p = as_rules()
-    ja = p.format_ply(pos, ply, "ja")  # ▲７六歩 / △同　歩 / ▲５二金(61)
-    bare = ja[1:]
-    if "(" in bare and style in (0, 4, 5):
-        # an ambiguous move: say which piece with 右 左 上 引 寄 直, as players do
-        head = bare[:bare.index("(")]
-        promo = "成" if head.endswith("成") and not head.endswith("不成") else ""
-        stem = head[:-1] if promo else head
-        for word in RELATIVE:
-            try:
-                if p.parse(pos, stem + word + promo) == ply:
-                    bare = stem + word + promo
-                    break
-            except MoveError:
-                continue
-    digits = bare.translate(str.maketrans("１２３４５６７８９一二三四五六七八九",
-                                          "123456789123456789"))
-    mark = ja[0]
-    styles = [
-        f"{number} {mark}{bare}",  # 15 ▲７七角
-        f"  {number} {notation.kif_move(pos, ply)}",  # KIF line with its origin
-        f"{number} {ply}",  # USI
-        f"{number} {notation.csa_move(pos, ply)}",  # CSA
-        f"{number}手目 {bare.translate(str.maketrans('１２３４５６７８９', '123456789'))}",
-        f"{number} {mark}{digits}",  # half-width digits throughout
-    ]
-    return styles[style % len(styles)]
-
 
 def test_professional_game_replayed_through_the_referee() -> None:
     """Habu - Fujii 2006 (tests/data): every move a different style, J1 numbered."""

@@ -19,6 +19,7 @@ from relaybot.games.base import (
     RecordInfo,
     RecordPolicy,
     RecordText,
+    RuleSet,
 )
 from relaybot.games.chess import notation as _nt
 from relaybot.games.chess import proposals as _proposals
@@ -52,6 +53,7 @@ class ChessRules:
     record_policy: RecordPolicy = "full"  # J1: every mail carries the game from move 1
     display_notation = "san"  # what Move.text holds
     colour_options = ("white", "black")  # --white is side 0
+    rule_set = RuleSet()  # JCCA (seed 000): 10/30, grace 1, leave, binding proposals, J5
     keywords: Mapping[str, str] = MappingProxyType({})  # none of its own (draws are core's)
 
     def start(self) -> chess.Board:

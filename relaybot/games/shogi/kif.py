@@ -101,8 +101,6 @@ def write_kif(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
         lines.append(f"終了日時：{info.end.strftime('%Y/%m/%d')}")
     if info.event:
         lines.append(f"棋戦：{info.event}")
-    if info.site:
-        lines.append(f"場所：{info.site}")
     lines += [
         "手合割：平手",
         f"先手：{info.players[0]}",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from relaybot.core.text import has_fullwidth
 from relaybot.games.base import ProposalLine, RecordText
 from relaybot.games.shogi.notation import clean, looks_like_move
 
@@ -75,7 +74,7 @@ def extract_record(text: str) -> RecordText:
             record.first_ply = max(0, number - 1) if number else 0
         record.tokens.extend(moves)
         record.last_line = k
-        record.fullwidth = record.fullwidth or has_fullwidth(line)
+        # full-width digits are standard shogi notation (▲７六歩): nothing to remark (J2)
     return record
 
 

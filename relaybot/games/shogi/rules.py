@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from relaybot.core.text import has_fullwidth
 from relaybot.games.base import (
     MoveError,
     Outcome,
@@ -21,6 +20,7 @@ from relaybot.games.base import (
     RecordInfo,
     RecordPolicy,
     RecordText,
+    RuleSet,
     Termination,
 )
 from relaybot.games.shogi import kif as _kif
@@ -56,6 +56,11 @@ class ShogiRules:
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "ja"  # Move.text holds ▲７六歩
     colour_options = ("black", "white")  # INTERFACE: --black is 先手 and moves first
+    # seed 002: 20 days in all (rule 9), counted from the day after next (J7 grace 2), no
+    # pause (rule 10), proposals the opponent may ignore (rule 16), and a wrong move costs
+    # only the days until its correction (rule 17, J21): no J5 penalty
+    rule_set = RuleSet(time_control="bank:20", grace=2, leave=False, conditionals="optional",
+                       bad_move_penalty=0)
     # INTERFACE "Keywords": shogi adds 入玉宣言 (the 24-point declaration)
     keywords: Mapping[str, str] = MappingProxyType(
         {"入玉宣言": DECLARE, "入玉宣言します": DECLARE, "declare": DECLARE,
@@ -145,8 +150,9 @@ class ShogiRules:
 
     # --- reading what players write ---------------------------------------------
     def normalise_text(self, text: str) -> tuple[str, bool]:
-        """NFKC, kanji ranks as digits, ``同　歩`` joined; and whether it was full width."""
-        return _nt.clean(text), has_fullwidth(text)
+        """NFKC, kanji ranks as digits, ``同　歩`` joined. Full width is how shogi moves are
+        written (▲７六歩), so it is never remarked on: the flag is always False."""
+        return _nt.clean(text), False
 
     def looks_like_move(self, token: str) -> bool:
         """Whether ``token`` is a move in any notation the bot reads."""

@@ -1,0 +1,93 @@
+"""Shogi by mail end to end (issue 16): a professional game replayed through Dovecot and
+the SMTP sink, each move written in a different style, its KIF (and CSA) record equal
+to the source move for move; an ambiguous move answered in Japanese with its candidates
+(seed 002 rule 17: no J5 penalty); the seed 002 rules a new shogi game starts with."""
+
+from __future__ import annotations
+
+import pytest
+import shogi.CSA
+import shogi.KIF
+
+from tests.integration.relay_harness import Club, body_of
+from tests.shogi_styles import RULES, pro_game, written
+
+pytestmark = pytest.mark.integration
+
+
+def test_a_professional_game_replayed_by_mail(club: Club) -> None:
+    """Habu - Fujii, 2006 (tests/data): 181 moves by mail, each in another style; the
+    record the bot writes (KIF, UTF-8) equals the source move for move."""
+    habu = club.member("羽生善治", "habu@example.jp", lang="ja")
+    fujii = club.member("藤井猛", "fujii@example.org", lang="en")
+    game_id = club.game(fujii, habu, kind="shogi", event="第65期順位戦A級")  # --black: 先手
+    _, moves = pro_game()
+    plies: list[str] = []
+    for index, ply in enumerate(moves):
+        mover, other = (habu, fujii) if index % 2 == 0 else (fujii, habu)
+        before = len(other.inbox())
+        position = RULES.replay(plies)
+        if index % 9 == 8:  # now and then the whole record from move 1
+            text = RULES.format_record([*plies, ply], "ja")
+        else:
+            text = written(position, ply, index, index + 1)
+        mover.send(f"よろしくお願いします。\n\n{text}\n")
+        report = club.cycle()
+        assert report.poll.processed == 1, report
+        assert len(other.inbox()) == before + 1, f"move {index + 1} ({text!r}) not relayed"
+        plies.append(ply)
+    # what each side reads: the board from their own side (BOD), the record in Japanese
+    to_gote = body_of(fujii.inbox()[-1])
+    assert "先手の持駒：" in to_gote.split("+---")[0]  # 後手 sees 先手's hand on top
+    assert "181 ▲７二飛成" in to_gote
+    fujii.send("投了\n\nありがとうございました。")
+    club.cycle()
+    kif = club.cli("game", "record", game_id).stdout
+    source = shogi.KIF.Parser.parse_str(kif)[0]
+    assert source["moves"] == moves
+    assert source["win"] == "b" and source["names"] == ["羽生善治", "藤井猛"]
+    assert "まで181手で先手の勝ち" in kif and " 182 投了" in kif
+    csa = club.cli("game", "record", game_id, "--format", "csa").stdout
+    parsed = shogi.CSA.Parser.parse_str(csa)[0]
+    assert parsed["moves"] == moves and parsed["win"] == "b"
+    end = body_of(habu.inbox()[-1])
+    assert "投了" in end and "KIF形式の棋譜" in end
+
+
+def test_an_ambiguous_move_is_answered_with_its_candidates(club: Club) -> None:
+    """Two golds can reach 5h: the reply, in Japanese, names both and applies nothing;
+    the league adds no J5 penalty (seed 002 rule 17: the days until the correction are
+    the sender's)."""
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    club.game(gote, sente, kind="shogi")
+    assert "あなたは先手番です" in body_of(sente.inbox()[-1])
+    sente.send("1 ▲５八金")
+    club.cycle()
+    reply = body_of(sente.inbox()[-1])
+    assert "候補: ５八金(49)、５八金(69)" in reply
+    assert "加算" not in reply and "J21" in reply
+    assert len(gote.inbox()) == 1  # only the start mail: nothing relayed
+    sente.send("1 ▲５八金右")
+    club.cycle()
+    relay = body_of(gote.inbox()[-1])
+    assert "1 ▲５八金(49)" in relay
+    gote.send("2 5二金右")  # 後手 sits across the board: their right is the 6a gold
+    club.cycle()
+    assert "2 △５二金(61)" in body_of(sente.inbox()[-1])
+
+
+def test_a_new_shogi_game_follows_the_league_rules(club: Club) -> None:
+    """INTERFACE ``game new --game shogi``: --black is 先手; seed 002's rules by default
+    (bank:20, grace 2: J7 翌々日, no leave: rule 10, optional proposals: rule 16)."""
+    club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    made = club.cli("game", "new", "--game", "shogi", "--white", "horie@example.org",
+                    "--black", "hayakawa@example.jp")
+    game_id = made.stdout.split()[0]
+    shown = club.cli("game", "show", game_id).stdout
+    assert "time control: bank:20" in shown and "conditionals: optional" in shown
+    assert "grace 2 day(s)" in shown and "leave not allowed" in shown
+    assert "to move: Sente" in shown and "先手の持駒" in shown
+    pgn = club.cli("game", "record", game_id, "--format", "pgn", check=False)
+    assert pgn.returncode != 0 and "kif or csa" in pgn.stderr
