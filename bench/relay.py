@@ -53,6 +53,8 @@ from pathlib import Path
 import chess
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 
+from bench.shogi import ShogiResult, shogi_bench
+from bench.shogi import row as shogi_row
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.core.referee import StoredGame, decide, first_difference
@@ -487,7 +489,8 @@ def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeR
 # -- main ------------------------------------------------------------------------------
 
 
-def _rows(relay: RelayResult, referee: RefereeResult) -> Iterator[tuple[str, str, str]]:
+def _rows(relay: RelayResult, referee: RefereeResult,
+          shogi: ShogiResult | None = None) -> Iterator[tuple[str, str, str]]:
     bot_rate = relay.mails / relay.bot_seconds if relay.bot_seconds else 0.0
     null_rate = relay.mails / relay.null_seconds if relay.null_seconds else 0.0
     ratio = bot_rate / null_rate if null_rate else 0.0
@@ -499,6 +502,8 @@ def _rows(relay: RelayResult, referee: RefereeResult) -> Iterator[tuple[str, str
            f"target >= {TARGET_RATIO}: {'ok' if ratio >= TARGET_RATIO else 'BELOW'}")
     yield (f"decide, {referee.plies}+1 plies", f"{referee.cold_us:8.0f} us",
            "record lines never seen before (the line cache emptied first)")
+    if shogi is not None:  # issue 16: beside the chess figure
+        yield shogi_row(shogi)
     yield ("decide, lines cached", f"{referee.decide_us:8.0f} us",
            f"of which extract_record {referee.extract_us:.0f} us, "
            f"first_difference {referee.compare_us:.0f} us")
@@ -540,13 +545,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     t0 = time.perf_counter()
     relay = relay_bench(args.games, args.mails, args.seed, args.profile, args.db_dir)
     referee = referee_bench(args.seed, 300, repeat, budget)
+    shogi = shogi_bench(best_of, repeat, budget)
     total = time.perf_counter() - t0
 
     plies = max(1, args.mails // args.games)
     print(f"relaybot bench: {args.games} games x {plies} plies = {relay.mails} move mails, "
           f"{2 * args.games} members, SQLite, Dovecot + aiosmtpd on loopback"
           f"{' (cProfile on)' if args.profile else ''}")
-    rows = list(_rows(relay, referee))
+    rows = list(_rows(relay, referee, shogi))
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"  {name:<{width}}  {value}   {note}")

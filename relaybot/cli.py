@@ -183,8 +183,9 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         g = gf.game
         position = gf.rules.load(g.position)
         print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
-        print(f"White: {gf.white.name} <{gf.white.email}>")
-        print(f"Black: {gf.black.name} <{gf.black.email}>")
+        sides = gf.rules.side_names("en")  # side 0 first: White in chess, Sente in shogi
+        print(f"{sides[0]}: {gf.white.name} <{gf.white.email}>")
+        print(f"{sides[1]}: {gf.black.name} <{gf.black.email}>")
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")

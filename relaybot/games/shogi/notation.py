@@ -58,13 +58,20 @@ _CSA_RE = re.compile(r"^(?P<sign>[+-])?(?P<from>\d\d)(?P<to>[1-9][1-9])(?P<piece
 _CSA_PIECES = {name: k for k, name in enumerate(CSA_NAMES) if name}
 _SAME_SPACE_RE = re.compile(r"同[\s\u3000]+")
 _MARK_SPLIT_RE = re.compile(rf"(?<=\S)(?=[{_MARK_CHARS}])")
+_ALIASES = str.maketrans({"王": "玉", "竜": "龍", "全": "成銀", "圭": "成桂", "杏": "成香",
+                         "仝": "成銀"})
 _KEY_STRIP_RE = re.compile(rf"[{_MARK_CHARS}{_RELATIVE}]|\(\d\d\)|不成|生|打")
+
+
+_NEEDS_CLEAN_RE = re.compile(r"[\s\u3000\uff01-\uff5e一二三四五六七八九]|同|(?<=\S)[▲△☗☖]")
 
 
 def clean(text: str) -> str:
     """NFKC (full width to ASCII), kanji rank numerals as digits inside Japanese moves,
     ``同　歩`` joined to ``同歩``, and a space before every ▲ △ so that moves run
     together (``▲７六歩△３四歩``) split into tokens."""
+    if unicodedata.is_normalized("NFKC", text) and _NEEDS_CLEAN_RE.search(text) is None:
+        return text  # a token read from a cleaned line: already clean (the common case)
     text = unicodedata.normalize("NFKC", text)
     text = _SAME_SPACE_RE.sub("同", text)
     text = _MARK_SPLIT_RE.sub(" ", text)
@@ -83,20 +90,18 @@ def key(token: str) -> str:
     """A token reduced to a comparison key: no mark, relative word, origin, 打 or 不成;
     aliases of a piece as one name; USI and CSA lower case, CSA without its sign."""
     word = clean(token).strip()
-    if _CSA_RE.match(word):
-        return word.lstrip("+-").lower()
-    if _USI_RE.match(word):
-        return word.lower()
-    word = _KEY_STRIP_RE.sub("", word)
-    for alias, name in (("王", "玉"), ("竜", "龍"), ("全", "成銀"), ("圭", "成桂"), ("杏", "成香"),
-                        ("仝", "成銀")):
-        word = word.replace(alias, name)
-    return word
+    if word.isascii():  # USI, CSA (without its sign) or something unreadable
+        return (word.lstrip("+-") if _CSA_RE.match(word) else word).lower()
+    return _KEY_STRIP_RE.sub("", word).translate(_ALIASES)
 
 
 def looks_like_move(token: str) -> bool:
     """Whether ``token`` could be a shogi move in any notation the bot reads."""
-    word = clean(token).strip()
+    return is_move_word(clean(token).strip())
+
+
+def is_move_word(word: str) -> bool:
+    """:func:`looks_like_move` for a word already cleaned."""
     return bool(_JA_RE.match(word) or _USI_RE.match(word) or _CSA_RE.match(word))
 
 
@@ -105,19 +110,30 @@ def usi(move: object) -> str:
     return str(move.usi())  # type: ignore[attr-defined]
 
 
+def _squares(mask: int) -> list[int]:
+    """The squares of a bitboard."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
 def _candidates(pos: Position, to_sq: int, piece_type: int) -> list[object]:
     """Every legal move of a ``piece_type`` of the side to move to ``to_sq``, drops
-    included, with and without promotion."""
+    included, with and without promotion (and a promoted piece's, for 成 moves)."""
     board = pos.board
     side = pos.turn
     found: list[object] = []
     base = UNPROMOTED[piece_type]
-    for sq in range(81):
-        piece = board.piece_at(sq)
-        if piece is None or piece.color != side:
-            continue
-        kind = int(piece.piece_type)
-        if kind == piece_type or (PROMOTED[kind] == piece_type and piece_type != kind):
+    target = shogi.BB_SQUARES[to_sq]
+    kinds = [piece_type] + [k for k in range(1, 15) if PROMOTED[k] == piece_type != k]
+    for kind in kinds:
+        # the bitboards first: only pieces that attack the square are tried for legality
+        for sq in _squares(board.piece_bb[kind] & board.occupied[side]):
+            if not shogi.Board.attacks_from(kind, sq, board.occupied, side) & target:
+                continue
             for promote in (False, True):
                 if promote and PROMOTED[kind] == 0:
                     continue

@@ -128,6 +128,19 @@ def sfen_turn(saved: str) -> int:
     return BLACK if fields[1] == "b" else WHITE
 
 
+def has_legal_move(pos: Position) -> bool:
+    """Whether the side to move has a legal move: the king's own moves are tried first,
+    since in check they are the likeliest (and cheapest) way out."""
+    board = pos.board
+    kings_only = board.generate_legal_moves(
+        pawns=False, lances=False, knights=False, silvers=False, golds=False, bishops=False,
+        rooks=False, king=True, pawns_drop=False, lances_drop=False, knights_drop=False,
+        silvers_drop=False, golds_drop=False, bishops_drop=False, rooks_drop=False)
+    if next(iter(kings_only), None) is not None:
+        return True
+    return next(iter(board.generate_legal_moves()), None) is not None
+
+
 def ply_count(pos: Position) -> int:
     """Plies played since the start (the SFEN move number counts from 1)."""
     return int(pos.board.move_number) - 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from relaybot.games.base import ProposalLine, RecordText
-from relaybot.games.shogi.notation import clean, looks_like_move
+from relaybot.games.shogi.notation import clean, is_move_word, looks_like_move
 
 _NUMBER_RE = re.compile(r"^(\d{1,4})(?:手目|手|\.|:)?$")
 _TIME_RE = re.compile(r"\(\s*\d+:\d+(?:/[\d:]+)?\s*\)")
@@ -44,7 +44,7 @@ def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
         if word in _ENDINGS:
             ending = True
             continue
-        if not looks_like_move(word):
+        if not is_move_word(word):
             return None
         moves.append(word)
     if not moves and not ending:
@@ -82,6 +82,9 @@ def _clauses(text: str) -> list[tuple[int, str, str]]:
     """(line index, normalised line, one ``;`` clause) of every proposal line."""
     found: list[tuple[int, str, str]] = []
     for i, line in enumerate(text.splitlines()):
+        lowered = line.lower()
+        if "もし" not in line and "if" not in lowered and "ｉｆ" not in lowered:
+            continue  # cheaply: most lines are no proposal
         norm = clean(line).strip()
         m = _PROPOSAL_RE.match(norm)
         if m is not None:

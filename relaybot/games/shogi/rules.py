@@ -113,14 +113,15 @@ class ShogiRules:
         checking side loses)."""
         pos = _pos(position)
         board = pos.board
-        if board.is_check() and board.is_checkmate():
+        check = board.is_check()
+        if check and not sp.has_legal_move(pos):
             return Outcome.loss(Termination.CHECKMATE, pos.turn)
         repeated, loser = sp.repetition(pos)
         if repeated:
             if loser is not None:
                 return Outcome.loss("perpetual_check", loser)
             return Outcome.draw("sennichite")
-        if not board.is_check() and board.is_stalemate():
+        if not check and not sp.has_legal_move(pos):
             # no legal move without check is a loss in shogi (it almost never happens)
             return Outcome.loss(Termination.CHECKMATE, pos.turn)
         return None
