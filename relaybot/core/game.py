@@ -154,6 +154,8 @@ class RuleSet:
     leave: bool = True  # J12
     conditionals: str = "binding"  # J16
     bad_move_penalty: int = 5  # J5
+    both_lose: bool = False  # a TD may rule that both lose (the shogi league's J14)
+    result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
 
 
 @dataclass(frozen=True)

@@ -150,12 +150,13 @@ class Adjudicate(_EndGame):
 
     name = "adjudicate"
     aliases = ("裁定",)
-    usage = "adjudicate <game> <1-0|0-1|1/2-1/2>"
+    usage = "adjudicate <game> <result: 1-0|0-1|1/2-1/2, shogi sente|gote|draw|both-lose>"
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         outcome = rules.parse_result(word, Termination.ADJUDICATION)
-        if outcome is None or outcome.void or outcome.both_lose:
-            return self.refuse(f"result must be 1-0, 0-1 or 1/2-1/2, not {word}")
+        if outcome is None or outcome.void or (outcome.both_lose
+                                               and not rules.rule_set.both_lose):
+            return self.refuse(f"result must be {rules.rule_set.result_words}, not {word}")
         return outcome
 
 

@@ -5,6 +5,8 @@ to the source move for move; an ambiguous move answered in Japanese with its can
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 import shogi.CSA
 import shogi.KIF
@@ -91,3 +93,44 @@ def test_a_new_shogi_game_follows_the_league_rules(club: Club) -> None:
     assert "to move: Sente" in shown and "先手の持駒" in shown
     pgn = club.cli("game", "record", game_id, "--format", "pgn", check=False)
     assert pgn.returncode != 0 and "kif or csa" in pgn.stderr
+
+
+def test_rule_17_a_corrected_move_costs_the_sender_only_its_days(club: Club) -> None:
+    """Seed 002 rule 17 (J21): the days from the error notice to the correction are the
+    sender's; the bot notices at once, so the receiver loses nothing; no J5 penalty."""
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    club.game(gote, sente, kind="shogi")  # started 2026-03-02 (Tokyo): 先手 counts from it
+    sente.send("1 ▲５五歩")  # no pawn reaches 5e: illegal
+    club.cycle()
+    assert "指せない手" in body_of(sente.inbox()[-1])
+    sente.send("1 ▲７六歩", at=datetime(2026, 3, 7, 3, 0, tzinfo=UTC))  # 03-07 in Tokyo
+    club.cycle()
+    relay = body_of(gote.inbox()[-1])
+    # J7 grace 2: days from 03-04; sent 03-07: 3 days, all 先手's; 後手 none
+    assert "Days used: Sente 3 (left: 17), Gote 0 (left: 20)." in relay
+
+
+def test_time_loss_on_a_bank_clock_and_td_words(club: Club) -> None:
+    """Seed 002 rule 9: 20 days in all, lost at 0 without a claim (J8, J9); the KIF
+    says 切れ負け. The TD's words for shogi (INTERFACE "TD commands")."""
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    silent = club.game(gote, sente, kind="shogi")
+    club.clock += timedelta(days=30)
+    club.cycle()
+    kif = club.cli("game", "record", silent).stdout
+    assert "   1 切れ負け\nまで0手で後手の勝ち\n" in kif
+    assert "持ち日数切れ" in body_of(sente.inbox()[-1])
+    forfeit = club.game(gote, sente, kind="shogi")
+    club.cli("td", "forfeit", forfeit, "gote")
+    assert "まで0手で先手の勝ち" in club.cli("game", "record", forfeit).stdout
+    both = club.game(gote, sente, kind="shogi")
+    club.cli("td", "adjudicate", both, "両者負け")
+    assert "まで0手で両者負け" in club.cli("game", "record", both).stdout
+    draw = club.game(gote, sente, kind="shogi")
+    club.cli("td", "adjudicate", draw, "引き分け")
+    assert "1/2-1/2" in club.cli("game", "show", draw).stdout
+    refused = club.cli("td", "adjudicate", club.game(gote, sente, kind="shogi"), "white",
+                       check=False)
+    assert refused.returncode != 0 and "sente, gote, draw or both-lose" in refused.stderr
