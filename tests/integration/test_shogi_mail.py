@@ -109,6 +109,10 @@ def test_rule_17_a_corrected_move_costs_the_sender_only_its_days(club: Club) -> 
     relay = body_of(gote.inbox()[-1])
     # J7 grace 2: days from 03-04; sent 03-07: 3 days, all 先手's; 後手 none
     assert "Days used: Sente 3 (left: 17), Gote 0 (left: 20)." in relay
+    gote.send("help")
+    club.cycle()
+    helped = body_of(gote.inbox()[-1])  # the shogi help, in English
+    assert "15 ▲７七角" in helped and "入玉宣言" in helped and "もし △同歩 なら ▲同角" in helped
 
 
 def test_time_loss_on_a_bank_clock_and_td_words(club: Club) -> None:
