@@ -28,6 +28,7 @@ MoveTest = Callable[[str], bool]  # the game's looks_like_move: could this token
 _BRACKETS = (("[", "]"), ("(", ")"), ("【", "】"), ("<", ">"), ("「", "」"))
 _GAME_WORD = r"(?:game|ゲーム|対局)"
 _MOVE_NUMBER_RE = re.compile(r"^\d{1,4}\.")
+_BARE_NUMBER_RE = re.compile(r"^\d{1,4}(?:手目)?$")
 _KEYWORD_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 
 
@@ -113,6 +114,9 @@ def _moves_follow(rest: str, looks_like_move: MoveTest) -> bool:
     if not words:
         return True
     head = words[0].strip(",;")
+    if _BARE_NUMBER_RE.match(head) and len(words) > 1:
+        # shogi and go number a move without a dot (``A 15 ▲７七角``): the move must follow
+        return looks_like_move(words[1].strip(",;"))
     return bool(_MOVE_NUMBER_RE.match(head) or looks_like_move(head) or _KEYWORD_RE.match(head))
 
 

@@ -138,3 +138,24 @@ def test_time_loss_on_a_bank_clock_and_td_words(club: Club) -> None:
     refused = club.cli("td", "adjudicate", club.game(gote, sente, kind="shogi"), "white",
                        check=False)
     assert refused.returncode != 0 and "sente, gote, draw or both-lose" in refused.stderr
+
+
+def test_nyugyoku_declaration_by_mail_ends_in_jishogi(club: Club) -> None:
+    """入玉宣言 (the game's own keyword, GameRules.keywords/declare): both sides with 24
+    points or more is 持将棋, a draw not replayed (seed 002 rule 15)."""
+    from relaybot.store.models import Game
+
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    game_id = club.game(gote, sente, kind="shogi")
+    with club.store.session() as session:  # a position reached late in a long game
+        game = session.get(Game, game_id)
+        assert game is not None
+        game.position = "K8/9/9/9/9/9/9/9/8k b 2R2B4G4P4s4n4l14p 1"
+    sente.send("入玉宣言\n\n点数を数えました。")
+    club.cycle()
+    end = body_of(sente.inbox()[-1])
+    assert "持将棋（引き分け、指し直しなし）" in end and "1/2-1/2" in end
+    assert "impasse (持将棋): a draw" in body_of(gote.inbox()[-1])
+    kif = club.cli("game", "record", game_id).stdout
+    assert "   1 持将棋\nまで0手で持将棋\n" in kif

@@ -13,6 +13,7 @@ import shogi.KIF
 
 from relaybot.core.conditionals import Conditional
 from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.core.sections import split_sections
 from relaybot.games import rules_for
 from relaybot.games.base import MoveError, RecordInfo
 from tests.shogi_styles import pro_game, written
@@ -89,6 +90,7 @@ def test_relative_words_up_back_sideways_straight() -> None:
     assert set(err.value.candidates) == {"５六金(46)", "５六金(66)"}
     # 5e gold moves up to 5d (直); 4f and 6f golds cannot reach 5d
     assert RULES.parse(gold, "５四金直") == "5e5d"
+    assert RULES.parse(gold, "５四金行") == "5e5d" == RULES.parse(gold, "５四金上")
     two = RULES.load("4k4/9/9/9/9/3S5/4S4/9/4K4 b - 1")
     # silvers on 6f and 5g: to 5f? silver 5g goes up (上) straight (直); 6f cannot go sideways
     assert RULES.parse(two, "５六銀") == "5g5f"
@@ -131,6 +133,10 @@ def test_record_with_numbers_kif_lines_and_kif_times() -> None:
     rec = RULES.extract_record("▲７六歩△３四歩▲２六歩△同　歩")
     assert rec.tokens == ["▲76歩", "△34歩", "▲26歩", "△同歩"]
     assert RULES.extract_record("> 15 ▲７七角").tokens == []
+    # a whole record in USI or CSA (with CSA's time lines and ending) reads too
+    assert RULES.extract_record("position startpos moves 7g7f 3c3d").tokens == ["7g7f", "3c3d"]
+    csa = RULES.extract_record("V2.2\nN+a\nN-b\nPI\n+\n+7776FU\nT12\n-3334FU,T3\n%TORYO\n")
+    assert csa.tokens == ["+7776FU", "-3334FU"] and csa.first_ply == 0
 
 
 # --- the game's end (seed 002 rule 15) -----------------------------------------------
@@ -291,6 +297,15 @@ def test_conditional_in_shogi_notation_is_bound() -> None:
     assert RULES.format_proposal(RULES.load(verdict.position or ""),
                                  ["2c2d", "2h2d"], "ja", lang="ja") == \
         "もし 8 △同　歩 なら ▲同　飛"
+
+
+def test_several_shogi_games_in_one_mail() -> None:
+    """J17: ``A 15 ▲７七角`` (a label, then a move numbered without a dot) starts game A's
+    section; prose such as ``A 2 days late`` does not."""
+    text = "A 15 ▲７七角\nB 8 △同歩\nA 2 days late, sorry"
+    sections = split_sections(text, {"A": "g1", "B": "g2"}, RULES.looks_like_move)
+    assert [(s.game_id, s.text) for s in sections] == [
+        ("g1", "15 ▲７七角"), ("g2", "8 △同歩\nA 2 days late, sorry")]
 
 
 def test_conditional_lines_are_not_read_as_the_record() -> None:

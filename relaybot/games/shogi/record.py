@@ -19,37 +19,40 @@ _TIME_RE = re.compile(r"\(\s*\d+:\d+(?:/[\d:]+)?\s*\)")
 _ENDINGS = frozenset({"投了", "詰み", "千日手", "持将棋", "中断", "切れ負け", "反則勝ち",
                       "反則負け", "入玉勝ち", "まで"})
 _MARKS = frozenset({"▲", "△", "☗", "☖"})
+# words around moves that are no moves: USI's command words, CSA's times (T12)
+_SKIP = frozenset({"position", "startpos", "moves"})
+_CSA_TIME_RE = re.compile(r"^T\d+$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もしも|もし)[、,\s]*", re.IGNORECASE)
 _THEN_WORDS = ("ならば", "なら", "then", "とします", "と指します", "とする", "。", "→", "->")
 
 
 def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
-    """(moves, the number written before the first move, ends the game) of a move line;
-    None for any other line. A quoted line (``>``) is never one."""
+    """(moves, the number written before the first move, ends the game) of a line that
+    holds only moves, numbers, times and endings; None for any other line. A quoted line
+    (``>``) is never one."""
     norm = _TIME_RE.sub(" ", clean(line)).strip()
     if not norm or norm.startswith(">"):
         return None
+    norm = norm.replace(",", " ")  # CSA's one-line form: +7776FU,T12,-3334FU
     moves: list[str] = []
     number: int | None = None
     ending = False
     for raw in norm.split():
         word = raw.strip(",、")
-        if not word or word in _MARKS:
+        if not word or word in _MARKS or word in _SKIP or _CSA_TIME_RE.match(word):
             continue
         num = _NUMBER_RE.match(word)
         if num is not None:
             if not moves and number is None:
                 number = int(num.group(1))
             continue
-        if word in _ENDINGS:
+        if word in _ENDINGS or word.startswith("%"):  # KIF and CSA endings (%TORYO)
             ending = True
             continue
         if not is_move_word(word):
             return None
         moves.append(word)
-    if not moves and not ending:
-        return None
-    return moves, number, ending
+    return moves, number, ending  # no moves: a line the block may hold (T12, 投了)
 
 
 def extract_record(text: str) -> RecordText:
