@@ -5,7 +5,11 @@ to the source move for move; an ambiguous move answered in Japanese with its can
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import shogi.CSA
@@ -159,3 +163,16 @@ def test_nyugyoku_declaration_by_mail_ends_in_jishogi(club: Club) -> None:
     assert "impasse (持将棋): a draw" in body_of(gote.inbox()[-1])
     kif = club.cli("game", "record", game_id).stdout
     assert "   1 持将棋\nまで0手で持将棋\n" in kif
+
+
+def test_the_demo_plays_shogi(tmp_path: Path) -> None:
+    """``relaybot demo --game shogi``: a short game by mail with nothing configured."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
+    proc = subprocess.run([sys.executable, "-m", "relaybot.cli", "demo", "--game", "shogi"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "候補: ５八金(49)、５八金(69)" in out  # the ambiguous move and its answer
+    assert "もし 6 △同　銀 なら ▲５五角" in out  # the conditional move, relayed
+    assert "ended 1-0 (resignation). KIF:" in out and "まで7手で先手の勝ち" in out
+    assert list(tmp_path.iterdir()) == []

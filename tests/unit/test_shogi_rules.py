@@ -139,6 +139,29 @@ def test_record_with_numbers_kif_lines_and_kif_times() -> None:
     assert csa.tokens == ["+7776FU", "-3334FU"] and csa.first_ply == 0
 
 
+def _stored(*plies: str) -> StoredGame:
+    pos = RULES.start()
+    keys = []
+    for ply in plies:
+        keys.append(RULES.ply_keys(pos, ply))
+        RULES.play(pos, ply)
+    return StoredGame(plies=plies, keys=tuple(keys), position=RULES.save(pos))
+
+
+def test_a_number_that_disagrees_with_the_game_is_a_sync_error() -> None:
+    """INTERFACE "Shogi moves": the move with its number, or the whole record; a number or
+    record that disagrees with the game is a sync error (J1)."""
+    game = _stored("7g7f", "3c3d")
+    assert decide(RULES, game, 0, "3 ▲２六歩").new_plies == ["2g2f"]
+    ahead = decide(RULES, game, 0, "5 ▲２六歩")
+    assert ahead.kind == "sync_error" and ahead.diff_ply == 2
+    differs = decide(RULES, game, 0, "2 △８四歩 3 ▲２六歩")
+    assert differs.kind == "sync_error" and differs.diff_ply == 1
+    assert decide(RULES, game, 0, "2 △３四歩 3 ▲２六歩").new_plies == ["2g2f"]
+    assert decide(RULES, game, 0, "▲７六歩 △同歩").kind == "sync_error"
+    assert decide(RULES, game, 0, "2 △３四歩").kind == "no_move"  # nothing new
+
+
 # --- the game's end (seed 002 rule 15) -----------------------------------------------
 
 def test_checkmate_is_detected() -> None:
