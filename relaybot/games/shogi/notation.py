@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 
 import shogi
 
@@ -26,7 +25,6 @@ from relaybot.games.shogi.position import (
     NAMES,
     PROMOTED,
     UNPROMOTED,
-    USI_DROP,
     Position,
     file_of,
     move_of,
@@ -303,7 +301,7 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     elif how in ("不成", "生"):
         moves = [mv for mv in moves if not mv.promotion]  # type: ignore[attr-defined]
     if not moves:
-        return _no_candidate(pos, token, to_sq, piece_type, how, m)
+        return _no_candidate(pos, token, to_sq, piece_type, how)
     if len(moves) == 1:
         return usi(moves[0])
     names = sorted({japanese(pos, usi(mv), mark=False) for mv in moves})
@@ -316,8 +314,7 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     raise MoveError("ambiguous", token, detail, candidates=tuple(names))
 
 
-def _no_candidate(pos: Position, token: str, to_sq: int, piece_type: int, how: str,
-                  m: re.Match[str]) -> str:
+def _no_candidate(pos: Position, token: str, to_sq: int, piece_type: int, how: str) -> str:
     """MoveError for a readable Japanese move that names no legal move, with the rule it
     breaks where one well-formed move of that piece names it (二歩, 打ち歩詰め, check)."""
     board = pos.board
@@ -415,11 +412,6 @@ def csa_move(pos: Position, ply: str) -> str:
     return f"{sign}{origin}{to}{CSA_NAMES[_result_type(pos, move)]}"
 
 
-def usi_drop(piece_type: int, to_sq: int) -> str:
-    """The USI text of a drop (``P*5e``)."""
-    return f"{USI_DROP[piece_type]}*{shogi.SQUARE_NAMES[to_sq]}"
-
-
 def keys_for(pos: Position, ply: str) -> frozenset[str]:
     """Every comparison key a correctly written token for ``ply`` reduces to."""
     move = move_of(ply)
@@ -434,7 +426,3 @@ def keys_for(pos: Position, ply: str) -> frozenset[str]:
         found.add(digits + "同" + piece + promo)
     return frozenset(found)
 
-
-def names(moves: Iterable[str]) -> str:
-    """Candidate moves joined for a reply (``５二金右、５二金左``)."""
-    return "、".join(moves)

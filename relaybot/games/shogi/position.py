@@ -24,7 +24,6 @@ NAMES = ("", "歩", "香", "桂", "銀", "金", "角", "飛", "玉", "と", "成
          "龍")
 CSA_NAMES = ("", "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM",
              "RY")
-USI_DROP = ("", "P", "L", "N", "S", "G", "B", "R")
 PROMOTED = (0, 9, 10, 11, 12, 0, 13, 14, 0, 0, 0, 0, 0, 0, 0)  # unpromoted -> promoted type
 UNPROMOTED = (0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 6, 7)
 
