@@ -48,9 +48,9 @@ def written(pos: object, ply: str, style: int, number: int) -> str:
         bare = _relative_form(pos, ply, bare)
     styles = [
         f"{number} {mark}{bare}",
-        f"  {number} {notation.kif_move(pos, ply)}",  # type: ignore[arg-type]
+        f"  {number} {notation.kif_move(pos, ply)}",
         f"{number} {ply}",
-        f"{number} {notation.csa_move(pos, ply)}",  # type: ignore[arg-type]
+        f"{number} {notation.csa_move(pos, ply)}",
         f"{number}手目 {bare.translate(_FULL_TO_HALF)}",
         f"{number} {mark}{bare.translate(_ALL_TO_HALF)}",
     ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 import shogi
 
@@ -103,9 +104,9 @@ def is_move_word(word: str) -> bool:
     return bool(_JA_RE.match(word) or _USI_RE.match(word) or _CSA_RE.match(word))
 
 
-def usi(move: object) -> str:
+def usi(move: Any) -> str:
     """The USI text of a python-shogi Move."""
-    return str(move.usi())  # type: ignore[attr-defined]
+    return str(move.usi())
 
 
 def _squares(mask: int) -> list[int]:
@@ -118,12 +119,12 @@ def _squares(mask: int) -> list[int]:
     return found
 
 
-def _candidates(pos: Position, to_sq: int, piece_type: int) -> list[object]:
+def _candidates(pos: Position, to_sq: int, piece_type: int) -> list[Any]:
     """Every legal move of a ``piece_type`` of the side to move to ``to_sq``, drops
     included, with and without promotion (and a promoted piece's, for 成 moves)."""
     board = pos.board
     side = pos.turn
-    found: list[object] = []
+    found: list[Any] = []
     base = UNPROMOTED[piece_type]
     target = shogi.BB_SQUARES[to_sq]
     kinds = [piece_type] + [k for k in range(1, 15) if PROMOTED[k] == piece_type != k]
@@ -145,18 +146,18 @@ def _candidates(pos: Position, to_sq: int, piece_type: int) -> list[object]:
     return found
 
 
-def _result_type(pos: Position, move: object) -> int:
+def _result_type(pos: Position, move: Any) -> int:
     """The piece type a move leaves on its square (promoted when it promotes)."""
-    m: shogi.Move = move
+    m = move
     if m.drop_piece_type:
         return int(m.drop_piece_type)
     kind = int(pos.board.piece_type_at(m.from_square))
     return PROMOTED[kind] if m.promotion else kind
 
 
-def _moved_type(pos: Position, move: object) -> int:
+def _moved_type(pos: Position, move: Any) -> int:
     """The piece type that moves (before any promotion)."""
-    m: shogi.Move = move
+    m = move
     if m.drop_piece_type:
         return int(m.drop_piece_type)
     return int(pos.board.piece_type_at(m.from_square))
@@ -173,10 +174,10 @@ def _rightness(side: int, sq: int) -> int:
     return -file_of(sq) if side == BLACK else file_of(sq)
 
 
-def _filter_relative(pos: Position, moves: list[object], rel: str) -> list[object]:
+def _filter_relative(pos: Position, moves: list[Any], rel: str) -> list[Any]:
     """The moves the relative words ``rel`` (右 左 上 引 寄 直 行 入) pick."""
     side = pos.turn
-    board_moves: list[shogi.Move] = [m for m in moves if not m.drop_piece_type]  # type: ignore[attr-defined]
+    board_moves = [m for m in moves if not m.drop_piece_type]
     for word in rel:
         if word in "上行入":
             board_moves = [m for m in board_moves
@@ -225,17 +226,17 @@ def parse(pos: Position, token: str) -> str:
     return _parse_japanese(pos, token, ja)
 
 
-def _checked(pos: Position, token: str, move: object) -> str:
+def _checked(pos: Position, token: str, move: Any) -> str:
     """The move's USI if it is legal, else MoveError with the rule it breaks."""
     if pos.board.is_legal(move):
         return usi(move)
     raise MoveError("illegal", token, _why_illegal(pos, move))
 
 
-def _why_illegal(pos: Position, move: object) -> str:
+def _why_illegal(pos: Position, move: Any) -> str:
     """The reason, in Japanese and English, that a well-formed move is not legal."""
     board = pos.board
-    m: shogi.Move = move
+    m = move
     if board.is_pseudo_legal(m):
         board.push(m)
         suicide = board.was_suicide()
@@ -288,25 +289,25 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     moves = _candidates(pos, to_sq, piece_type)
     if m.group("of"):
         origin = square(int(m.group("of")), int(m.group("or")))
-        moves = [mv for mv in moves if mv.from_square == origin]  # type: ignore[attr-defined]
+        moves = [mv for mv in moves if mv.from_square == origin]
     if how == "打":
-        moves = [mv for mv in moves if mv.drop_piece_type]  # type: ignore[attr-defined]
-    elif any(not mv.drop_piece_type for mv in moves):  # type: ignore[attr-defined]
+        moves = [mv for mv in moves if mv.drop_piece_type]
+    elif any(not mv.drop_piece_type for mv in moves):
         # a board move needs no mark even where a drop was possible
-        moves = [mv for mv in moves if not mv.drop_piece_type]  # type: ignore[attr-defined]
+        moves = [mv for mv in moves if not mv.drop_piece_type]
     if m.group("rel"):
         moves = _filter_relative(pos, moves, m.group("rel"))
     if how == "成":
-        moves = [mv for mv in moves if mv.promotion]  # type: ignore[attr-defined]
+        moves = [mv for mv in moves if mv.promotion]
     elif how in ("不成", "生"):
-        moves = [mv for mv in moves if not mv.promotion]  # type: ignore[attr-defined]
+        moves = [mv for mv in moves if not mv.promotion]
     if not moves:
         return _no_candidate(pos, token, to_sq, piece_type, how)
     if len(moves) == 1:
         return usi(moves[0])
     names = sorted({japanese(pos, usi(mv), mark=False) for mv in moves})
-    promotes = {bool(mv.promotion) for mv in moves}  # type: ignore[attr-defined]
-    origins = {mv.from_square for mv in moves}  # type: ignore[attr-defined]
+    promotes = {bool(mv.promotion) for mv in moves}
+    origins = {mv.from_square for mv in moves}
     if len(promotes) == 2 and len(origins) == 1:
         detail = "成るか成らないかを書いてください / say 成 or 不成"
     else:
@@ -354,10 +355,10 @@ def _relative(pos: Position, move: shogi.Move) -> str:
     drop where a board move was possible; "" otherwise."""
     moved = _moved_type(pos, move)
     rivals = [mv for mv in _candidates(pos, move.to_square, moved)
-              if bool(mv.promotion) == bool(move.promotion)]  # type: ignore[attr-defined]
+              if bool(mv.promotion) == bool(move.promotion)]
     if move.drop_piece_type:
-        return "打" if any(not mv.drop_piece_type for mv in rivals) else ""  # type: ignore[attr-defined]
-    if sum(not mv.drop_piece_type for mv in rivals) <= 1:  # type: ignore[attr-defined]
+        return "打" if any(not mv.drop_piece_type for mv in rivals) else ""
+    if sum(not mv.drop_piece_type for mv in rivals) <= 1:
         return ""
     return f"({file_of(move.from_square)}{rank_of(move.from_square)})"
 
