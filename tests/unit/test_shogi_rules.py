@@ -66,8 +66,8 @@ def test_two_golds_need_a_relative_word_and_the_reply_names_the_candidates() -> 
     # 先手 golds on 6i and 4i can both go to 5h
     pos = RULES.start()
     with pytest.raises(MoveError) as err:
-        RULES.parse(pos, "５八金")
-    assert err.value.kind == "ambiguous"
+        RULES.parse(pos, "▲58金")
+    assert err.value.kind == "ambiguous" and err.value.token == "▲５八金"  # as players write
     assert set(err.value.candidates) == {"５八金(49)", "５八金(69)"}
     assert RULES.parse(pos, "５八金右") == "4i5h"
     assert RULES.parse(pos, "５八金左") == "6i5h"

@@ -210,6 +210,7 @@ def parse(pos: Position, token: str) -> str:
     word = clean(token).strip()
     if not word:
         raise MoveError("unreadable", token, "empty move")
+    token = shown(word)  # a reply quotes the move as players write it: ▲５八金, not ▲58金
     mark = word[0] if word[0] in _MARK_CHARS else ""
     if mark and (mark in "▲☗") != (pos.turn == BLACK):
         side = "先手 ▲" if pos.turn == BLACK else "後手 △"
@@ -224,6 +225,17 @@ def parse(pos: Position, token: str) -> str:
         raise MoveError("unreadable", token,
                         "例 / e.g. ▲７六歩, 同歩, ５五角打, ２二角成, 7g7f, +7776FU")
     return _parse_japanese(pos, token, ja)
+
+
+def shown(word: str) -> str:
+    """A cleaned Japanese move as players write it (``▲58金`` -> ``▲５八金``, ``同歩`` ->
+    ``同　歩``); any other word unchanged."""
+    m = _JA_RE.match(word)
+    if m is None:
+        return word
+    dest = "同　" if m.group("same") else \
+        _FULL_DIGITS[int(m.group("file")) - 1] + _KANJI_RANKS[int(m.group("rank")) - 1]
+    return (m.group("mark") or "") + dest + word[m.end("same" if m.group("same") else "rank"):]
 
 
 def _checked(pos: Position, token: str, move: Any) -> str:
