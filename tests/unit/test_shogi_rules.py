@@ -54,6 +54,15 @@ def test_drops_and_promotion() -> None:
     assert RULES.parse(start, "+8822UM") == "8h2b+"
 
 
+def test_a_board_move_needs_no_mark_where_a_drop_was_possible() -> None:
+    """INTERFACE: 打 marks the drop; the move without it is the board move."""
+    pos = RULES.load("4k4/9/9/9/9/4S4/9/9/4K4 b S 1")
+    assert RULES.parse(pos, "５五銀") == "5f5e"
+    assert RULES.parse(pos, "５五銀打") == "S*5e"
+    assert RULES.format_ply(pos, "S*5e", "ja") == "▲５五銀打"
+    assert RULES.format_ply(pos, "5f5e", "ja") == "▲５五銀"
+
+
 def test_promotion_left_unsaid_is_ambiguous_and_names_both() -> None:
     """Strict where the rules are: 成 or 不成 must be said when both are legal."""
     with pytest.raises(MoveError) as err:
