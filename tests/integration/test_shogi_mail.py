@@ -176,3 +176,31 @@ def test_the_demo_plays_shogi(tmp_path: Path) -> None:
     assert "もし 6 △同　銀 なら ▲５五角" in out  # the conditional move, relayed
     assert "ended 1-0 (resignation). KIF:" in out and "まで7手で先手の勝ち" in out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_shogi_event_starts_its_games_under_the_league_rules(club: Club) -> None:
+    """``event new --game shogi``: every game is shogi with seed 002's rules unless the
+    options say otherwise; a result counts in the standings (1-0: 先手 won)."""
+    from relaybot.store.models import Game, Member
+
+    names = [("青木, 一郎", "aoki@example.jp"), ("井上, 二郎", "inoue@example.jp"),
+             ("上田, 三郎", "ueda@example.jp"), ("江藤, 四郎", "eto@example.jp")]
+    people = {address: club.member(name, address, lang="ja") for name, address in names}
+    club.cli("event", "new", "第1期C級順位戦", "--kind", "group", "--game", "shogi",
+             "--players", ",".join(address for _, address in names))
+    with club.store.session() as session:
+        games = session.query(Game).order_by(Game.created_at).all()
+        assert len(games) == 12 and {g.kind for g in games} == {"shogi"}
+        assert {(g.time_control, g.grace, g.leave_allowed, g.conditionals) for g in games} \
+            == {("bank:20", 2, 0, "optional")}
+        game_id = games[0].id
+        sente_row = session.get(Member, games[0].side0_id)
+        gote_row = session.get(Member, games[0].side1_id)
+        assert sente_row is not None and gote_row is not None
+        sente, gote = people[sente_row.email], people[gote_row.email]
+        line = f"{game_id}  {sente_row.name} - {gote_row.name}  1-0  1 plies"
+    sente.send("1 ▲７六歩", to=f"relay+{game_id}@club.example", subject=f"[{game_id}]")
+    club.cycle()
+    assert "1 ▲７六歩" in body_of(gote.inbox()[-1])
+    club.cli("td", "forfeit", game_id, "gote")
+    assert line in club.cli("event", "show", "第1期C級順位戦").stdout
