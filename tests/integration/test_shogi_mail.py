@@ -204,3 +204,27 @@ def test_a_shogi_event_starts_its_games_under_the_league_rules(club: Club) -> No
     assert "1 ▲７六歩" in body_of(gote.inbox()[-1])
     club.cli("td", "forfeit", game_id, "gote")
     assert line in club.cli("event", "show", "第1期C級順位戦").stdout
+
+
+def test_reminder_and_digest_for_a_shogi_game(club: Club) -> None:
+    """J11 reminder and D1 digest of a shogi game, each in its reader's language, with
+    the BOD board from the reader's side."""
+    from relaybot.digest import send_digests
+
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    game_id = club.game(gote, sente, kind="shogi")
+    sente.send("1 ▲７六歩")
+    club.cycle()
+    club.clock += timedelta(days=11)  # 後手 silent for 10 days after the relay
+    club.cycle()
+    reminder = gote.last()
+    assert str(reminder["Subject"]).startswith(f"[{game_id}] Reminder")
+    text = body_of(gote.inbox()[-1])
+    assert "1 ▲７六歩" in text and text.index("先手の持駒") < text.index("後手の持駒")
+    send_digests(club.store, club.cfg, club.clock)  # this week's, if the cycle has not yet
+    club.cycle()
+    digest = [c for c in club.mails_to(sente.address)
+              if c.parsed["X-Relaybot-Kind"] == "digest"]
+    assert digest and "今週の通信対局" in str(digest[-1].parsed["Subject"])
+    assert "（先手）" in body_of(digest[-1])
