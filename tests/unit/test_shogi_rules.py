@@ -134,6 +134,7 @@ def test_illegal_moves_name_the_rule() -> None:
 def test_record_with_numbers_kif_lines_and_kif_times() -> None:
     rec = RULES.extract_record("よろしく\n\n15 ▲７七角\n\nでは")
     assert rec.tokens == ["▲77角"] and rec.first_ply == 14
+    assert RULES.extract_record("第15手 ▲７七角。").tokens == ["▲77角"]
     rec = RULES.extract_record("15手目 ７七角")
     assert rec.first_ply == 14 and rec.tokens == ["77角"]
     rec = RULES.extract_record("   1 ７六歩(77)   ( 0:01/00:00:01)\n"
@@ -338,6 +339,12 @@ def test_several_shogi_games_in_one_mail() -> None:
     sections = split_sections(text, {"A": "g1", "B": "g2"}, RULES.looks_like_move)
     assert [(s.game_id, s.text) for s in sections] == [
         ("g1", "15 ▲７七角"), ("g2", "8 △同歩\nA 2 days late, sorry")]
+
+
+def test_several_proposals_on_one_line() -> None:
+    text = "もし △同歩 なら ▲同飛。もし △３三角 なら ▲２三歩成"
+    lines = RULES.read_proposals(text, RULES.extract_record(""))
+    assert [p.tokens for p in lines] == [("△同歩", "▲同飛"), ("△33角", "▲23歩成")]
 
 
 def test_conditional_lines_are_not_read_as_the_record() -> None:

@@ -14,7 +14,8 @@ import re
 from relaybot.games.base import ProposalLine, RecordText
 from relaybot.games.shogi.notation import clean, is_move_word, looks_like_move
 
-_NUMBER_RE = re.compile(r"^(\d{1,4})(?:手目|手|\.|:)?$")
+_NUMBER_RE = re.compile(r"^第?(\d{1,4})(?:手目|手|\.|:)?$")
+_CLAUSE_SPLIT_RE = re.compile(r"[;。]|もしも|もし|(?<![a-z])if(?![a-z])", re.IGNORECASE)
 _TIME_RE = re.compile(r"\(\s*\d+:\d+(?:/[\d:]+)?\s*\)")
 _ENDINGS = frozenset({"投了", "詰み", "千日手", "持将棋", "中断", "切れ負け", "反則勝ち",
                       "反則負け", "入玉勝ち", "まで"})
@@ -38,7 +39,7 @@ def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
     number: int | None = None
     ending = False
     for raw in norm.split():
-        word = raw.strip(",、")
+        word = raw.strip(",、。")
         if not word or word in _MARKS or word in _SKIP or _CSA_TIME_RE.match(word):
             continue
         num = _NUMBER_RE.match(word)
@@ -91,7 +92,9 @@ def _clauses(text: str) -> list[tuple[int, str, str]]:
         norm = clean(line).strip()
         m = _PROPOSAL_RE.match(norm)
         if m is not None:
-            found.extend((i, norm, clause) for clause in norm[m.end():].split(";"))
+            # several proposals on a line: split by ; or 。 or another もし / if
+            found.extend((i, norm, clause) for clause in _CLAUSE_SPLIT_RE.split(norm[m.end():])
+                         if clause.strip())
     return found
 
 
@@ -106,7 +109,7 @@ def read_proposals(text: str) -> list[ProposalLine]:
         start: int | None = None
         pending: int | None = None
         for raw in clause.split():
-            word = raw.strip(",、")
+            word = raw.strip(",、。")
             num = _NUMBER_RE.match(word)
             if num is not None:
                 pending = int(num.group(1))
