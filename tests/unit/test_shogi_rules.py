@@ -4,18 +4,23 @@ the TD's words, and a professional game replayed through the referee."""
 
 from __future__ import annotations
 
+import random
 from datetime import date
 
 import pytest
 import shogi
 import shogi.CSA
 import shogi.KIF
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relaybot.core.conditionals import Conditional
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.core.sections import split_sections
 from relaybot.games import rules_for
 from relaybot.games.base import MoveError, RecordInfo
+from relaybot.games.shogi import notation
+from relaybot.games.shogi.position import Position
 from tests.shogi_styles import pro_game, written
 
 RULES = rules_for("shogi")
@@ -380,3 +385,62 @@ def test_professional_game_replayed_through_the_referee() -> None:
     assert parsed["moves"] == moves
     assert parsed["win"] == "b" and parsed["names"] == ["羽生善治", "藤井猛"]
     assert "まで181手で先手の勝ち" in kif and " 182 投了" in kif
+
+
+# --- never a crash: whatever a member writes is a move, a MoveError or no record ------
+
+_ALPHABET = ("▲△☗☖同　 ０１２３４５６７８９0123456789一二三四五六七八九"
+             "歩香桂銀金角飛玉王と杏圭全馬龍竜成不生打右左上引寄直行入()+-*"
+             "abcdefghiPLNSGBRFUKYKEGIKIKAHIOUTONYNKNGUMRY手目第もしなら;。\n")
+_SHAPES = st.one_of(
+    st.from_regex(r"[▲△]?(?:[0-9１-９][0-9一-九]|同　?)(?:歩|香|桂|銀|金|角|飛|玉|と|成銀|馬|龍)"
+                  r"[右左上引寄直行入]{0,2}(?:打|成|不成|生)?(?:\([0-9]{2}\))?", fullmatch=True),
+    st.from_regex(r"[+-]?[0-9]{4}(?:FU|KY|KE|GI|KI|KA|HI|OU|TO|NY|NK|NG|UM|RY|XX)",
+                  fullmatch=True),
+    st.from_regex(r"[0-9][a-j][0-9][a-j]\+?|[A-Z]\*[0-9][a-j]", fullmatch=True),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(alphabet=_ALPHABET, max_size=40), _SHAPES))
+def test_any_text_reads_without_crashing(text: str) -> None:
+    """A mail is never quarantined because of how a move is written."""
+    positions = [RULES.start(), after("7g7f", "3c3d", "8h2b+"),
+                 RULES.load("4k4/9/9/9/9/4S4/9/9/4K4 b S 1")]
+    record = RULES.extract_record(text)
+    RULES.read_proposals(text, record)
+    RULES.strip_proposals(text)
+    for token in [*record.tokens, *text.split(), text]:
+        RULES.token_key(token)
+        RULES.looks_like_move(token)
+        for pos in positions:
+            try:
+                ply = RULES.parse(pos, token)
+            except MoveError:
+                continue
+            assert RULES.is_legal(pos, ply)
+
+
+def test_every_form_the_bot_writes_reads_back_in_random_games() -> None:
+    """What the bot writes (▲/△ with the origin where ambiguous, KIF, CSA, USI) reads
+    back as the same move, and every form reduces to one of the ply's J1 keys."""
+    rng = random.Random(16)
+    for _ in range(12):
+        pos = as_position(RULES.start())
+        for _ in range(120):
+            legal = sorted(m.usi() for m in pos.board.legal_moves)
+            if not legal or RULES.outcome(pos) is not None:
+                break
+            ply = rng.choice(legal)
+            forms = [RULES.format_ply(pos, ply, "ja"), notation.kif_move(pos, ply),
+                     notation.csa_move(pos, ply), ply]
+            keys = RULES.ply_keys(pos, ply)
+            for form in forms:
+                assert RULES.parse(pos, form) == ply, (form, ply, RULES.save(pos))
+                assert RULES.token_key(form) in keys, (form, keys)
+            RULES.play(pos, ply)
+
+
+def as_position(position: object) -> Position:
+    assert isinstance(position, Position)
+    return position

@@ -53,7 +53,8 @@ _JA_RE = re.compile(
     rf"(?:\((?P<of>[1-9])(?P<or>[1-9])\))?$"
 )
 _USI_RE = re.compile(r"^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$")
-_CSA_RE = re.compile(r"^(?P<sign>[+-])?(?P<from>\d\d)(?P<to>[1-9][1-9])(?P<piece>[A-Z]{2})$")
+_CSA_RE = re.compile(
+    r"^(?P<sign>[+-])?(?P<from>00|[1-9][1-9])(?P<to>[1-9][1-9])(?P<piece>[A-Z]{2})$")
 _CSA_PIECES = {name: k for k, name in enumerate(CSA_NAMES) if name}
 _SAME_SPACE_RE = re.compile(r"同[\s\u3000]+")
 _MARK_SPLIT_RE = re.compile(rf"(?<=\S)(?=[{_MARK_CHARS}])")
@@ -121,24 +122,23 @@ def _squares(mask: int) -> list[int]:
 
 def _candidates(pos: Position, to_sq: int, piece_type: int) -> list[Any]:
     """Every legal move of a ``piece_type`` of the side to move to ``to_sq``, drops
-    included, with and without promotion (and a promoted piece's, for 成 moves)."""
+    included, with and without promotion."""
     board = pos.board
     side = pos.turn
     found: list[Any] = []
     base = UNPROMOTED[piece_type]
     target = shogi.BB_SQUARES[to_sq]
-    kinds = [piece_type] + [k for k in range(1, 15) if PROMOTED[k] == piece_type != k]
-    for kind in kinds:
-        # the bitboards first: only pieces that attack the square are tried for legality
-        for sq in _squares(board.piece_bb[kind] & board.occupied[side]):
-            if not shogi.Board.attacks_from(kind, sq, board.occupied, side) & target:
+    # ``３九と`` is a と that moves (a pawn promoting there is ``３九歩成``); the bitboards
+    # first: only pieces that attack the square are tried for legality
+    for sq in _squares(board.piece_bb[piece_type] & board.occupied[side]):
+        if not shogi.Board.attacks_from(piece_type, sq, board.occupied, side) & target:
+            continue
+        for promote in (False, True):
+            if promote and PROMOTED[piece_type] == 0:
                 continue
-            for promote in (False, True):
-                if promote and PROMOTED[kind] == 0:
-                    continue
-                move = shogi.Move(sq, to_sq, promote)
-                if board.is_legal(move):
-                    found.append(move)
+            move = shogi.Move(sq, to_sq, promote)
+            if board.is_legal(move):
+                found.append(move)
     if piece_type == base and base != 8 and board.has_piece_in_hand(base, side):
         drop = shogi.Move(None, to_sq, False, base)
         if board.is_legal(drop):
