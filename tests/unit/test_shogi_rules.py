@@ -129,6 +129,12 @@ def test_illegal_moves_name_the_rule() -> None:
         RULES.parse(RULES.start(), "５五飛")
     assert err.value.kind == "illegal"
     with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７六歩成")
+    assert "成れません" in err.value.detail
+    with pytest.raises(MoveError) as err:  # a pawn reaching the last rank must promote
+        RULES.parse(RULES.load("4k4/P8/9/9/9/9/9/9/4K4 b - 1"), "９一歩不成")
+    assert "成らなければ" in err.value.detail
+    with pytest.raises(MoveError) as err:
         RULES.parse(RULES.start(), "hello")
     assert err.value.kind == "unreadable"
     with pytest.raises(MoveError) as err:

@@ -309,10 +309,15 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
         moves = [mv for mv in moves if not mv.drop_piece_type]
     if m.group("rel"):
         moves = _filter_relative(pos, moves, m.group("rel"))
+    before = moves
     if how == "成":
         moves = [mv for mv in moves if mv.promotion]
     elif how in ("不成", "生"):
         moves = [mv for mv in moves if not mv.promotion]
+    if not moves and before:  # the piece can go there, but not as the promotion word says
+        raise MoveError("illegal", token, "そこでは成れません / that move cannot promote"
+                        if how == "成" else
+                        "成らなければなりません / the piece must promote there")
     if not moves:
         return _no_candidate(pos, token, to_sq, piece_type, how)
     if len(moves) == 1:
