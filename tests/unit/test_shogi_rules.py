@@ -151,6 +151,8 @@ def test_record_with_numbers_kif_lines_and_kif_times() -> None:
     rec = RULES.extract_record("   1 ７六歩(77)   ( 0:01/00:00:01)\n"
                                "   2 ３四歩(33)   ( 0:02/00:00:02)")
     assert rec.tokens == ["76歩(77)", "34歩(33)"] and rec.first_ply == 0
+    rec = RULES.extract_record("   1 ７六歩(77)\n   2 ３四歩(33)+\n   3 ２二角成(88)+")
+    assert rec.tokens == ["76歩(77)", "34歩(33)", "22角成(88)"]  # + marks a variation
     rec = RULES.extract_record("▲７六歩△３四歩▲２六歩△同　歩")
     assert rec.tokens == ["▲76歩", "△34歩", "▲26歩", "△同歩"]
     assert RULES.extract_record("> 15 ▲７七角").tokens == []

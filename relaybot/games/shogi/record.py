@@ -51,7 +51,9 @@ def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
             ending = True
             continue
         if not is_move_word(word):
-            return None
+            if not (word.endswith("+") and is_move_word(word[:-1])):
+                return None
+            word = word[:-1]  # KIF marks a move that has variations with a final +
         moves.append(word)
     return moves, number, ending  # no moves: a line the block may hold (T12, 投了)
 
