@@ -148,11 +148,17 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
-            leave=not args.no_leave), now)
+            leave=not args.no_leave, options=_game_options(args)), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
     return 0
+
+
+def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The game's own start options given on the command line (go: size, handicap, komi)."""
+    return tuple((name, str(value)) for name in ("size", "handicap", "komi")
+                 if (value := getattr(args, name, None)) is not None)
 
 
 def _game(session: object, game_id: str) -> object:
@@ -502,6 +508,11 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--black", required=True)
     new.add_argument("--event")
     new.add_argument("--game", default="chess", help="the game: chess (shogi and go to come)")
+    new.add_argument("--size", type=int, choices=[19, 13, 9], help="go: the board size")
+    new.add_argument("--handicap", help="go: N stones (2-9), or auto from the members' go "
+                     "points (R4)")
+    new.add_argument("--komi", type=float, help="go: komi added to White (negative: White "
+                     "gives Black)")
     _rule_set_options(new)
     new.add_argument("--time-control", default="10/30")
     new.add_argument("--start", type=_date)

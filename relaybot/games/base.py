@@ -4,6 +4,7 @@ Re-exported here so that a game package reads ``from relaybot.games.base import 
 """
 
 from relaybot.core.game import (
+    Declared,
     GameRules,
     MoveError,
     MoveErrorKind,
@@ -15,5 +16,5 @@ from relaybot.core.game import (
     Termination,
 )
 
-__all__ = ["GameRules", "MoveError", "MoveErrorKind", "Outcome", "ProposalLine", "RecordInfo",
-           "RecordPolicy", "RecordText", "Termination"]
+__all__ = ["Declared", "GameRules", "MoveError", "MoveErrorKind", "Outcome", "ProposalLine",
+           "RecordInfo", "RecordPolicy", "RecordText", "Termination"]

@@ -16,6 +16,7 @@ from relaybot.games.base import GameRules
 # kind -> module holding RULES; a new game is one line here and one package
 _BUILTIN: dict[str, str] = {
     "chess": "relaybot.games.chess",
+    "go": "relaybot.games.go",
 }
 _LOADED: dict[str, GameRules] = {}
 

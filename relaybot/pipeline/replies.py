@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core.conditionals import Conditional, format_conditional
+from relaybot.core.game import replay_from
 from relaybot.core.referee import Verdict
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
@@ -136,7 +137,7 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
         plies = game.plies
         ctx["expected"] = ""
         if verdict.diff_ply < len(plies):
-            before = game.rules.replay(plies[: verdict.diff_ply])
+            before = replay_from(game.rules, game.game.position, plies[: verdict.diff_ply])
             ctx["expected"] = game.rules.move_label(verdict.diff_ply, game.rules.format_ply(
                 before, plies[verdict.diff_ply], notation, letters))
         ctx["diff_number"] = game.rules.move_number(verdict.diff_ply)

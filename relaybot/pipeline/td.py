@@ -144,18 +144,23 @@ class Forfeit(_EndGame):
         return Outcome.loss(Termination.FORFEIT, side)
 
 
+# what each game's results look like, for the refusal of a result the game cannot read
+RESULT_WORDS = {"chess": "1-0, 0-1 or 1/2-1/2", "go": "B+3.5, W+R or jigo"}
+
+
 @command
 class Adjudicate(_EndGame):
     """J14: the TD decides an unfinished game."""
 
     name = "adjudicate"
     aliases = ("裁定",)
-    usage = "adjudicate <game> <1-0|0-1|1/2-1/2>"
+    usage = "adjudicate <game> <result: 1-0|0-1|1/2-1/2, go B+3.5|W+R|jigo>"
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         outcome = rules.parse_result(word, Termination.ADJUDICATION)
         if outcome is None or outcome.void or outcome.both_lose:
-            return self.refuse(f"result must be 1-0, 0-1 or 1/2-1/2, not {word}")
+            wanted = RESULT_WORDS.get(rules.kind, RESULT_WORDS["chess"])
+            return self.refuse(f"result must be {wanted}, not {word}")
         return outcome
 
 
