@@ -110,7 +110,7 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
     and passes; a quoted line (``>``) never is one. Numbers between moves are skipped
     (J2 leniency: the first number says where the moves start).
     """
-    words = normalise(line).lower().replace("、", " ").split()
+    words = normalise(line).replace("、", " ").split()  # the player's case, for replies
     if not words or words[0].startswith(">"):
         return None
     first = _NUMBER_RE.match(words[0])
@@ -128,7 +128,7 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
             word = match.group(2)
             if not word:
                 continue
-        if not is_move(word):
+        if not is_move(word.lower()):
             return None
         moves.append(word)
     return moves, number

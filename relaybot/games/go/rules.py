@@ -355,7 +355,7 @@ class GoRules:
 
     def write_record(self, info: RecordInfo) -> str:
         """The game as SGF (FF[4]): PB PW BR WR HA AB KM RE DT and the moves."""
-        start = load(info.position) if info.position else self.start()
+        start = self.start_of(info.position) if info.position else self.start()
         return write_sgf(info, start)
 
     def stone_at(self, position: object, point: str) -> int | None:
