@@ -188,8 +188,9 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         g = gf.game
         position = gf.rules.load(g.position)
         print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
-        print(f"White: {gf.white.name} <{gf.white.email}>")
-        print(f"Black: {gf.black.name} <{gf.black.email}>")
+        sides = gf.rules.side_names("en")  # side 0 is White in chess, Black in go
+        print(f"{sides[0]}: {gf.white.name} <{gf.white.email}>")
+        print(f"{sides[1]}: {gf.black.name} <{gf.black.email}>")
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")
@@ -452,7 +453,7 @@ def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.demo import run_demo
 
-    return run_demo()
+    return run_demo(game_kind=getattr(args, "game", None) or "chess")
 
 
 def _member_options(parser: argparse.ArgumentParser) -> None:
@@ -580,8 +581,10 @@ def build_parser() -> argparse.ArgumentParser:
     td.add_argument("words", nargs="+")
     td.set_defaults(func=cmd_td)
 
-    sub.add_parser("demo", help="a self-contained tour: two players play by mail"
-                   ).set_defaults(func=cmd_demo)
+    demo = sub.add_parser("demo", help="a self-contained tour: two players play by mail")
+    demo.add_argument("--game", choices=["chess", "go"], default="chess",
+                      help="the game the tour plays")
+    demo.set_defaults(func=cmd_demo)
     return parser
 
 

@@ -78,8 +78,26 @@ class _Player:
             smtp.send_message(msg)
 
 
-def run_demo(out: Callable[[str], None] = print) -> int:
-    """Play the demo game; returns the exit status."""
+# ``relaybot demo --game go``: a 9x9 game (side 0, Black, is the English member and
+# moves first), one move onto a stone and its correction, two passes and agreed results
+GO_OPTIONS = (("size", "9"),)
+GO_SCRIPT = (
+    ("black", "Hello and good luck!\n\n1 E5\n"),
+    ("white", "よろしくお願いします。\n\n2 C5\n"),
+    ("black", "3 E3\n"),
+    ("white", "4 c3\n"),
+    ("black", "5 ec\n"),  # an SGF point: E7
+    ("white", "6 E5\n"),  # occupied: refused politely, in Japanese
+    ("white", "失礼しました。\n\n6 C7\n"),
+    ("black", "7 pass\n"),
+    ("white", "8 パス\n"),
+    ("black", "result B+5.5\n"),
+    ("white", "結果 黒5目半勝ち\n\nありがとうございました。\n"),
+)
+
+
+def run_demo(out: Callable[[str], None] = print, game_kind: str = "chess") -> int:
+    """Play the demo game (chess, or ``go`` on 9x9); returns the exit status."""
     players: dict[str, _Player] = {}
 
     def delivered(d: Delivered) -> None:
@@ -116,8 +134,9 @@ def run_demo(out: Callable[[str], None] = print) -> int:
                                                      tz="Europe/London"), now),
             ):
                 member.digest = "off"  # the tour shows one game; no weekly digest
-            game = create_game(session, cfg, GameInput(white=WHITE[1], black=BLACK[1],
-                                                       event="relaybot demo"), now)
+            game = create_game(session, cfg, GameInput(
+                white=WHITE[1], black=BLACK[1], event="relaybot demo", kind=game_kind,
+                options=GO_OPTIONS if game_kind == "go" else ()), now)
             start_mails(session, cfg, game, now)
             game_id = game.id
         out(f"relaybot demo: game {game_id} at {cfg.bot.game_address(game_id)}")
@@ -137,6 +156,8 @@ def run_demo(out: Callable[[str], None] = print) -> int:
             (black, "Sorry, I meant:\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6\n"),
             (white, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n\nありがとうございました。\n"),
         ]
+        if game_kind == "go":
+            script = [(white if side == "white" else black, text) for side, text in GO_SCRIPT]
         cycle()  # the start mails
         for player, text in script:
             player.reply(text, out)
@@ -145,8 +166,10 @@ def run_demo(out: Callable[[str], None] = print) -> int:
             final = session.get(Game, game_id)
             assert final is not None
             out("=" * 72)
-            out(f"Game {game_id} ended {final.result} ({final.termination}). PGN:")
-            out(game_record(cfg, GameFile.load(session, final)))
+            gf = GameFile.load(session, final)
+            out(f"Game {game_id} ended {final.result} ({final.termination}). "
+                f"{gf.rules.record_format.upper()}:")
+            out(game_record(cfg, gf))
         store.dispose()
     return 0
 

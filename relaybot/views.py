@@ -34,6 +34,8 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     ctx: dict[str, Any] = {"clock_ok": False}
     if gf.books is not None and gf.now is not None:
         ctx = clock_context(gf.books, colour, gf.now)
+        if ctx["last_ply"] >= 0:  # the last move's number as the game writes it (go: 47)
+            ctx["last_label"] = gf.rules.move_number(ctx["last_ply"])
     return ctx | {
         "game_id": gf.game.id,
         "label": gf.game.label or "",
@@ -45,6 +47,8 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "side0": sides[0],  # the sides as the game names them (White/Black, 白/黒)
         "side1": sides[1],
         "record_policy": gf.rules.record_policy,
+        "record_format": gf.rules.record_format,
+        "game_kind": gf.rules.kind,
         "reader_colour": sides[colour] if colour is not None else "",
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),

@@ -27,11 +27,13 @@ class MoveError(ValueError):
     the same kind can legally reach the square, J4) or ``unreadable``.
     """
 
-    def __init__(self, kind: MoveErrorKind, token: str, detail: str = "") -> None:
+    def __init__(self, kind: MoveErrorKind, token: str, detail: str = "", *,
+                 ja: str = "") -> None:
         super().__init__(f"{kind} move: {token!r}" + (f" ({detail})" if detail else ""))
         self.kind: MoveErrorKind = kind
         self.token = token
         self.detail = detail
+        self.detail_ja = ja  # the detail in Japanese, for a Japanese reader's reply
 
 
 class Termination(StrEnum):

@@ -131,7 +131,8 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
     ctx: dict[str, Any] = {"notes": verdict.notes}
     if verdict.error is not None:
         ctx.update(error_kind=verdict.error.kind, error_token=verdict.error.token,
-                   error_detail=verdict.error.detail, penalty_days=verdict.penalty_days)
+                   error_detail=verdict.error.detail, penalty_days=verdict.penalty_days,
+                   error_detail_ja=verdict.error.detail_ja or verdict.error.detail)
     if verdict.diff_ply is not None and game is not None:
         notation, letters = game.notation_for(member)
         plies = game.plies

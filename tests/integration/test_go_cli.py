@@ -68,8 +68,9 @@ def test_r4_seed_handicap_examples_through_game_new_auto(
     assert game.get_komi() == km
     assert root.get("PB") == f"{black}, Player"
     assert root.get("PW") == f"{'B' if black == 'A' else 'A'}, Player"
-    show = relaybot(tmp_path, "game", "show", game_id).stdout
-    assert "White" in show  # White moves first in a handicap game
+    show = relaybot(tmp_path, "game", "show", game_id).stdout.splitlines()
+    assert f"Black: {black}, Player <{black.lower()}@example.jp>" in show
+    assert "to move: White" in show  # White moves first in a handicap game
 
 
 def test_size_handicap_and_komi_by_hand(tmp_path: Path) -> None:
@@ -107,3 +108,17 @@ def test_chess_takes_no_go_options(tmp_path: Path) -> None:
     _member(tmp_path, "Shiro, Hanako", "shiro@example.jp")
     one_line_error(relaybot(tmp_path, "game", "new", "--white", "shiro@example.jp",
                             "--black", "kuro@example.jp", "--size", "9"), "size")
+
+
+def test_demo_plays_a_go_game_by_mail(tmp_path: Path) -> None:
+    """``relaybot demo --game go``: a 9x9 game by mail, a move onto a stone refused in
+    Japanese, two passes, both players state B+5.5, and the SGF printed at the end."""
+    proc = relaybot(tmp_path, "demo", "--game", "go", timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "E5 にはすでに石があります" in out  # the refused move, in the player's language
+    assert "ended B+5.5 (counted). SGF:" in out
+    game = sgf.Sgf_game.from_string(out[out.index("SGF:\n") + 5:])
+    assert game.get_size() == 9 and game.get_root().get("RE") == "B+5.5"
+    assert len(game.get_main_sequence()) == 9  # the root and eight moves
+    assert list(tmp_path.iterdir()) == []

@@ -341,3 +341,19 @@ def test_the_sgf_record_has_the_headers_and_komi_as_sgf_defines_it() -> None:
     assert len(root.get("AB")) == 3
     moves = [node.get_move() for node in game.get_main_sequence()[1:]]
     assert moves == [("w", (6, 6)), ("b", (2, 2)), ("w", None)]
+
+
+def test_a_game_keyword_with_words_after_it_reaches_declare() -> None:
+    """``result B+3.5`` is the game keyword ``result`` with its words (read_intent)."""
+    from relaybot.core.intent import read_intent
+
+    intent = read_intent("Thanks!\nresult B+3.5\n", RULES.keywords)
+    assert intent.declared == "result b+3.5" and intent.keyword_lines == {1}
+    assert read_intent("結果 黒3目半勝ち", RULES.keywords).declared == "result 黒3目半勝ち"
+    assert read_intent("result B+3.5", {}).declared is None  # chess has no such keyword
+
+
+def test_a_move_without_its_number_is_no_record() -> None:
+    """INTERFACE: the new move with its number; a bare ``Q16`` line is not read as one."""
+    verdict = decide(RULES, stored("Q16"), 1, "D4\n\nthanks")
+    assert verdict.kind == "no_move" and not verdict.record.tokens

@@ -172,7 +172,9 @@ def check(position: GoPosition, ply: str, token: str) -> GoPosition:
     """The position after ``ply`` by the side to move; MoveError says why it is illegal."""
     if position.counting:
         raise MoveError("illegal", token, "both players have passed: each now states the "
-                        "result (result B+3.5 / 結果 黒3目半勝ち)")
+                        "result (result B+3.5 / 結果 黒3目半勝ち)",
+                        ja="両者がパスしたため、もう着手できません。結果を申告してください"
+                           "（結果 黒3目半勝ち / result B+3.5）")
     after = position.copy()
     mover = position.to_move
     after.ko = None
@@ -181,17 +183,22 @@ def check(position: GoPosition, ply: str, token: str) -> GoPosition:
     else:
         if not on_board(ply, position.size):
             raise MoveError("unreadable", token,
-                            f"no such point on a {position.size}x{position.size} board")
+                            f"no such point on a {position.size}x{position.size} board",
+                            ja=f"{position.size}路盤にその点はありません")
         if position.stone(ply) is not None:
-            raise MoveError("illegal", token, f"{vertex(ply, position.size)} is occupied")
+            raise MoveError("illegal", token, f"{vertex(ply, position.size)} is occupied",
+                            ja=f"{vertex(ply, position.size)} にはすでに石があります")
         if ply == position.ko:
             raise MoveError("illegal", token, "ko: the stone just taken may not be retaken "
-                            "at once; play elsewhere first")
+                            "at once; play elsewhere first",
+                            ja="コウ: 取られた直後の石はすぐには取り返せません。"
+                               "先に別の所に打ってください")
         row, col = to_rc(ply, position.size)
         before = position.board
         ko_point = after.board.play(row, col, COLOURS[mover])
         if after.board.get(row, col) is None:
-            raise MoveError("illegal", token, "suicide: the stone would have no liberty")
+            raise MoveError("illegal", token, "suicide: the stone would have no liberty",
+                            ja="自殺手（着手禁止点）: 打った石の呼吸点がなくなります")
         after.captures[mover] += _taken(before, after.board, row, col, COLOURS[1 - mover])
         after.ko = None if ko_point is None else from_rc(ko_point[0], ko_point[1],
                                                          position.size)
@@ -200,7 +207,8 @@ def check(position: GoPosition, ply: str, token: str) -> GoPosition:
             key = after.digest()
             if key in position.history:
                 raise MoveError("illegal", token, "superko: the move repeats an earlier "
-                                "whole-board position")
+                                "whole-board position",
+                                ja="スーパーコウ: 以前と同じ盤面が再び現れる手です")
             after.history.add(key)
     after.to_move = 1 - mover
     after.ply += 1

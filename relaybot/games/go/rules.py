@@ -32,6 +32,7 @@ from relaybot.games.go import notation
 from relaybot.games.go.board import (
     BLACK,
     PASS,
+    SGF_LETTERS,
     WHITE,
     GoPosition,
     check,
@@ -165,14 +166,18 @@ class GoRules:
         board = _position(position)
         word, _, rest = name.partition(" ")
         if word != RESULT_WORD:
-            raise MoveError("unreadable", name, "no such declaration")
+            raise MoveError("unreadable", name, "no such declaration",
+                            ja="そのような申告はありません")
         if not board.counting:
             raise MoveError("illegal", name, "a result is stated after both players pass "
-                            "(pass / パス twice in a row)")
+                            "(pass / パス twice in a row)",
+                            ja="結果の申告は両者が続けてパスした後です（pass / パス）")
         stated = notation.read_result(rest)
         if stated is None or stated.how in ("T", "F"):
             raise MoveError("unreadable", rest or name,
-                            "write the result as B+3.5, W+12, jigo (or 黒3目半勝ち, 持碁)")
+                            "write the result as B+3.5, W+12, jigo (or 黒3目半勝ち, 持碁)",
+                            ja="結果は 黒3目半勝ち、白12目勝ち、持碁（または B+3.5、W+12、"
+                               "jigo）のように書いてください")
         text = result_text(stated.winner, stated.margin, stated.how)
         after = board.copy()
         after.claims[side] = text
@@ -221,12 +226,22 @@ class GoRules:
         if notation.is_vertex(key):
             if notation.sgf_of_vertex(key, position.size) is None:
                 raise MoveError("unreadable", token, f"no point {key.upper()} on a "
-                                f"{position.size}x{position.size} board (columns skip I)")
+                                f"{position.size}x{position.size} board (columns skip I)",
+                                ja=f"{position.size}路盤に {key.upper()} はありません"
+                                   "（列は I を飛ばします）")
             return notation.sgf_of_vertex(key, position.size) or ""
         vertex = notation.vertex_of_sgf(key, position.size)
         if vertex is None:
+            size = position.size
+            if len(key) == 2 and key.isalpha():
+                raise MoveError("unreadable", token, f"no point {key} on a {size}x{size} "
+                                f"board (SGF letters a-{SGF_LETTERS[size - 1]})",
+                                ja=f"{size}路盤に {key} はありません"
+                                   f"（SGF の文字は a-{SGF_LETTERS[size - 1]}）")
             raise MoveError("unreadable", token, "write a point as Q16 (columns A-T without "
-                            "I), as an SGF point (pd), or pass / パス")
+                            "I), as an SGF point (pd), or pass / パス",
+                            ja="着手は Q16（列は A-T、I を除く）、SGF の座標（pd）、"
+                               "または pass / パス と書いてください")
         return notation.sgf_of_vertex(vertex, position.size) or ""
 
     def parse(self, position: object, token: str, letters: str = "en") -> str:
