@@ -128,7 +128,7 @@ def ledgers(gf: GameFile) -> list[dict[str, object]]:
     assert gf.books is not None
     out = []
     for colour, side in enumerate(gf.books.sides):
-        out.append({"name": gf.player(colour).name, "colour": ("White", "Black")[colour],
+        out.append({"name": gf.player(colour).name, "colour": gf.rules.side_names("en")[colour],
                     "total": side.total, "left": side.left, "rows": [
                         {"move": r.move, "relayed": r.relayed_day.isoformat(),
                          "reply": r.reply_day.isoformat(), "days": r.days,

@@ -157,7 +157,7 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
 
 def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     """The game's own start options given on the command line (go: size, handicap, komi)."""
-    return tuple((name, str(value)) for name in ("size", "handicap", "komi")
+    return tuple((name, str(value)) for name in ("size", "handicap", "komi", "superko")
                  if (value := getattr(args, name, None)) is not None)
 
 
@@ -514,6 +514,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "points (R4)")
     new.add_argument("--komi", type=float, help="go: komi added to White (negative: White "
                      "gives Black)")
+    new.add_argument("--superko", action="store_const", const="1", default=None,
+                     help="go: positional superko (no whole-board position may repeat)")
     _rule_set_options(new)
     new.add_argument("--time-control", default="10/30")
     new.add_argument("--start", type=_date)

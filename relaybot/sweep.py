@@ -91,7 +91,7 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
         kind="td_silence", template="silence", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.ply}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
-                 "player": player.name, "colour": ("white", "black")[plan.silent],
+                 "player": player.name, "colour": gf.rules.side_names("en")[plan.silent].lower(),
                  "email": player.email, "ledgers": ledgers(gf),
                  "relayed": (local_day(relayed, player.tz).isoformat()
                              if relayed else gf.game.start_date.isoformat())}), now)

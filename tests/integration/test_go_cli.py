@@ -83,9 +83,11 @@ def test_size_handicap_and_komi_by_hand(tmp_path: Path) -> None:
     assert game.get_size() == 13 and game.get_handicap() == 4 and game.get_komi() == 0.5
     assert game.get_player_name("b") == "Kuro, Taro"  # --black is Black in go
     even = _new(tmp_path, "--white", "shiro@example.jp", "--black", "kuro@example.jp",
-                "--size", "9")
+                "--size", "9", "--superko")
     game = _record(tmp_path, even)
     assert game.get_size() == 9 and game.get_handicap() is None and game.get_komi() == 5.5
+    show = relaybot(tmp_path, "game", "show", even).stdout
+    assert "Komi: 5.5  Positional superko" in show and "to move: Black" in show
 
 
 @pytest.mark.parametrize(("args", "needle"), [

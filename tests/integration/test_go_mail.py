@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
+from relaybot.games.go import RULES
 from relaybot.games.go.notation import vertex_of_sgf
 from tests.integration.relay_harness import TD, Club, body_of
 
@@ -58,16 +59,31 @@ def _record(line: list[tuple[str, str]], upto: int) -> str:
 def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: Club) -> None:
     """Every move by mail, in mixed styles (coordinates, lower case, SGF points, SGF nodes,
     full width), now and then the whole record from move 1; through the ko fights of
-    moves 143-213 (a retake is only legal after a threat elsewhere, and the bot agrees
-    with the professionals every time); Black resigns; the SGF the bot writes has the
-    source's main line, players, komi and result."""
+    moves 143-213, where an immediate retake sent by mail is refused (simple ko, in the
+    sender's language) and the professionals' threats and retakes are all accepted;
+    Black resigns; the SGF the bot writes has the source's main line, players, komi and
+    result."""
     source, line = _source()
     black = club.member("Fujisawa, Hosai", "hosai@example.jp", lang="ja")
     white = club.member("Go, Seigen", "seigen@example.jp")
     game_id = club.game(white, black, kind="go", options=(("komi", "0"),),
                         event="Go Seigen - Fujisawa Hosai jubango, game 2")
-    for ply, (colour, _point) in enumerate(line):
+    board = RULES.setup({"komi": "0"})
+    refused = 0
+    for ply, (colour, point) in enumerate(line):
         mover, other = (black, white) if colour == "b" else (white, black)
+        if board.ko is not None and refused < 3:
+            # in the ko fights: retaking at once is refused politely (J5), then the
+            # professional's move (a threat elsewhere) is played
+            retake = vertex_of_sgf(board.ko, 19)
+            assert retake is not None and board.ko != point
+            mover.send(f"{ply + 1} {retake.upper()}")
+            club.cycle()
+            refusal = body_of(mover.inbox()[-1])
+            assert ("ko: the stone just taken" in refusal if mover is white
+                    else "コウ: 取られた直後の石" in refusal), refusal
+            refused += 1
+        RULES.play(board, vertex_of_sgf(point, 19) or "")
         before = len(other.inbox())
         body = (_record(line, ply + 1) if ply % 40 == 39 else _written(ply, line[ply][1]))
         mover.send(f"{body}\n\nよろしくお願いします" if mover is black else body)

@@ -357,3 +357,13 @@ def test_a_move_without_its_number_is_no_record() -> None:
     """INTERFACE: the new move with its number; a bare ``Q16`` line is not read as one."""
     verdict = decide(RULES, stored("Q16"), 1, "D4\n\nthanks")
     assert verdict.kind == "no_move" and not verdict.record.tokens
+
+
+def test_j16_conditional_moves_in_go() -> None:
+    """``if 4 D16 then 5 R14`` with a move: checked from the position it assumes."""
+    verdict = decide(RULES, stored("Q16 D4"), 0, "3 Q3\nif 4 D16 then 5 R14\n")
+    assert verdict.kind == "move" and verdict.new_plies == ["q3"]
+    assert [c.plies for c in verdict.new_conditionals] == [("d16", "r14")]
+    game = applied(stored("Q16 D4"), verdict)
+    text = RULES.format_proposal(RULES.load(game.position), ["d16", "r14"], "coord", lang="ja")
+    assert text == "もし 4 D16 なら 5 R14"

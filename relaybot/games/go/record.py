@@ -20,11 +20,13 @@ _LABELS = {
     "en": {"black": "Black", "white": "White", "captures": "Captures", "komi": "Komi",
            "handicap": "Handicap", "stones": "stones", "to_move": "to move",
            "to_state": "to state the result", "last": "Last move", "none": "none",
+           "superko": "Positional superko",
            "counting": "Both players passed. Each now states the result on a line of its "
                        "own, e.g. result B+3.5 (or W+R, jigo)."},
     "ja": {"black": "黒", "white": "白", "captures": "アゲハマ", "komi": "コミ",
            "handicap": "置き石", "stones": "子", "to_move": "の番",
            "to_state": "が結果を申告する番", "last": "最終手", "none": "なし",
+           "superko": "同形反復禁止（スーパーコウ）",
            "counting": "両者がパスしました。それぞれ結果を1行で申告してください"
                        "（例: 結果 黒3目半勝ち、result B+3.5）。"},
 }
@@ -66,6 +68,8 @@ def board_text(position: GoPosition, lang: str) -> str:
     if position.handicap:
         komi += f"  {words['handicap']}: {position.handicap}" + (
             words["stones"] if lang == "ja" else f" {words['stones']}")
+    if position.superko:
+        komi += "  " + words["superko"]
     rows.append(komi)
     side = (black, white)[position.to_move]
     state = words["to_state"] if position.counting else words["to_move"]
