@@ -130,6 +130,11 @@ class GoPosition:
             last=self.last, claims=list(self.claims), first_claim=self.first_claim,
             history=set(self.history))
 
+    def assign(self, other: GoPosition) -> None:
+        """Become ``other`` (the protocol plays a ply in place on the caller's object)."""
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(other, name))
+
     def stone(self, point: str) -> int | None:
         """The side whose stone is on ``point``, or None."""
         row, col = to_rc(point, self.size)
@@ -272,11 +277,11 @@ def load(saved: str) -> GoPosition:
         grid = values["board"]
         if len(grid) != size * size or len(position.claims) != 2:
             raise ValueError("wrong board length")
-        rows = position.board.board
+        stones: dict[str, list[tuple[int, int]]] = {"X": [], "O": [], ".": []}
         for index, mark in enumerate(grid):
-            if mark != ".":
-                rows[size - 1 - index // size][index % size] = "b" if mark == "X" else "w"
-        position.board._is_empty = "X" not in grid and "O" not in grid
+            stones[mark].append((size - 1 - index // size, index % size))
+        if not position.board.apply_setup(stones["X"], stones["O"], ()):
+            raise ValueError("a group without liberties")
         hist = values.get("hist", "-")
         position.history = set() if hist == "-" else set(hist.split(","))
     except (KeyError, ValueError, IndexError) as exc:

@@ -128,8 +128,7 @@ class GoRules:
     def play(self, position: object, ply: str) -> None:
         """Apply a canonical ply in place (ValueError, a MoveError, if it is illegal)."""
         board = _position(position)
-        after = check(board, self._point(board, ply, ply), ply)
-        board.__dict__.update(after.__dict__)
+        board.assign(check(board, self._point(board, ply, ply), ply))
 
     def is_legal(self, position: object, ply: str) -> bool:
         """Whether the canonical ``ply`` may be played now."""
