@@ -325,8 +325,8 @@ def salon_handicap(session: Session, g: GameInput) -> GameInput:
     the stones and komi of ``handicap_between``, the member with fewer points taking
     Black; equal points are an even game with the colours as given."""
     options = dict(g.options)
-    if options.get("handicap") != "auto":
-        return g
+    if options.get("handicap") != "auto" or g.kind != "go":
+        return g  # a game other than go refuses the option when it is set up
     first, second = find_member(session, g.white), find_member(session, g.black)
     points = current_ratings(session, (first.id, second.id), g.kind)
     if first.id not in points or second.id not in points:

@@ -56,9 +56,20 @@ def _record(line: list[tuple[str, str]], upto: int) -> str:
     return "\n".join("  ".join(parts[k:k + 10]) for k in range(0, len(parts), 10))
 
 
+def _pasted_sgf(line: list[tuple[str, str]], upto: int) -> str:
+    """The game so far as an SGF file pasted into the mail (the whole record)."""
+    game = sgf.Sgf_game(size=19)
+    node = game.get_root()
+    for colour, point in line[:upto]:
+        node = node.new_child()
+        node.set_move(colour, (18 - LETTERS.index(point[1]), LETTERS.index(point[0])))
+    return game.serialise().decode()
+
+
 def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: Club) -> None:
     """Every move by mail, in mixed styles (coordinates, lower case, SGF points, SGF nodes,
-    full width), now and then the whole record from move 1; through the ko fights of
+    full width), now and then the whole record from move 1 (numbered, or an SGF file
+    pasted into the mail); through the ko fights of
     moves 143-213, where an immediate retake sent by mail is refused (simple ko, in the
     sender's language) and the professionals' threats and retakes are all accepted;
     Black resigns; the SGF the bot writes has the source's main line, players, komi and
@@ -85,7 +96,9 @@ def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: C
             refused += 1
         RULES.play(board, vertex_of_sgf(point, 19) or "")
         before = len(other.inbox())
-        body = (_record(line, ply + 1) if ply % 40 == 39 else _written(ply, line[ply][1]))
+        body = (_pasted_sgf(line, ply + 1) if ply % 80 == 79
+                else _record(line, ply + 1) if ply % 40 == 39
+                else _written(ply, line[ply][1]))
         mover.send(f"{body}\n\nよろしくお願いします" if mover is black else body)
         report = club.cycle()
         assert report.poll.processed == 1, report
@@ -179,4 +192,11 @@ def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
     black.send("2 D3")
     club.cycle()
     assert "2 D3" in body_of(white.inbox()[-1])
+    white.send("help")
+    club.cycle()
+    helped = body_of(white.inbox()[-1])
+    assert "47 Q16" in helped and "result B+3.5" in helped and "e4" not in helped
+    white.send("C11")  # no number: not read as a move; the reply says what to send
+    club.cycle()
+    assert '"47 Q16"' in body_of(white.inbox()[-1])
     assert club.cli("game", "show", game_id).returncode == 0

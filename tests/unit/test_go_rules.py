@@ -367,3 +367,16 @@ def test_j16_conditional_moves_in_go() -> None:
     game = applied(stored("Q16 D4"), verdict)
     text = RULES.format_proposal(RULES.load(game.position), ["d16", "r14"], "coord", lang="ja")
     assert text == "もし 4 D16 なら 5 R14"
+
+
+def test_a_whole_game_pasted_as_sgf_is_the_record_from_move_1() -> None:
+    """The main line (first variation at each branch) of a pasted SGF; quoted ones are
+    not read."""
+    text = ("Here is our game:\n(;GM[1]FF[4]SZ[19]PB[a]PW[b]\n;B[pd];W[dp]\n"
+            ";B[pq](;W[dd];B[qk])(;W[cc]))\n\nthanks\n> (;B[aa])")
+    record = RULES.extract_record(text)
+    assert record.tokens == ["B[pd]", "W[dp]", "B[pq]", "W[dd]", "B[qk]"]
+    assert (record.first_ply, record.first_line, record.last_line) == (0, 1, 3)
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, text)
+    assert verdict.kind == "move" and verdict.new_plies == ["r9"]
+    assert RULES.extract_record("> (;B[pd])").tokens == []

@@ -18,7 +18,8 @@ from relaybot.core.text import has_fullwidth, normalise
 from relaybot.games.base import RecordText
 from relaybot.games.go.board import GTP_COLUMNS, PASS, SGF_LETTERS
 
-PASS_WORDS = frozenset({"pass", "パス", "pas", "tt", "b[]", "w[]", ";b[]", ";w[]"})
+PASS_WORDS = frozenset({"pass", "パス", "pas", "tt", "b[]", "w[]", ";b[]", ";w[]", "b[tt]",
+                        "w[tt]", ";b[tt]", ";w[tt]"})
 _VERTEX_RE = re.compile(r"^([a-hj-t])([1-9][0-9]?)$")
 _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
 _NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.|:|手目|手)?(.*)$")
@@ -134,9 +135,54 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
     return moves, number
 
 
+_SGF_START_RE = re.compile(r"\(\s*;")
+_SGF_MOVE_RE = re.compile(r";\s*([BW])\[([a-s]{2})?\]")
+
+
+def _sgf_record(lines: list[str]) -> RecordText | None:
+    """A whole game pasted as SGF (``(;GM[1]...;B[pd];W[dc]...)``): its main line of
+    moves from move 1 (the first variation at every branch), in order; an empty ``B[]``
+    or ``tt`` is a pass. None if the mail holds no SGF outside quoted lines."""
+    start = next((i for i, line in enumerate(lines)
+                  if not line.lstrip().startswith(">") and _SGF_START_RE.search(line)), None)
+    if start is None:
+        return None
+    record = RecordText(first_line=start, last_line=start, first_ply=0)
+    opening = _SGF_START_RE.search(lines[start])
+    text = "\n".join([lines[start][opening.start() if opening else 0:], *lines[start + 1:]])
+    depth = 0
+    skipping: int | None = None  # the depth of a later variation being skipped
+    followed: set[int] = set()  # depths where the main line already took a variation
+    offset = 0
+    for part in re.split(r"([()])", text):
+        offset += len(part)
+        if part == "(":
+            depth += 1
+            if skipping is None:
+                if depth in followed:
+                    skipping = depth
+                else:
+                    followed.add(depth)
+        elif part == ")":
+            if skipping == depth:
+                skipping = None
+            depth -= 1
+            if depth <= 0:
+                break
+        elif skipping is None:  # a node's ";" may end one line and its move start the next
+            record.tokens.extend(f"{colour}[{point or ''}]"
+                                 for colour, point in _SGF_MOVE_RE.findall(part))
+    record.last_line = start + text[:offset].count("\n")
+    return record if record.tokens else None
+
+
 def extract(text: str) -> RecordText:
-    """The first block of record lines in a mail body (blank lines inside allowed)."""
+    """The first block of record lines in a mail body (blank lines inside allowed), or a
+    whole game pasted as SGF."""
     lines = text.splitlines()
+    pasted = _sgf_record(lines)
+    if pasted is not None:
+        return pasted
     start: int | None = None
     record = RecordText()
     for index, line in enumerate(lines):
