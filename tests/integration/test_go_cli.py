@@ -124,3 +124,21 @@ def test_demo_plays_a_go_game_by_mail(tmp_path: Path) -> None:
     assert game.get_size() == 9 and game.get_root().get("RE") == "B+5.5"
     assert len(game.get_main_sequence()) == 9  # the root and eight moves
     assert list(tmp_path.iterdir()) == []
+
+
+def test_td_side_and_result_words_for_go(tmp_path: Path) -> None:
+    """INTERFACE TD commands: SIDE black/white/黒/白 and RESULT B+3.5, W+R, jigo in go;
+    a chess result is refused with the go forms named."""
+    relaybot(tmp_path, "init")
+    _member(tmp_path, "Kuro, Taro", "kuro@example.jp")
+    _member(tmp_path, "Shiro, Hanako", "shiro@example.jp")
+    games = [_new(tmp_path, "--white", "shiro@example.jp", "--black", "kuro@example.jp",
+                  "--size", "9") for _ in range(3)]
+    one_line_error(relaybot(tmp_path, "td", "adjudicate", games[0], "1-0"), "B+3.5, W+R or jigo")
+    for game_id, args, result in ((games[0], ("forfeit", games[0], "黒"), "W+F"),
+                                  (games[1], ("adjudicate", games[1], "jigo"), "jigo"),
+                                  (games[2], ("adjudicate", games[2], "白2目半勝ち"), "W+2.5")):
+        proc = relaybot(tmp_path, "td", *args)
+        assert proc.returncode == 0, proc.stderr
+        assert _record(tmp_path, game_id).get_root().get("RE") == (
+            "0" if result == "jigo" else result)

@@ -242,6 +242,12 @@ def test_the_whole_record_in_mixed_styles_is_checked() -> None:
     assert "fullwidth" in verdict.notes
 
 
+def test_a_colour_word_after_the_number_is_allowed() -> None:
+    game = stored("Q16 D4")
+    assert decide(RULES, game, 0, "3 黒 Q3").new_plies == ["q3"]
+    assert decide(RULES, game, 0, "1 B Q16 2 W D4 3 B pq").new_plies == ["q3"]
+
+
 def test_j1_a_record_that_disagrees_names_the_first_difference() -> None:
     game = stored("Q16 D4 Q3")
     verdict = decide(RULES, game, 1, "1 Q16\n2 D3\n3 Q3\n4 D16")

@@ -27,6 +27,7 @@ _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
 _RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|(\d+)目(半)?|半目)勝ち?$")
 JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
+COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
 
 
 def key(token: str) -> str:
@@ -129,6 +130,8 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
             word = match.group(2)
             if not word:
                 continue
+        if word.lower() in COLOUR_WORDS:
+            continue  # "47 黒 Q16", "47 B Q16": the colour adds nothing to the number
         if not is_move(word.lower()):
             return None
         moves.append(word)
