@@ -139,7 +139,12 @@ def test_j1_a_record_that_disagrees_names_the_first_difference(club: Club) -> No
     assert len(white.inbox()) == before  # nothing relayed
 
 
-def test_two_passes_then_the_same_result_ends_the_game(club: Club) -> None:
+@pytest.mark.parametrize("store", ["club", "pg_club"])
+def test_two_passes_then_the_same_result_ends_the_game(store: str,
+                                                       request: pytest.FixtureRequest) -> None:
+    """On SQLite and on PostgreSQL: the stated result is kept with the position, and the
+    same result from the other side ends the game with its margin."""
+    club: Club = request.getfixturevalue(store)
     game_id, black, white = _small_game(club)
     for player, text in ((black, "1 E5"), (white, "2 C3"), (black, "3 pass"),
                          (white, "4 パス")):
@@ -152,6 +157,8 @@ def test_two_passes_then_the_same_result_ends_the_game(club: Club) -> None:
     assert "result B+3.5" in asked  # the line to send to agree
     white.send("result B+3.5")
     club.cycle()
+    assert "B+3.5（両者が申告した結果の一致）" in body_of(black.inbox()[-1])
+    assert "B+3.5 (the result both players stated)" in body_of(white.inbox()[-1])
     show = club.cli("game", "show", game_id).stdout
     assert "finished" in show and "B+3.5" in show
     exported = sgf.Sgf_game.from_string(club.cli("game", "record", game_id).stdout)
