@@ -206,7 +206,7 @@ def test_the_record_is_numbered_move_by_move() -> None:
     ("B+3.5", 0, 3.5, "B+3.5"), ("w+r", 1, None, "W+R"), ("W+Resign", 1, None, "W+R"),
     ("jigo", None, 0.0, "jigo"), ("持碁", None, 0.0, "jigo"),
     ("黒3目半勝ち", 0, 3.5, "B+3.5"), ("白中押し勝ち", 1, None, "W+R"),
-    ("白半目勝ち", 1, 0.5, "W+0.5"), ("黒12目勝ち", 0, 12.0, "B+12"),
+    ("白半目勝ち", 1, 0.5, "W+0.5"), ("黒12目勝ち", 0, 12.0, "B+12"), ("黒3目半", 0, 3.5, "B+3.5"),
 ])
 def test_results_as_written_and_their_margins(text: str, winner: int | None,
                                               margin: float | None, written: str) -> None:
