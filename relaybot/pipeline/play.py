@@ -230,8 +230,8 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
         lang = cfg.bot.language
         sides = gf.rules.side_names(lang)
         mails.append(Mail(
-            kind="td_declared", template="declared", audience="td", to=to_td(cfg), lang=lang,
-            game_id=gf.game.id,
+            kind="td_declared", template="declared", audience="td", to=to_td(cfg, gf.td),
+            lang=lang, game_id=gf.game.id,
             context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                      "side0": sides[0], "side1": sides[1], "note": verdict.declared.note,
                      "stated": [(sides[s], gf.player(s).name, verdict.declared.stated[s])
