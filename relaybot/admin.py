@@ -15,7 +15,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import ADDRESS_RE, Config
-from relaybot.core.ratings import rank_points
+from relaybot.core.game import setup_position
+from relaybot.core.ratings import handicap_between, rank_points
 from relaybot.games import rules_for
 from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
 from relaybot.store.models import Game, Member, MemberAddress
@@ -315,10 +316,38 @@ class GameInput:
     overrun: str = "report"
     grace: int | None = None  # J7: days after receipt before the clock runs (2 in seed 002)
     leave: bool | None = None  # J12: False where the event allows no pause (seed 002 rule 10)
+    # the game's own start options (go: size, handicap, komi), as ``game new`` gives them;
+    # ``handicap = "auto"`` takes stones and komi from the members' go points (R4)
+    options: tuple[tuple[str, str], ...] = ()
+
+
+def salon_handicap(session: Session, g: GameInput) -> GameInput:
+    """R4: ``--handicap auto`` made concrete from the two members' go points (seed 004):
+    the stones and komi of ``handicap_between``, the member with fewer points taking
+    Black; equal points are an even game with the colours as given."""
+    options = dict(g.options)
+    if options.get("handicap") != "auto" or g.kind != "go":
+        return g  # a game other than go refuses the option when it is set up
+    first, second = find_member(session, g.white), find_member(session, g.black)
+    points = current_ratings(session, (first.id, second.id), g.kind)
+    if first.id not in points or second.id not in points:
+        missing = [m.email for m in (first, second) if m.id not in points]
+        raise AdminError(f"--handicap auto needs both members' go points; set them with "
+                         f"member set ADDR --rating N --game go (or --rank 4k): "
+                         f"{', '.join(missing)}")
+    black, cond = handicap_between(points[first.id], points[second.id])
+    white_addr, black_addr = g.white, g.black
+    if black == "a":  # the --white member has fewer points: they take Black
+        white_addr, black_addr = g.black, g.white
+    options["handicap"] = str(cond.stones if cond.stones >= 2 else 0)
+    if "komi" not in options:
+        options["komi"] = f"{cond.komi:g}"  # SGF's KM: what Black gives White
+    return replace(g, white=white_addr, black=black_addr, options=tuple(options.items()))
 
 
 def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> Game:
     """Create a game between two members; the caller queues the start mails."""
+    g = salon_handicap(session, g)
     white, black = find_member(session, g.white), find_member(session, g.black)
     if white.id == black.id:
         raise AdminError("--white and --black are the same member")
@@ -345,7 +374,10 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
                          f"not {g.grace}")
     if g.notation not in (None, "san", "numeric"):
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")
-    start_position = rules.save(rules.start())
+    try:
+        start_position = rules.save(setup_position(rules, dict(g.options)))
+    except ValueError as exc:
+        raise AdminError(f"--game {g.kind}: {exc}") from None
     # the game says which colour option is side 0 (shogi: --black is 先手, who moves first)
     by_option = {"white": white, "black": black}
     side0, side1 = by_option[rules.colour_options[0]], by_option[rules.colour_options[1]]

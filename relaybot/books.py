@@ -83,9 +83,10 @@ def game_ledger(session: Session, gf: GameFile) -> tuple[list[Penalty], list[Pau
 def compute(gf: GameFile, penalties: list[Penalty], pauses: list[Pause]) -> Books:
     """The books from what is already loaded (no database access)."""
     game = gf.game
-    moves = [PlyTimes(m.ply % 2, m.sent_at) for m in gf.moves]
+    first = gf.first_mover  # White in a handicap go game
+    moves = [PlyTimes((m.ply + first) % 2, m.sent_at) for m in gf.moves]
     return compute_books(control_of(game.time_control), game.start_date, moves, penalties,
-                         pauses, (gf.white.tz, gf.black.tz), game.grace)
+                         pauses, (gf.white.tz, gf.black.tz), game.grace, first)
 
 
 def books_for(session: Session, gf: GameFile) -> Books:

@@ -148,11 +148,17 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
-            leave=False if args.no_leave else None), now)
+            leave=False if args.no_leave else None, options=_game_options(args)), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
     return 0
+
+
+def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The game's own start options given on the command line (go: size, handicap, komi)."""
+    return tuple((name, str(value)) for name in ("size", "handicap", "komi", "superko")
+                 if (value := getattr(args, name, None)) is not None)
 
 
 def _game(session: object, game_id: str) -> object:
@@ -504,7 +510,15 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--black", required=True)
     new.add_argument("--event")
     new.add_argument("--game", default="chess",
-                     help="the game: chess or shogi (--black is 先手 and moves first)")
+                     help="the game: chess, shogi (--black is 先手 and moves first) or go "
+                     "(Black moves first; White in a handicap game)")
+    new.add_argument("--size", type=int, choices=[19, 13, 9], help="go: the board size")
+    new.add_argument("--handicap", help="go: N stones (2-9), or auto from the members' go "
+                     "points (R4)")
+    new.add_argument("--komi", type=float, help="go: komi added to White (negative: White "
+                     "gives Black)")
+    new.add_argument("--superko", action="store_const", const="1", default=None,
+                     help="go: positional superko (no whole-board position may repeat)")
     _rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -575,7 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     td.set_defaults(func=cmd_td)
 
     demo = sub.add_parser("demo", help="a self-contained tour: two players play by mail")
-    demo.add_argument("--game", default="chess", choices=["chess", "shogi"],
+    demo.add_argument("--game", default="chess", choices=["chess", "shogi", "go"],
                       help="the game the tour plays (default chess)")
     demo.set_defaults(func=cmd_demo)
     return parser

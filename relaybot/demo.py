@@ -104,9 +104,30 @@ class _Player:
             smtp.send_message(msg)
 
 
+# ``relaybot demo --game go``: a 9x9 game (Horie, --black, is Black and moves first; 0 is
+# Hayakawa, 1 Horie as in the other scripts), one move onto a stone and its correction,
+# two passes and agreed results
+GO_OPTIONS = (("size", "9"),)
+GO_SCRIPT = [
+    (1, "Hello and good luck!\n\n1 E5\n"),
+    (0, "よろしくお願いします。\n\n2 C5\n"),
+    (1, "3 E3\n"),
+    (0, "4 c3\n"),
+    (1, "5 ec\n"),  # an SGF point: E7
+    (0, "6 E5\n"),  # occupied: refused politely, in Japanese
+    (0, "失礼しました。\n\n6 C7\n"),
+    (1, "7 pass\n"),
+    (0, "8 パス\n"),
+    (1, "result B+5.5\n"),
+    (0, "結果 黒5目半勝ち\n\nありがとうございました。\n"),
+]
+
+
 def run_demo(out: Callable[[str], None] = print, game: str = "chess") -> int:
-    """Play the demo game (``chess`` or ``shogi``); returns the exit status."""
-    script = SHOGI_SCRIPT if game == "shogi" else CHESS_SCRIPT
+    """Play the demo game (``chess``, ``shogi``, or ``go`` on 9x9); returns the exit
+    status."""
+    script = {"shogi": SHOGI_SCRIPT, "go": GO_SCRIPT}.get(game, CHESS_SCRIPT)
+
     players: dict[str, _Player] = {}
 
     def delivered(d: Delivered) -> None:
@@ -147,7 +168,8 @@ def run_demo(out: Callable[[str], None] = print, game: str = "chess") -> int:
             first, second = WHITE[1], BLACK[1]
             colours = (second, first) if game == "shogi" else (first, second)
             game_row = create_game(session, cfg, GameInput(
-                white=colours[0], black=colours[1], event="relaybot demo", kind=game), now)
+                white=colours[0], black=colours[1], event="relaybot demo", kind=game,
+                options=GO_OPTIONS if game == "go" else ()), now)
             start_mails(session, cfg, game_row, now)
             game_id = game_row.id
         out(f"relaybot demo: game {game_id} at {cfg.bot.game_address(game_id)}")
@@ -165,9 +187,10 @@ def run_demo(out: Callable[[str], None] = print, game: str = "chess") -> int:
             final = session.get(Game, game_id)
             assert final is not None
             out("=" * 72)
+            gf = GameFile.load(session, final)
             out(f"Game {game_id} ended {final.result} ({final.termination}). "
-                f"{GameFile.load(session, final).rules.record_format.upper()}:")
-            out(game_record(cfg, GameFile.load(session, final)))
+                f"{gf.rules.record_format.upper()}:")
+            out(game_record(cfg, gf))
         store.dispose()
     return 0
 

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from relaybot.core.game import start_of
 from relaybot.games import rules_for
 from relaybot.games.base import GameRules
 from relaybot.store.models import Event, Game, Member, Move
@@ -30,6 +31,7 @@ class GameFile:
     penalties: list[Any] = field(default_factory=list)
     pauses: list[Any] = field(default_factory=list)
     td: str | None = None  # the event's own TD (``event new --td``); None: ``[bot] td``
+    _first: int | None = field(default=None, repr=False)
 
     @classmethod
     def load(cls, session: Session, game: Game) -> GameFile:
@@ -40,6 +42,14 @@ class GameFile:
         td = (session.scalar(select(Event.td).where(Event.name == game.event))
               if game.event else None)
         return cls(game, white, black, moves, rules_for(game.kind), td=td)
+
+    @property
+    def first_mover(self) -> int:
+        """The side that makes ply 0 (1 where the game starts with side 1: White in a
+        handicap go game), from the game's start."""
+        if self._first is None:
+            self._first = self.rules.to_move(start_of(self.rules, self.game.position))
+        return self._first
 
     @property
     def plies(self) -> list[str]:

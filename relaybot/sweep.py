@@ -104,6 +104,6 @@ def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int
         kind="td_duration", template="duration", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"duration:{gf.game.id}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
-                 "start": gf.game.start_date.isoformat(),
+                 "start": gf.game.start_date.isoformat(), "game_kind": gf.rules.kind,
                  "record": gf.rules.format_record(gf.plies, "san") or "-"}), now)
     return 1 if row is not None else 0

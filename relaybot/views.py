@@ -86,7 +86,8 @@ def record_info(cfg: Config, gf: GameFile) -> RecordInfo:
         round=game.round or "-", players=(gf.white.name, gf.black.name),
         ratings=(game.side0_rating, game.side1_rating), result=game.result or "",
         end=game.end_date, termination=game.termination or "",
-        moves=[(m.canon, local_date(m.sent_at, cfg.bot.timezone)) for m in gf.moves])
+        moves=[(m.canon, local_date(m.sent_at, cfg.bot.timezone)) for m in gf.moves],
+        position=game.position)
 
 
 def game_record(cfg: Config, gf: GameFile, fmt: str = "") -> str:

@@ -29,7 +29,7 @@ class MoveError(ValueError):
     """
 
     def __init__(self, kind: MoveErrorKind, token: str, detail: str = "", *,
-                 candidates: tuple[str, ...] = ()) -> None:
+                 candidates: tuple[str, ...] = (), ja: str = "") -> None:
         super().__init__(f"{kind} move: {token!r}" + (f" ({detail})" if detail else ""))
         self.kind: MoveErrorKind = kind
         self.token = token
@@ -37,6 +37,7 @@ class MoveError(ValueError):
         # an ambiguous move's legal readings as the game writes them, for the reply to
         # name (shogi: ５二金右、５二金左); empty where the game gives only a hint
         self.candidates = candidates
+        self.detail_ja = ja  # the detail in Japanese, for a Japanese reader's reply
 
 
 class Termination(StrEnum):
@@ -64,13 +65,15 @@ class Outcome:
 
     ``winner`` is the side index (0 or 1) or None; with no winner the game is a
     draw unless ``both_lose`` (shogi league: both forfeit) or ``void`` (a withdrawal
-    the TD voids: no score). Each game formats it (``GameRules.format_result``).
+    the TD voids: no score). ``margin``: a counted game's winning margin (go). Each game
+    formats it (``GameRules.format_result``).
     """
 
     termination: str
     winner: int | None = None
     both_lose: bool = False
     void: bool = False
+    margin: float | None = None  # go: the points won by (``B+3.5``); None: not counted
 
     @classmethod
     def win(cls, termination: str, winner: int) -> Outcome:
@@ -172,6 +175,53 @@ class RecordInfo:
     end: date | None
     moves: Sequence[tuple[str, str]]  # (canonical ply, the day it was sent, ISO) in order
     termination: str = ""  # how it ended (Outcome.termination); "" while unfinished
+    position: str = ""  # the game's saved position now (go: it carries size, komi, stones)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a game keyword did without ending the game (go: one player's stated result).
+
+    ``position``: the saved position after it (kept with the game); ``note`` names what
+    happened for the mails (``result_stated``, ``result_disputed``); ``to_td``: the TD
+    must decide now (go: the two stated results differ).
+    """
+
+    position: str
+    note: str = ""
+    to_td: bool = False
+    stated: tuple[str, str] = ("", "")  # what each side has declared so far, as written
+
+
+def start_of(rules: GameRules, position: str) -> Any:
+    """The start position of the game whose saved position is ``position``.
+
+    A game whose start is not always the same (go: board size, komi, handicap stones)
+    says so with a ``start_of(position)`` method; any other game starts at ``start()``.
+    """
+    own = getattr(rules, "start_of", None)
+    return own(position) if own is not None else rules.start()
+
+
+def replay_from(rules: GameRules, position: str, plies: Sequence[str]) -> Any:
+    """The position after ``plies`` of the game whose saved position is ``position``."""
+    if getattr(rules, "start_of", None) is None:
+        return rules.replay(plies)  # chess keeps its move history this way (threefold)
+    board = start_of(rules, position)
+    for ply in plies:
+        rules.play(board, ply)
+    return board
+
+
+def setup_position(rules: GameRules, options: Mapping[str, str]) -> Any:
+    """A game's start with ``game new``'s game options (go: ``size``, ``handicap``,
+    ``komi``); ValueError when the game takes no options or refuses one."""
+    if not options:
+        return rules.start()
+    own = getattr(rules, "setup", None)
+    if own is None:
+        raise ValueError(f"{rules.kind} takes no {', '.join(sorted(options))} option")
+    return own(options)
 
 
 class GameRules(Protocol):
@@ -225,9 +275,11 @@ class GameRules(Protocol):
     def claimable_draw(self, position: Any) -> str | None:
         """A draw the side to move may claim now (chess: threefold, fifty moves)."""
 
-    def declare(self, position: Any, side: int, name: str) -> Outcome:
-        """What the game keyword ``name`` (one of ``keywords``' values) from ``side`` ends
-        the game with; MoveError when the game does not allow it now."""
+    def declare(self, position: Any, side: int, name: str) -> Outcome | Declared:
+        """What the game keyword ``name`` (one of ``keywords``' values, then any words
+        written after it on its line) from ``side`` ends the game with, or a
+        :class:`Declared` when it only records something; MoveError when the game does
+        not allow it now."""
 
     # --- reading what players write ---------------------------------------------
     def normalise_text(self, text: str) -> tuple[str, bool]:

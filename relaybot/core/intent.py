@@ -215,6 +215,13 @@ def read_intent(text: str, game_words: Mapping[str, str] | None = None) -> Inten
             intent.declared = game_words[word]
             intent.keyword_lines.add(index)
             continue
+        head, _, rest = word.partition(" ")
+        if game_words and rest and head in game_words:
+            # a game keyword with words after it (go: ``result B+3.5``, ``結果 黒3目半勝ち``):
+            # its name and the words, for the game's ``declare``
+            intent.declared = f"{game_words[head]} {rest}"
+            intent.keyword_lines.add(index)
+            continue
         found = _BY_WORD.get(word)
         if found is not None:
             found.apply(intent)

@@ -25,7 +25,16 @@ from relaybot.core.conditionals import (
     follow,
     validate,
 )
-from relaybot.core.game import GameRules, MoveError, Outcome, RecordText, Termination
+from relaybot.core.game import (
+    Declared,
+    GameRules,
+    MoveError,
+    Outcome,
+    RecordText,
+    Termination,
+    replay_from,
+    start_of,
+)
 from relaybot.core.intent import Intent, read_intent, strip_lines
 
 PENALTY_DAYS = 5  # J5: an illegal, impossible, unreadable or ambiguous move (JCCA's RuleSet)
@@ -81,6 +90,7 @@ class Verdict:
     nonstandard: list[tuple[str, str]] = field(default_factory=list)  # (written, standard) J3
     starts_at: int | None = None  # J1: the mail's record starts at this ply, not at move 1
     sender_to_move: bool = False  # the bot played a bound answer: the sender moves again
+    declared: Declared | None = None  # a game keyword recorded without ending the game
     expected: str | None = None  # the bound answer a contradicting reply ignored
     new_conditionals: list[Conditional] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
@@ -92,7 +102,8 @@ class Verdict:
     @property
     def applies(self) -> bool:
         """True when the game state changes."""
-        return bool(self.new_plies) or self.outcome is not None or self.kind == "draw_offer"
+        return (bool(self.new_plies) or self.outcome is not None
+                or self.kind == "draw_offer" or self.declared is not None)
 
 
 def first_difference(
@@ -111,7 +122,7 @@ def first_difference(
         if rules.token_key(token) in game.keys[index]:
             continue
         if board is None or replayed > index:
-            board, replayed = rules.start(), 0
+            board, replayed = start_of(rules, game.position), 0
         while replayed < index:
             rules.play(board, game.plies[replayed])
             replayed += 1
@@ -165,9 +176,12 @@ def decide(
         if rules.to_move(position) != sender:
             return done("not_your_turn")
         try:
-            return done("declared", outcome=rules.declare(position, sender, intent.declared))
+            declared = rules.declare(position, sender, intent.declared)
         except MoveError as exc:
             return done("bad_move", error=exc, penalty_days=penalty)
+        if isinstance(declared, Declared):  # recorded, the game goes on (go: a result)
+            return done("declared", position=declared.position, declared=declared)
+        return done("declared", outcome=declared)
 
     tokens = record.tokens
     stored = len(game.plies)
@@ -276,5 +290,5 @@ def _apply(rules: GameRules, position: Any, result: FollowResult, tokens: Sequen
 
 def _claim(rules: GameRules, game: StoredGame, new_plies: Sequence[str]) -> str | None:
     """A draw the sender may claim after their new plies (threefold needs history)."""
-    board = rules.replay([*game.plies, *new_plies])
+    board = replay_from(rules, game.position, [*game.plies, *new_plies])
     return rules.claimable_draw(board)

@@ -4,6 +4,7 @@ Re-exported here so that a game package reads ``from relaybot.games.base import 
 """
 
 from relaybot.core.game import (
+    Declared,
     GameRules,
     MoveError,
     MoveErrorKind,
@@ -16,5 +17,5 @@ from relaybot.core.game import (
     Termination,
 )
 
-__all__ = ["GameRules", "MoveError", "MoveErrorKind", "Outcome", "ProposalLine", "RecordInfo",
-           "RecordPolicy", "RecordText", "RuleSet", "Termination"]
+__all__ = ["Declared", "GameRules", "MoveError", "MoveErrorKind", "Outcome", "ProposalLine",
+           "RecordInfo", "RecordPolicy", "RecordText", "RuleSet", "Termination"]

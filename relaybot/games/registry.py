@@ -17,6 +17,7 @@ from relaybot.games.base import GameRules
 _BUILTIN: dict[str, str] = {
     "chess": "relaybot.games.chess",
     "shogi": "relaybot.games.shogi",
+    "go": "relaybot.games.go",
 }
 _LOADED: dict[str, GameRules] = {}
 

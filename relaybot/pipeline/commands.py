@@ -138,7 +138,7 @@ def _has_more(mm: MemberMail) -> bool:
     Any game's record reader may find the moves: the game is not known yet.
     """
     intent = mm.intent
-    if intent.resign or intent.draw_offer or intent.draw_accept:
+    if intent.resign or intent.draw_offer or intent.draw_accept or intent.declared:
         return True
     return _moves_in(mm.mail.text, intent, mm.games)
 

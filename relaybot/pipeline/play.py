@@ -24,7 +24,7 @@ from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.queue import discard_deferred
 from relaybot.pipeline import replies
-from relaybot.pipeline.effects import Mail
+from relaybot.pipeline.effects import Mail, to_td
 from relaybot.pipeline.lifecycle import (
     game_over,
     load_game,
@@ -95,6 +95,13 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
         return Played(verdict.kind, mails=game_over(
             session, cfg, gf, verdict.outcome, _day(cfg, got.arrived), now, words=words,
             words_from=colour, thread=got.mail))
+    if verdict.declared is not None:  # recorded, the game goes on (go: a stated result)
+        refresh_due(session, gf, got.arrived)
+        return Played(verdict.kind, mails=_declared(cfg, gf, colour, verdict, words),
+                      replies=[replies.reply(cfg, gf, colour, got.mail, "declared",
+                                             verdict=verdict, defer=True,
+                                             extra=_declared_context(gf, colour, colour,
+                                                                     verdict, words))])
     on_leave = any(p.colour == colour and p.reason == "leave" for p in gf.pauses)
     if verdict.new_plies and on_leave and end_leave_by_move(session, member, got.arrived):
         session.flush()
@@ -156,6 +163,11 @@ def _store(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: R
         game.ply_count = len(plies)
         assert verdict.position is not None
         game.position = verdict.position
+    if verdict.declared is not None and verdict.position is not None:
+        game.position = verdict.position
+        record_event(session, game, now, "declared", colour, game.ply_count,
+                     detail={"note": verdict.declared.note,
+                             "stated": list(verdict.declared.stated)})
     if verdict.draw_declined:
         record_event(session, game, now, "draw_declined", colour, game.ply_count)
     game.draw_offer_by = verdict.draw_offer_by
@@ -192,6 +204,43 @@ def _ack(cfg: Config, gf: GameFile, colour: int, verdict: Verdict, words: str,
     """The sender's acknowledgement: what was relayed, and any notes (J2, J16, J18)."""
     return replies.reply(cfg, gf, colour, mail, "ack", verdict=verdict, defer=True,
                          extra=_context(gf, colour, colour, verdict, words))
+
+
+def _declared_context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
+                      words: str) -> dict[str, object]:
+    """What a recorded declaration says (go: each side's stated result)."""
+    assert verdict.declared is not None
+    sides = gf.rules.side_names(gf.player(reader).lang)
+    stated = verdict.declared.stated
+    return {"words": words, "notes": verdict.notes, "sender": gf.player(colour).name,
+            "to_sender": reader == colour, "note": verdict.declared.note,
+            "to_td": verdict.declared.to_td,
+            "stated": [(sides[side], gf.player(side).name, stated[side]) for side in (0, 1)],
+            "own_statement": stated[reader], "their_statement": stated[1 - reader]}
+
+
+def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
+              words: str) -> list[Mail]:
+    """A declaration relayed to the opponent; to the TD as well when it needs a decision
+    (go: the two stated results differ), with the position and the command to send."""
+    assert verdict.declared is not None
+    mails = [replies.forward(cfg, gf, 1 - colour, "declared",
+                             _declared_context(gf, colour, 1 - colour, verdict, words))]
+    if verdict.declared.to_td:
+        lang = cfg.bot.language
+        sides = gf.rules.side_names(lang)
+        mails.append(Mail(
+            kind="td_declared", template="declared", audience="td", to=to_td(cfg, gf.td),
+            lang=lang, game_id=gf.game.id,
+            context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
+                     "side0": sides[0], "side1": sides[1], "note": verdict.declared.note,
+                     "stated": [(sides[s], gf.player(s).name, verdict.declared.stated[s])
+                                for s in (0, 1)],
+                     "board": gf.rules.board_text(gf.game.position, lang),
+                     "record": gf.rules.format_record(gf.plies, gf.rules.display_notation)},
+            dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"
+                       f"{'/'.join(verdict.declared.stated)}"))
+    return mails
 
 
 def _day(cfg: Config, moment: datetime) -> date:

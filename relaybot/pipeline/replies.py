@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core.conditionals import Conditional, format_conditional
+from relaybot.core.game import replay_from
 from relaybot.core.referee import Verdict
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
@@ -131,13 +132,14 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
     if verdict.error is not None:
         ctx.update(error_kind=verdict.error.kind, error_token=verdict.error.token,
                    error_detail=verdict.error.detail, penalty_days=verdict.penalty_days,
-                   candidates=list(verdict.error.candidates))
+                   candidates=list(verdict.error.candidates),
+                   error_detail_ja=verdict.error.detail_ja or verdict.error.detail)
     if verdict.diff_ply is not None and game is not None:
         notation, letters = game.notation_for(member)
         plies = game.plies
         ctx["expected"] = ""
         if verdict.diff_ply < len(plies):
-            before = game.rules.replay(plies[: verdict.diff_ply])
+            before = replay_from(game.rules, game.game.position, plies[: verdict.diff_ply])
             ctx["expected"] = game.rules.move_label(verdict.diff_ply, game.rules.format_ply(
                 before, plies[verdict.diff_ply], notation, letters))
         ctx["diff_number"] = game.rules.move_number(verdict.diff_ply)

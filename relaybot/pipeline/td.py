@@ -144,13 +144,16 @@ class Forfeit(_EndGame):
         return Outcome.loss(Termination.FORFEIT, side)
 
 
+# what each game's results look like, for the refusal of a result the game cannot read
+
 @command
 class Adjudicate(_EndGame):
     """J14: the TD decides an unfinished game."""
 
     name = "adjudicate"
     aliases = ("裁定",)
-    usage = "adjudicate <game> <result: 1-0|0-1|1/2-1/2, shogi sente|gote|draw|both-lose>"
+    usage = ("adjudicate <game> <result: 1-0|0-1|1/2-1/2, shogi sente|gote|draw|both-lose, "
+             "go B+3.5|W+R|jigo>")
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         outcome = rules.parse_result(word, Termination.ADJUDICATION)

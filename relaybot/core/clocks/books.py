@@ -125,8 +125,12 @@ def compute_books(
     pauses: Sequence[Pause] = (),
     tz: tuple[str, str] = ("UTC", "UTC"),
     grace: int = 1,
+    first: int = 0,
 ) -> Books:
     """The books of a game (J18) from its applied plies, penalties and pauses.
+
+    ``first``: the colour that makes ply 0 (0 as a rule; 1 where the second-named side
+    moves first: White in a handicap go game).
 
     Ply 0 is White's first move and counts from ``start`` (J7); each later ply counts from
     the arrival of the ply before it (the bot relays at once). A relay before ``start``
@@ -138,8 +142,8 @@ def compute_books(
     Fischer clock also after a penalty given since the player's last move.
     """
     for i, ply in enumerate(moves):
-        if ply.colour != i % 2:
-            raise ValueError(f"ply {i} is by colour {ply.colour}, expected {i % 2}")
+        if ply.colour != (i + first) % 2:
+            raise ValueError(f"ply {i} is by colour {ply.colour}, expected {(i + first) % 2}")
     clocks = (_Clock(WHITE, reserve=control.days), _Clock(BLACK, reserve=control.days))
     paused = player_pauses(moves, pauses, tz)
 
@@ -148,7 +152,7 @@ def compute_books(
     pending_pen: list[list[Penalty]] = [[], []]
     for pen in sorted(penalties, key=lambda p: p.at):
         target = next((i for i, ply in enumerate(moves)
-                       if i % 2 == pen.colour and ply.sent_at >= pen.at), None)
+                       if (i + first) % 2 == pen.colour and ply.sent_at >= pen.at), None)
         if target is None:
             pending_pen[pen.colour].append(pen)
         else:
@@ -202,7 +206,7 @@ def compute_books(
              _side(clocks[BLACK], control, pending_pen[BLACK]))
     return Books(
         control=control, start=start, tz=tz, grace=grace, sides=sides,
-        on_move=len(moves) % 2, last_sent_at=moves[-1].sent_at if moves else None,
+        on_move=(len(moves) + first) % 2, last_sent_at=moves[-1].sent_at if moves else None,
         pauses=(tuple(paused[WHITE]), tuple(paused[BLACK])), overrun=first_overrun,
     )
 

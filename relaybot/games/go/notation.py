@@ -1,0 +1,233 @@
+"""Reading go moves and results as members write them (INTERFACE "Go moves").
+
+A move is a coordinate ``Q16`` / ``q16`` (columns A-T without I, rows from the bottom),
+an SGF point ``pd`` (or an SGF node ``B[pd]``), or ``pass`` / ``パス``. A record is a
+block of lines that start with a move number (``47 Q16``, ``47. Q16``, ``47手目 Q16``,
+``1 Q16 2 D4 3 pd``); the first number says where the mail's moves start.
+
+Results: ``B+3.5``, ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
+``黒3目半勝ち``, ``白中押し勝ち``, ``白半目勝ち``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from relaybot.core.text import has_fullwidth, normalise
+from relaybot.games.base import RecordText
+from relaybot.games.go.board import GTP_COLUMNS, PASS, SGF_LETTERS
+
+PASS_WORDS = frozenset({"pass", "パス", "pas", "tt", "b[]", "w[]", ";b[]", ";w[]", "b[tt]",
+                        "w[tt]", ";b[tt]", ";w[tt]"})
+_VERTEX_RE = re.compile(r"^([a-hj-t])([1-9][0-9]?)$")
+_SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
+_NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.|:|手目|手)?(.*)$")
+_PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
+_RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
+_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|(\d+)目(半)?|半目)(?:勝ち?)?$")
+JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
+COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
+
+
+def key(token: str) -> str:
+    """A token reduced to its comparison key: ``q16``, ``pd`` or ``pass`` (no board)."""
+    word = normalise(token).strip().lower().rstrip(",;")
+    if word in PASS_WORDS:
+        return PASS
+    sgf = _SGF_RE.match(word)
+    if sgf is not None:
+        return sgf.group(1) or sgf.group(2)
+    return word
+
+
+def is_move(word: str) -> bool:
+    """Whether a (normalised, lower-case) word is a move in some accepted form."""
+    k = key(word)
+    return k == PASS or _VERTEX_RE.match(k) is not None or _SGF_RE.match(k) is not None
+
+
+def is_vertex(k: str) -> bool:
+    """Whether a key is a coordinate like ``q16`` (not an SGF point)."""
+    return _VERTEX_RE.match(k) is not None
+
+
+def vertex_of_sgf(point: str, size: int) -> str | None:
+    """``q16`` for the SGF point ``pd`` on 19x19; None off the board."""
+    if len(point) != 2 or point[0] not in SGF_LETTERS[:size] or point[1] not in SGF_LETTERS[:size]:
+        return None
+    col, row_top = SGF_LETTERS.index(point[0]), SGF_LETTERS.index(point[1])
+    return f"{GTP_COLUMNS[col].lower()}{size - row_top}"
+
+
+def sgf_of_vertex(vertex: str, size: int) -> str | None:
+    """``pd`` for ``q16`` on 19x19; None off the board."""
+    match = _VERTEX_RE.match(vertex)
+    if match is None:
+        return None
+    col, row = GTP_COLUMNS.lower().index(match.group(1)), int(match.group(2))
+    if col >= size or not 1 <= row <= size:
+        return None
+    return SGF_LETTERS[col] + SGF_LETTERS[size - row]
+
+
+@dataclass(frozen=True)
+class StatedResult:
+    """A result as written: the winner (None for jigo) and how (margin, or R/T/F)."""
+
+    winner: int | None
+    margin: float | None = None
+    how: str = ""  # "R" resignation, "T" time, "F" forfeit, "" counted or jigo
+
+
+def read_result(text: str) -> StatedResult | None:
+    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``白中押し勝ち`` as a value; else None."""
+    word = normalise(text).strip().lower().replace(" ", "")
+    if word in JIGO_WORDS:
+        return StatedResult(None, 0.0)
+    match = _RESULT_RE.match(word)
+    if match is not None:
+        winner = 0 if match.group(1) == "b" else 1
+        if match.group(3) is not None:
+            return StatedResult(winner, float(match.group(3)))
+        return StatedResult(winner, None, match.group(2)[0].upper())
+    ja = _RESULT_JA_RE.match(word)
+    if ja is not None:
+        winner = 0 if ja.group(1) == "黒" else 1
+        how = ja.group(2)
+        if how == "中押し":
+            return StatedResult(winner, None, "R")
+        if how == "時間切れ":
+            return StatedResult(winner, None, "T")
+        if how == "半目":
+            return StatedResult(winner, 0.5)
+        return StatedResult(winner, int(ja.group(3)) + (0.5 if ja.group(4) else 0.0))
+    return None
+
+
+def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
+    """(moves, the first number) of a record line, None for any other line.
+
+    A record line starts with a move number, or (inside a record) holds only coordinates
+    and passes; a quoted line (``>``) never is one. Numbers between moves are skipped
+    (J2 leniency: the first number says where the moves start).
+    """
+    words = normalise(line).replace("、", " ").split()  # the player's case, for replies
+    if not words or words[0].startswith(">"):
+        return None
+    first = _NUMBER_RE.match(words[0])
+    if first is None and not (in_block and all(
+            key(w) == PASS or is_vertex(key(w)) for w in words)):
+        return None
+    moves: list[str] = []
+    number: int | None = None
+    for raw in words:
+        word = raw.strip(",;")
+        match = _NUMBER_RE.match(word)
+        if match is not None:
+            if number is None and not moves:
+                number = int(match.group(1))
+            word = match.group(2)
+            if not word:
+                continue
+        if word.lower() in COLOUR_WORDS:
+            continue  # "47 黒 Q16", "47 B Q16": the colour adds nothing to the number
+        if not is_move(word.lower()):
+            return None
+        moves.append(word)
+    return moves, number
+
+
+_SGF_START_RE = re.compile(r"\(\s*;")
+_SGF_MOVE_RE = re.compile(r";\s*([BW])\[([a-s]{2})?\]")
+
+
+def _sgf_record(lines: list[str]) -> RecordText | None:
+    """A whole game pasted as SGF (``(;GM[1]...;B[pd];W[dc]...)``): its main line of
+    moves from move 1 (the first variation at every branch), in order; an empty ``B[]``
+    or ``tt`` is a pass. None if the mail holds no SGF outside quoted lines."""
+    start = next((i for i, line in enumerate(lines)
+                  if not line.lstrip().startswith(">") and _SGF_START_RE.search(line)), None)
+    if start is None:
+        return None
+    record = RecordText(first_line=start, last_line=start, first_ply=0)
+    opening = _SGF_START_RE.search(lines[start])
+    text = "\n".join([lines[start][opening.start() if opening else 0:], *lines[start + 1:]])
+    depth = 0
+    skipping: int | None = None  # the depth of a later variation being skipped
+    followed: set[int] = set()  # depths where the main line already took a variation
+    offset = 0
+    for part in re.split(r"([()])", text):
+        offset += len(part)
+        if part == "(":
+            depth += 1
+            if skipping is None:
+                if depth in followed:
+                    skipping = depth
+                else:
+                    followed.add(depth)
+        elif part == ")":
+            if skipping == depth:
+                skipping = None
+            depth -= 1
+            if depth <= 0:
+                break
+        elif skipping is None:  # a node's ";" may end one line and its move start the next
+            record.tokens.extend(f"{colour}[{point or ''}]"
+                                 for colour, point in _SGF_MOVE_RE.findall(part))
+    record.last_line = start + text[:offset].count("\n")
+    return record if record.tokens else None
+
+
+def extract(text: str) -> RecordText:
+    """The first block of record lines in a mail body (blank lines inside allowed), or a
+    whole game pasted as SGF."""
+    lines = text.splitlines()
+    pasted = _sgf_record(lines)
+    if pasted is not None:
+        return pasted
+    start: int | None = None
+    record = RecordText()
+    for index, line in enumerate(lines):
+        found = scan(line, start is not None)
+        if found is None:
+            if start is not None and line.strip():
+                break
+            continue
+        moves, number = found
+        if start is None:
+            if not moves:
+                continue
+            start = index
+            record.first_line = index
+            record.first_ply = (number - 1) if number else 0
+        record.tokens.extend(moves)
+        record.last_line = index
+        record.fullwidth = record.fullwidth or has_fullwidth(line)
+    return record
+
+
+def is_proposal(line: str) -> bool:
+    """A conditional line: ``if 48 R16 then 49 R17`` / ``もし 48 R16 なら 49 R17``."""
+    return _PROPOSAL_RE.match(normalise(line).strip()) is not None
+
+
+def proposal_moves(line: str) -> tuple[list[str], int | None]:
+    """The moves of a proposal line and the number written before its first move."""
+    body = _PROPOSAL_RE.sub("", normalise(line).strip(), count=1)
+    words = body.replace("なら", " ").replace("then", " ").replace("。", " ").split()
+    moves: list[str] = []
+    start: int | None = None
+    pending: int | None = None
+    for raw in words:
+        word = raw.strip(",;")
+        match = _NUMBER_RE.match(word)
+        if match is not None and match.group(1):
+            pending = int(match.group(1))
+            word = match.group(2)
+        if not word or not is_move(word.lower()):
+            continue
+        if start is None:
+            start = pending
+        moves.append(word)
+    return moves, start

@@ -1,0 +1,407 @@
+"""Go behind the GameRules protocol, on sgfmill (INTERFACE "Go moves", seed 004).
+
+Side 0 is Black (黒), side 1 White (白). A canonical ply is a lower-case coordinate
+(``q16``) or ``pass``; a position is a :class:`~relaybot.games.go.board.GoPosition`
+saved as one line. Each ply is numbered on its own (``47 Q16``), and a mail carries the
+new move with its number or the whole record (``record_policy = "numbered"``).
+
+The end: resignation (the core's ``resign`` / ``投了``: ``W+R`` / ``B+R``); after two
+passes each player states the result (``result B+3.5`` / ``結果 黒3目半勝ち``), the side
+to move first: the same result ends the game, a different one goes to the TD, whose
+``adjudicate ID RESULT`` settles it. Results keep their margins (``B+3.5``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from relaybot.core.text import has_fullwidth, normalise
+from relaybot.games.base import (
+    Declared,
+    GameRules,
+    MoveError,
+    Outcome,
+    ProposalLine,
+    RecordInfo,
+    RecordPolicy,
+    RecordText,
+    RuleSet,
+    Termination,
+)
+from relaybot.games.go import notation
+from relaybot.games.go.board import (
+    BLACK,
+    PASS,
+    SGF_LETTERS,
+    WHITE,
+    GoPosition,
+    check,
+    load,
+    new_position,
+    save,
+    to_rc,
+)
+from relaybot.games.go.record import board_svg, board_text, write_sgf
+
+KIND = "go"
+COUNTED = "counted"  # termination of a result both players stated alike
+SIDES = {"en": ("Black", "White"), "ja": ("黒", "白")}
+SIDE_WORDS = {"black": BLACK, "b": BLACK, "黒": BLACK, "kuro": BLACK, "くろ": BLACK,
+              "white": WHITE, "w": WHITE, "白": WHITE, "shiro": WHITE, "しろ": WHITE}
+RESULT_WORD = "result"
+
+
+def _position(position: object) -> GoPosition:
+    if isinstance(position, str):
+        return load(position)
+    if not isinstance(position, GoPosition):
+        raise TypeError(f"not a go position: {type(position).__name__}")
+    return position
+
+
+def _numbered(texts: Sequence[str], first: int = 0) -> str:
+    """``1 Q16  2 D4  3 Q3``: every ply with its number, ten to a line."""
+    parts = [f"{first + i + 1} {text}" for i, text in enumerate(texts)]
+    return "\n".join("  ".join(parts[k:k + 10]) for k in range(0, len(parts), 10))
+
+
+def result_text(winner: int | None, margin: float | None, how: str = "R") -> str:
+    """``B+3.5``, ``W+R``, ``jigo``."""
+    if winner is None:
+        return "jigo"
+    if margin is None:
+        return f"{'BW'[winner]}+{how or 'R'}"
+    return f"{'BW'[winner]}+{margin:g}"
+
+
+class GoRules:
+    """Go on a 19, 13 or 9 board, with handicap and komi (seed 004's salon rules)."""
+
+    kind = KIND
+    record_format = "sgf"
+    # INTERFACE: Black moves first, so --black is side 0 (White in a handicap game moves
+    # first, which the start position says)
+    colour_options = ("black", "white")
+    # the salon's rules (seed 004) set no day limits of their own: the club's defaults,
+    # no J5 penalty (a move onto a stone is refused and costs only its days, as J21)
+    rule_set = RuleSet(bad_move_penalty=0, result_words="B+3.5, W+R or jigo")
+    record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
+    display_notation = "coord"  # Q16
+    keywords: Mapping[str, str] = MappingProxyType({RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD})
+
+    # --- positions and plies ---------------------------------------------------
+    def start(self) -> GoPosition:
+        """An even 19x19 game with the salon's komi (5.5 from Black)."""
+        return new_position()
+
+    def setup(self, options: Mapping[str, str]) -> GoPosition:
+        """A start position from ``game new``'s options: ``size`` (19, 13, 9),
+        ``handicap`` (0, 2-9 stones), ``komi`` (SGF's KM: added to White), ``superko``."""
+        unknown = set(options) - {"size", "handicap", "komi", "superko"}
+        if unknown:
+            raise ValueError(f"go has no option {', '.join(sorted(unknown))}")
+        try:
+            size = int(options.get("size", "19"))
+            handicap = int(options.get("handicap", "0"))
+            komi = float(options["komi"]) if options.get("komi") not in (None, "") else None
+        except ValueError as exc:
+            raise ValueError(f"go options: {exc}") from None
+        if komi is not None and (komi * 2) != int(komi * 2):
+            raise ValueError(f"komi must be a whole or half point, not {komi}")
+        return new_position(size, 0 if handicap == 1 else handicap, komi,
+                            superko=options.get("superko", "") in ("1", "true", "yes", "on"))
+
+    def replay(self, plies: Sequence[str], start: object | None = None) -> GoPosition:
+        """The position after ``plies`` from ``start`` (a position or its saved text;
+        an even 19x19 game when None)."""
+        position = self.start() if start is None else _position(start).copy()
+        for ply in plies:
+            self.play(position, ply)
+        return position
+
+    def copy(self, position: object) -> GoPosition:
+        """An independent copy."""
+        return _position(position).copy()
+
+    def save(self, position: object) -> str:
+        """One line of text (see :func:`relaybot.games.go.board.save`)."""
+        return save(_position(position))
+
+    def load(self, saved: str) -> GoPosition:
+        """A position from :meth:`save`'s text."""
+        return load(saved)
+
+    def play(self, position: object, ply: str) -> None:
+        """Apply a canonical ply in place (ValueError, a MoveError, if it is illegal)."""
+        board = _position(position)
+        board.assign(check(board, self._point(board, ply, ply), ply))
+
+    def is_legal(self, position: object, ply: str) -> bool:
+        """Whether the canonical ``ply`` may be played now."""
+        board = _position(position)
+        try:
+            check(board, self._point(board, ply, ply), ply)
+        except MoveError:
+            return False
+        return True
+
+    def to_move(self, position: object) -> int:
+        """The side to move (or, after two passes, to state the result)."""
+        return _position(position).to_move
+
+    def ply_index(self, position: object) -> int:
+        """Plies played since the start (handicap stones are not plies)."""
+        return _position(position).ply
+
+    def outcome(self, position: object) -> Outcome | None:
+        """The board never ends a go game by itself: the players state the result."""
+        return None
+
+    def claimable_draw(self, position: object) -> str | None:
+        """Go has no draw to claim."""
+        return None
+
+    def declare(self, position: object, side: int, name: str) -> Outcome | Declared:
+        """``result B+3.5`` / ``結果 黒3目半勝ち`` after both passed.
+
+        The first statement is recorded and the other side is asked for theirs; the same
+        result from both ends the game (termination ``counted``), different ones go to
+        the TD (``to_td``) with the position.
+        """
+        board = _position(position)
+        word, _, rest = name.partition(" ")
+        if word != RESULT_WORD:
+            raise MoveError("unreadable", name, "no such declaration",
+                            ja="そのような申告はありません")
+        if not board.counting:
+            raise MoveError("illegal", name, "a result is stated after both players pass "
+                            "(pass / パス twice in a row)",
+                            ja="結果の申告は両者が続けてパスした後です（pass / パス）")
+        stated = notation.read_result(rest)
+        if stated is None or stated.how in ("T", "F"):
+            raise MoveError("unreadable", rest or name,
+                            "write the result as B+3.5, W+12, jigo (or 黒3目半勝ち, 持碁)",
+                            ja="結果は 黒3目半勝ち、白12目勝ち、持碁（または B+3.5、W+12、"
+                               "jigo）のように書いてください")
+        text = result_text(stated.winner, stated.margin, stated.how)
+        after = board.copy()
+        after.claims[side] = text
+        other = after.claims[1 - side]
+        if other == text:
+            if stated.winner is None:
+                return Outcome(COUNTED, None, margin=0.0)
+            return Outcome(COUNTED if stated.margin is not None else Termination.RESIGNATION,
+                           stated.winner, margin=stated.margin)
+        if after.first_claim is None:
+            after.first_claim = side
+        after.to_move = 1 - side
+        return Declared(position=save(after), note="result_disputed" if other
+                        else "result_stated", to_td=bool(other),
+                        stated=(after.claims[0], after.claims[1]))
+
+    # --- reading what players write ---------------------------------------------
+    def normalise_text(self, text: str) -> tuple[str, bool]:
+        """NFKC (full-width Ｑ１６ to Q16) and punctuation variants (J2)."""
+        return normalise(text), has_fullwidth(text)
+
+    def looks_like_move(self, token: str) -> bool:
+        """A coordinate, an SGF point or a pass, in any case or width."""
+        return notation.is_move(normalise(token).strip().lower())
+
+    def extract_record(self, text: str) -> RecordText:
+        """The first block of numbered record lines (see :mod:`.notation`)."""
+        return notation.extract(text)
+
+    def token_key(self, token: str) -> str:
+        """``Q16``, ``q16``, ``Ｑ１６`` give ``q16``; ``pd``, ``B[pd]`` give ``pd``."""
+        return notation.key(token)
+
+    def ply_keys(self, position: object, ply: str) -> frozenset[str]:
+        """A ply's coordinate and its SGF point (and ``tt`` for a pass on 19x19)."""
+        size = _position(position).size
+        if ply == PASS:
+            return frozenset({PASS})
+        sgf = notation.sgf_of_vertex(ply, size)
+        return frozenset({ply, sgf} if sgf else {ply})
+
+    def _point(self, position: GoPosition, key: str, token: str) -> str:
+        """The canonical ply of a key on this board (MoveError if off the board)."""
+        if key == PASS:
+            return PASS
+        if notation.is_vertex(key):
+            if notation.sgf_of_vertex(key, position.size) is None:
+                raise MoveError("unreadable", token, f"no point {key.upper()} on a "
+                                f"{position.size}x{position.size} board (columns skip I)",
+                                ja=f"{position.size}路盤に {key.upper()} はありません"
+                                   "（列は I を飛ばします）")
+            return notation.sgf_of_vertex(key, position.size) or ""
+        vertex = notation.vertex_of_sgf(key, position.size)
+        if vertex is None:
+            size = position.size
+            if len(key) == 2 and key.isalpha():
+                raise MoveError("unreadable", token, f"no point {key} on a {size}x{size} "
+                                f"board (SGF letters a-{SGF_LETTERS[size - 1]})",
+                                ja=f"{size}路盤に {key} はありません"
+                                   f"（SGF の文字は a-{SGF_LETTERS[size - 1]}）")
+            raise MoveError("unreadable", token, "write a point as Q16 (columns A-T without "
+                            "I), as an SGF point (pd), or pass / パス",
+                            ja="着手は Q16（列は A-T、I を除く）、SGF の座標（pd）、"
+                               "または pass / パス と書いてください")
+        return notation.sgf_of_vertex(vertex, position.size) or ""
+
+    def parse(self, position: object, token: str, letters: str = "en") -> str:
+        """The canonical ply a player's token means here; MoveError if it is illegal."""
+        board = _position(position)
+        point = self._point(board, notation.key(token), token)
+        check(board, point, token)
+        return PASS if point == PASS else self._vertex(board, point)
+
+    @staticmethod
+    def _vertex(board: GoPosition, point: str) -> str:
+        return notation.vertex_of_sgf(point, board.size) or point
+
+    def standard_form(self, position: object, token: str, letters: str = "en") -> str | None:
+        """Every accepted spelling is standard: nothing to mention."""
+        return None
+
+    def read_proposals(self, text: str, record: RecordText) -> list[ProposalLine]:
+        """``if 48 R16 then 49 R17`` lines (J16)."""
+        found: list[ProposalLine] = []
+        for index, line in enumerate(text.splitlines()):
+            if not notation.is_proposal(line):
+                continue
+            moves, start = notation.proposal_moves(line)
+            if moves:
+                found.append(ProposalLine(tokens=tuple(moves),
+                                          start_ply=None if start is None else start - 1,
+                                          line=index, lines=(index,),
+                                          text=normalise(line).strip()))
+        return found
+
+    def proposal_lines(self, text: str) -> set[int]:
+        """The lines starting with ``if`` or ``もし``."""
+        return {i for i, line in enumerate(text.splitlines()) if notation.is_proposal(line)}
+
+    def strip_proposals(self, text: str) -> str:
+        """``text`` with its proposal lines blanked (line count unchanged)."""
+        drop = self.proposal_lines(text)
+        if not drop:
+            return text
+        return "\n".join("" if i in drop else line for i, line in enumerate(text.splitlines()))
+
+    # --- writing what players read ----------------------------------------------
+    def side_names(self, lang: str) -> tuple[str, str]:
+        """Black and White, 黒 and 白."""
+        return SIDES.get(lang, SIDES["en"])
+
+    def side_of(self, word: str) -> int | None:
+        """0 for ``black`` / ``黒``, 1 for ``white`` / ``白``, else None."""
+        return SIDE_WORDS.get(normalise(word).strip().lower())
+
+    def format_result(self, outcome: Outcome) -> str:
+        """``B+3.5``, ``W+R`` (resignation), ``B+T`` (time), ``W+F`` (forfeit), ``jigo``;
+        ``Void`` for a voided game, ``-`` when both lose."""
+        if outcome.void:
+            return "Void"
+        if outcome.both_lose:
+            return "-"
+        if outcome.winner is None:
+            return "jigo"
+        how = {Termination.TIME: "T", Termination.FORFEIT: "F",
+               Termination.WITHDRAWAL_LOST: "F"}.get(Termination(outcome.termination), "R") \
+            if outcome.termination in set(Termination) else "R"
+        return result_text(outcome.winner, outcome.margin, how)
+
+    def parse_result(self, text: str, termination: str) -> Outcome | None:
+        """A written result (``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``) as an Outcome."""
+        word = text.strip()
+        if word == "Void":
+            return Outcome(termination, void=True)
+        if word == "-":
+            return Outcome(termination, both_lose=True)
+        stated = notation.read_result(word)
+        if stated is None:
+            return None
+        if stated.winner is None:
+            return Outcome(termination, None, margin=0.0)
+        return Outcome(termination, stated.winner, margin=stated.margin)
+
+    def move_label(self, ply: int, text: str) -> str:
+        """``47 Q16``: every ply has its own number."""
+        return f"{ply + 1} {text}"
+
+    def move_number(self, ply: int) -> str:
+        """``47`` for the 0-based ply 46."""
+        return str(ply + 1)
+
+    def format_proposal(self, position: object, plies: Sequence[str], notation_: str,
+                        letters: str = "en", lang: str = "en") -> str:
+        """``if 48 R16 then 49 R17`` (``もし ... なら ...``), up to its first illegal ply."""
+        board = self.copy(position)
+        parts: list[str] = []
+        for k, ply in enumerate(plies):
+            if not self.is_legal(board, ply):
+                break
+            if k == 1:
+                parts.append("なら" if lang == "ja" else "then")
+            parts.append(self.move_label(board.ply, ply.upper() if ply != PASS else PASS))
+            self.play(board, ply)
+        return ("もし " if lang == "ja" else "if ") + " ".join(parts)
+
+    def format_record(self, plies: Sequence[str], notation_: str, letters: str = "en") -> str:
+        """``1 Q16  2 D4 ...`` (ten to a line)."""
+        return _numbered([p if p == PASS else p.upper() for p in plies])
+
+    def format_ply(self, position: object, ply: str, notation_: str, letters: str = "en") -> str:
+        """``Q16`` or ``pass``."""
+        return ply if ply == PASS else ply.upper()
+
+    def format_stored(self, moves: Sequence[tuple[str, str]], notation_: str,
+                      letters: str = "en") -> str:
+        """The numbered record from stored (ply, text) pairs, without replaying."""
+        return _numbered([text or ply.upper() for ply, text in moves])
+
+    def stored_move_text(self, canon: str, text: str, notation_: str, letters: str = "en") -> str:
+        """The coordinate as stored (``Q16``)."""
+        return text or (canon if canon == PASS else canon.upper())
+
+    def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
+        """The board, the last move marked, captures, komi and whose turn (ja/en). Go
+        boards are read from one side by both players (rows numbered from the bottom),
+        so ``viewer`` changes nothing: the coordinates stay where the moves name them."""
+        return board_text(_position(position), lang)
+
+    def board_svg(self, position: object, viewer: int = 0) -> str:
+        """The board as a small SVG."""
+        return board_svg(_position(position))
+
+    def write_record(self, info: RecordInfo, fmt: str = "") -> str:
+        """The game as SGF (FF[4]): PB PW BR WR HA AB KM RE DT and the moves."""
+        if fmt not in ("", "sgf"):
+            raise ValueError(f"go records are written as sgf, not {fmt}")
+        start = self.start_of(info.position) if info.position else self.start()
+        return write_sgf(info, start)
+
+    def stone_at(self, position: object, point: str) -> int | None:
+        """The side whose stone is on the SGF ``point`` (for tests and views)."""
+        board = _position(position)
+        row, col = to_rc(point, board.size)
+        colour = board.board.get(row, col)
+        return None if colour is None else "bw".index(colour)
+
+    def start_of(self, position: object) -> GoPosition:
+        """The game's start (size, komi, handicap stones) from any of its positions."""
+        board = _position(position)
+        return new_position(board.size, board.handicap, board.komi, board.superko)
+
+
+RULES = GoRules()
+
+
+def as_game_rules(rules: GoRules) -> GameRules:
+    """Typed proof (mypy) that :class:`GoRules` satisfies the protocol."""
+    return rules
+
+
+__all__ = ["COUNTED", "KIND", "RULES", "GoRules", "as_game_rules", "result_text"]

@@ -1,0 +1,209 @@
+"""Go by mail through Dovecot and the SMTP sink (issue 17; J1, J5, J15, J18, J19).
+
+A real professional game (``tests/data/go/``: Fujisawa Hosai - Go Seigen, 1943, with two
+long ko fights) is replayed by mail, each player writing moves in a different style, and
+the SGF the bot exports has the source's main line. Smaller games show the sync error
+that names the first difference, two passes and an agreed result, and a disputed result
+settled by the TD's ``adjudicate``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sgfmill import sgf
+
+from relaybot.games.go import RULES
+from relaybot.games.go.notation import vertex_of_sgf
+from tests.integration.relay_harness import TD, Club, body_of
+
+pytestmark = pytest.mark.integration
+
+SOURCE = (Path(__file__).parents[1] / "data" / "go"
+          / "fujisawa-hosai-vs-go-seigen-1943-02-25.sgf")
+LETTERS = "abcdefghijklmnopqrs"
+
+
+def _source() -> tuple[sgf.Sgf_game, list[tuple[str, str]]]:
+    """The source game and its main line as (colour, SGF point)."""
+    game = sgf.Sgf_game.from_bytes(SOURCE.read_bytes())
+    line = []
+    for node in game.get_main_sequence()[1:]:
+        colour, move = node.get_move()
+        if colour is None:
+            continue
+        assert move is not None  # the source has no passes
+        row, col = move
+        line.append((colour, LETTERS[col] + LETTERS[18 - row]))
+    return game, line
+
+
+def _written(ply: int, point: str) -> str:
+    """Move ``ply`` (0-based) as a member might write it: five styles in turn."""
+    vertex = vertex_of_sgf(point, 19)
+    assert vertex is not None
+    number = ply + 1
+    full = {ord(c): ord(c) + 0xFEE0 for c in "0123456789ABCDEFGHJKLMNOPQRST"} | {32: 0x3000}
+    return [f"{number} {vertex.upper()}", f"{number}. {vertex}", f"{number}手目 {point}",
+            f"{number} {'BW'[ply % 2]}[{point}]",
+            f"{number} {vertex.upper()}".translate(full)][ply % 5]
+
+
+def _record(line: list[tuple[str, str]], upto: int) -> str:
+    """The whole record from move 1, ten moves a line, styles mixed."""
+    parts = [_written(i, point) for i, (_, point) in enumerate(line[:upto])]
+    return "\n".join("  ".join(parts[k:k + 10]) for k in range(0, len(parts), 10))
+
+
+def _pasted_sgf(line: list[tuple[str, str]], upto: int) -> str:
+    """The game so far as an SGF file pasted into the mail (the whole record)."""
+    game = sgf.Sgf_game(size=19)
+    node = game.get_root()
+    for colour, point in line[:upto]:
+        node = node.new_child()
+        node.set_move(colour, (18 - LETTERS.index(point[1]), LETTERS.index(point[0])))
+    return game.serialise().decode()
+
+
+def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: Club) -> None:
+    """Every move by mail, in mixed styles (coordinates, lower case, SGF points, SGF nodes,
+    full width), now and then the whole record from move 1 (numbered, or an SGF file
+    pasted into the mail); through the ko fights of
+    moves 143-213, where an immediate retake sent by mail is refused (simple ko, in the
+    sender's language) and the professionals' threats and retakes are all accepted;
+    Black resigns; the SGF the bot writes has the source's main line, players, komi and
+    result."""
+    source, line = _source()
+    black = club.member("Fujisawa, Hosai", "hosai@example.jp", lang="ja")
+    white = club.member("Go, Seigen", "seigen@example.jp")
+    game_id = club.game(white, black, kind="go", options=(("komi", "0"),),
+                        event="Go Seigen - Fujisawa Hosai jubango, game 2")
+    board = RULES.setup({"komi": "0"})
+    refused = 0
+    for ply, (colour, point) in enumerate(line):
+        mover, other = (black, white) if colour == "b" else (white, black)
+        if board.ko is not None and refused < 3:
+            # in the ko fights: retaking at once is refused politely (J5), then the
+            # professional's move (a threat elsewhere) is played
+            retake = vertex_of_sgf(board.ko, 19)
+            assert retake is not None and board.ko != point
+            mover.send(f"{ply + 1} {retake.upper()}")
+            club.cycle()
+            refusal = body_of(mover.inbox()[-1])
+            assert ("ko: the stone just taken" in refusal if mover is white
+                    else "コウ: 取られた直後の石" in refusal), refusal
+            refused += 1
+        RULES.play(board, vertex_of_sgf(point, 19) or "")
+        before = len(other.inbox())
+        body = (_pasted_sgf(line, ply + 1) if ply % 80 == 79
+                else _record(line, ply + 1) if ply % 40 == 39
+                else _written(ply, line[ply][1]))
+        mover.send(f"{body}\n\nよろしくお願いします" if mover is black else body)
+        report = club.cycle()
+        assert report.poll.processed == 1, report
+        assert len(other.inbox()) == before + 1, f"move {ply + 1} not relayed"
+    last = body_of(white.inbox()[-1])
+    assert "246" in last and "Captures: Black 23, White 14" in last
+    black.send("投了\n\nありがとうございました")
+    club.cycle()
+    exported = sgf.Sgf_game.from_string(club.cli("game", "record", game_id).stdout)
+    got = [node.get_move() for node in exported.get_main_sequence()[1:]]
+    want = [node.get_move() for node in source.get_main_sequence()[1:]]
+    assert got == want and len(got) == 246
+    root = exported.get_root()
+    assert root.get("PB") == "Fujisawa, Hosai" and root.get("PW") == "Go, Seigen"
+    assert exported.get_komi() == 0.0 and root.get("RE") == "W+R"
+    assert not root.has_property("HA")
+    assert "W+R" in body_of(club.mails_to(TD)[-1])
+
+
+def _small_game(club: Club) -> tuple[str, object, object]:
+    black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
+    white = club.member("Shiro, Hanako", "shiro@example.org")
+    game_id = club.game(white, black, kind="go", options=(("size", "9"),))
+    return game_id, black, white
+
+
+def test_j1_a_record_that_disagrees_names_the_first_difference(club: Club) -> None:
+    _game_id, black, white = _small_game(club)
+    black.send("1 E5")
+    club.cycle()
+    white.send("2 C3")
+    club.cycle()
+    before = len(white.inbox())
+    black.send("1 E5\n2 C4\n3 G7")  # move 2 was C3
+    club.cycle()
+    reply = body_of(black.inbox()[-1])
+    assert "2 C3" in reply and "C4" in reply, reply
+    assert len(white.inbox()) == before  # nothing relayed
+
+
+@pytest.mark.parametrize("store", ["club", "pg_club"])
+def test_two_passes_then_the_same_result_ends_the_game(store: str,
+                                                       request: pytest.FixtureRequest) -> None:
+    """On SQLite and on PostgreSQL: the stated result is kept with the position, and the
+    same result from the other side ends the game with its margin."""
+    club: Club = request.getfixturevalue(store)
+    game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 C3"), (black, "3 pass"),
+                         (white, "4 パス")):
+        player.send(text)
+        club.cycle()
+    assert "Both players passed" in body_of(white.inbox()[-1])
+    black.send("結果 黒3目半勝ち")
+    club.cycle()
+    asked = body_of(white.inbox()[-1])
+    assert "result B+3.5" in asked  # the line to send to agree
+    white.send("result B+3.5")
+    club.cycle()
+    assert "B+3.5（両者が申告した結果の一致）" in body_of(black.inbox()[-1])
+    assert "B+3.5 (the result both players stated)" in body_of(white.inbox()[-1])
+    show = club.cli("game", "show", game_id).stdout
+    assert "finished" in show and "B+3.5" in show
+    exported = sgf.Sgf_game.from_string(club.cli("game", "record", game_id).stdout)
+    assert exported.get_root().get("RE") == "B+3.5" and exported.get_size() == 9
+
+
+def test_a_disputed_result_goes_to_the_td_who_adjudicates(club: Club) -> None:
+    game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
+        player.send(text)
+        club.cycle()
+    white.send("result W+0.5")  # White is to move after Black's pass: White states first
+    club.cycle()
+    black.send("result B+4.5")
+    club.cycle()
+    td = body_of(club.mails_to(TD)[-1])
+    assert f"adjudicate {game_id}" in td and "W+0.5" in td and "B+4.5" in td
+    assert "(X)" in td or "X" in td  # the position
+    assert "TD" in body_of(black.inbox()[-1])
+    club.cli("td", "adjudicate", game_id, "B+4.5")
+    show = club.cli("game", "show", game_id).stdout
+    assert "finished" in show and "B+4.5" in show
+
+
+def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
+    black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
+    white = club.member("Shiro, Hanako", "shiro@example.org")
+    game_id = club.game(white, black, kind="go",
+                        options=(("size", "13"), ("handicap", "2")))
+    assert "白の番" in body_of(black.inbox()[-1])
+    white.send("1 C11")
+    club.cycle()
+    relayed = body_of(black.inbox()[-1])
+    assert "1 C11" in relayed and "黒の番" in relayed
+    black.send("2 pc")  # an SGF point off a 13x13 board (letters a-m)
+    club.cycle()
+    assert "13路盤に pc はありません" in body_of(black.inbox()[-1])
+    black.send("2 D3")
+    club.cycle()
+    assert "2 D3" in body_of(white.inbox()[-1])
+    white.send("help")
+    club.cycle()
+    helped = body_of(white.inbox()[-1])
+    assert "47 Q16" in helped and "result B+3.5" in helped and "1. e4" not in helped
+    white.send("C11")  # no number: not read as a move; the reply says what to send
+    club.cycle()
+    assert '"47 Q16"' in body_of(white.inbox()[-1])
+    assert club.cli("game", "show", game_id).returncode == 0

@@ -1,0 +1,390 @@
+"""Go as a game plug-in (issue 17): the rules on their own, then games through ``decide``.
+
+Boards 19, 13 and 9; legality (occupied points, suicide, simple ko, positional superko as
+an option); captures; handicap stones on the standard points with White first; komi as
+SGF's KM; moves as members write them (INTERFACE "Go moves"); the record and the board a
+member reads (J18); the end by resignation or by two passes and agreed results (J15);
+the SGF record (J15, J19). Pure and fast.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from sgfmill import sgf
+
+from relaybot.core.game import (
+    Declared,
+    MoveError,
+    Outcome,
+    RecordInfo,
+    Termination,
+    start_of,
+)
+from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.games.go.board import GoPosition, handicap_points
+from relaybot.games.go.rules import RULES, as_game_rules
+from relaybot.games.registry import rules_for
+
+
+def stored(moves: str = "", options: dict[str, str] | None = None) -> StoredGame:
+    """A stored game after the given tokens, keys as the store keeps them."""
+    board = RULES.setup(options or {})
+    plies: list[str] = []
+    keys: list[frozenset[str]] = []
+    for token in moves.split():
+        ply = RULES.parse(board, token)
+        keys.append(RULES.ply_keys(board, ply))
+        RULES.play(board, ply)
+        plies.append(ply)
+    return StoredGame(plies=tuple(plies), keys=tuple(keys), position=RULES.save(board))
+
+
+def applied(game: StoredGame, verdict: Verdict) -> StoredGame:
+    """The stored game after a verdict, as the service saves it."""
+    assert verdict.position is not None
+    return StoredGame(plies=(*game.plies, *verdict.new_plies),
+                      keys=(*game.keys, *verdict.new_keys), position=verdict.position)
+
+
+def test_go_is_a_registered_game_implementing_the_protocol() -> None:
+    assert rules_for("go") is RULES
+    assert as_game_rules(RULES).kind == "go"
+    assert RULES.record_format == "sgf" and RULES.record_policy == "numbered"
+    assert RULES.side_names("en") == ("Black", "White")
+    assert RULES.side_names("ja") == ("黒", "白")
+    assert [RULES.side_of(w) for w in ("black", "黒", "White", "白", "sente")] == [
+        0, 0, 1, 1, None]
+
+
+@pytest.mark.parametrize("token", ["Q16", "q16", "Ｑ１６", "pd", "B[pd]", ";B[pd]"])
+def test_moves_as_members_write_them_are_one_ply(token: str) -> None:
+    board = RULES.start()
+    assert RULES.parse(board, token) == "q16"
+    assert RULES.token_key(token) in RULES.ply_keys(board, "q16")
+
+
+@pytest.mark.parametrize("token", ["pass", "PASS", "パス", "tt"])
+def test_pass_in_english_japanese_and_sgf(token: str) -> None:
+    assert RULES.parse(RULES.start(), token) == "pass"
+
+
+def test_columns_skip_i_and_points_off_the_board_are_unreadable() -> None:
+    board = RULES.start()
+    assert RULES.parse(board, "J10") == "j10"  # J is the ninth column
+    for token in ("I5", "U3", "Q20"):
+        with pytest.raises(MoveError) as err:
+            RULES.parse(board, token)
+        assert err.value.kind == "unreadable"
+    small = RULES.setup({"size": "9"})
+    with pytest.raises(MoveError):
+        RULES.parse(small, "K5")  # a 9x9 board has columns A-J
+    with pytest.raises(MoveError):
+        RULES.parse(small, "pd")
+    assert RULES.parse(small, "ee") == "e5"  # tengen of 9x9
+
+
+def test_an_occupied_point_is_illegal() -> None:
+    board = RULES.start()
+    RULES.play(board, "q16")
+    with pytest.raises(MoveError) as err:
+        RULES.parse(board, "Q16")
+    assert err.value.kind == "illegal" and "occupied" in err.value.detail
+
+
+def test_suicide_is_illegal() -> None:
+    # White A2, B1 around the corner A1: Black A1 would have no liberty
+    board = RULES.setup({"size": "9"})
+    for ply in ("e5", "a2", "e6", "b1"):
+        RULES.play(board, ply)
+    with pytest.raises(MoveError) as err:
+        RULES.parse(board, "A1")
+    assert "suicide" in err.value.detail
+
+
+def _ko_position() -> GoPosition:
+    """A ko on 9x9: Black C5 D6 D4, White E6 E4 F5; White D5, then Black E5 takes it."""
+    board = RULES.setup({"size": "9"})
+    for ply in ("c5", "e6", "d6", "e4", "d4", "f5", "a1", "d5", "e5"):
+        RULES.play(board, ply)
+    return board
+
+
+def test_simple_ko_may_not_be_retaken_at_once() -> None:
+    board = _ko_position()
+    assert RULES.stone_at(board, "de") is None  # D5 (SGF "de" on 9x9) was just taken
+    with pytest.raises(MoveError) as err:
+        RULES.parse(board, "D5")
+    assert err.value.kind == "illegal" and "ko" in err.value.detail
+    # a ko threat elsewhere, answered, then the retake is legal
+    RULES.play(board, "h8")
+    RULES.play(board, "h2")
+    assert RULES.parse(board, "D5") == "d5"
+
+
+def test_captures_are_counted_for_the_side_that_took_them() -> None:
+    board = _ko_position()
+    assert board.captures == [1, 0]  # Black took the White stone on D5
+    assert "Captures: Black 1, White 0" in RULES.board_text(board, "en")
+    assert "アゲハマ: 黒 1, 白 0" in RULES.board_text(board, "ja")
+
+
+def test_positional_superko_refuses_a_repeated_whole_board() -> None:
+    board = RULES.setup({"size": "9", "superko": "1"})
+    seen = board.copy()
+    # a real repetition needs a long cycle (triple ko); the rule itself is this: a move
+    # whose whole board is in the game's history is refused, so the history is given
+    # the board that E5 makes
+    RULES.play(seen, "e5")
+    board.history.add(seen.digest())
+    with pytest.raises(MoveError) as err:
+        RULES.parse(board, "E5")
+    assert "superko" in err.value.detail
+    plain = RULES.setup({"size": "9"})
+    plain.history.add(seen.digest())
+    assert RULES.parse(plain, "E5") == "e5"  # without the option only simple ko applies
+    RULES.play(board, "pass")
+    saved = RULES.save(board)
+    assert "hist=" in saved and RULES.load(saved).history == board.history
+
+
+@pytest.mark.parametrize(("size", "stones", "points"), [
+    (19, 2, {"pd", "dp"}), (19, 4, {"pd", "dp", "pp", "dd"}),
+    (19, 9, {"pd", "dp", "pp", "dd", "dj", "pj", "jd", "jp", "jj"}),
+    (13, 5, {"jd", "dj", "jj", "dd", "gg"}), (9, 3, {"gc", "cg", "gg"}),
+])
+def test_handicap_stones_on_the_standard_points(size: int, stones: int,
+                                                points: set[str]) -> None:
+    assert set(handicap_points(size, stones)) == points
+    board = RULES.setup({"size": str(size), "handicap": str(stones)})
+    assert all(RULES.stone_at(board, p) == 0 for p in points)
+    assert RULES.to_move(board) == 1  # White moves first in a handicap game
+    assert board.komi == 0.0
+
+
+def test_even_game_black_first_with_the_salons_komi() -> None:
+    board = RULES.start()
+    assert RULES.to_move(board) == 0 and board.komi == 5.5 and board.size == 19
+    assert RULES.setup({"komi": "-0.5"}).komi == -0.5
+    with pytest.raises(ValueError):
+        RULES.setup({"handicap": "10"})
+    with pytest.raises(ValueError):
+        RULES.setup({"size": "15"})
+    with pytest.raises(ValueError):
+        RULES.setup({"komi": "6.3"})
+
+
+def test_save_and_load_keep_everything() -> None:
+    board = _ko_position()
+    again = RULES.load(RULES.save(board))
+    assert RULES.save(again) == RULES.save(board)
+    assert again.ko == board.ko and again.captures == board.captures and again.size == 9
+    assert start_of(RULES, RULES.save(board)).ply == 0  # the game's start from any position
+    with pytest.raises(ValueError):
+        RULES.load("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+
+
+def test_the_board_marks_the_last_move_and_says_whose_turn() -> None:
+    board = RULES.start()
+    RULES.play(board, "q16")
+    text = RULES.board_text(board, "en")
+    assert "16  . . . + . . . . . + . . . . .(X). . .  16" in text
+    assert text.splitlines()[0].split() == list("ABCDEFGHJKLMNOPQRST")
+    assert "White to move" in text and "Komi: 5.5" in text
+    assert "白の番" in RULES.board_text(board, "ja")
+    assert RULES.board_svg(board).startswith("<svg")
+
+
+def test_the_record_is_numbered_move_by_move() -> None:
+    assert RULES.format_record(["q16", "d4", "pass"], "coord") == "1 Q16  2 D4  3 pass"
+    assert RULES.move_label(46, "Q16") == "47 Q16" and RULES.move_number(46) == "47"
+    assert RULES.format_stored([("q16", "Q16"), ("d4", "D4")], "coord") == "1 Q16  2 D4"
+
+
+@pytest.mark.parametrize(("text", "winner", "margin", "written"), [
+    ("B+3.5", 0, 3.5, "B+3.5"), ("w+r", 1, None, "W+R"), ("W+Resign", 1, None, "W+R"),
+    ("jigo", None, 0.0, "jigo"), ("持碁", None, 0.0, "jigo"),
+    ("黒3目半勝ち", 0, 3.5, "B+3.5"), ("白中押し勝ち", 1, None, "W+R"),
+    ("白半目勝ち", 1, 0.5, "W+0.5"), ("黒12目勝ち", 0, 12.0, "B+12"), ("黒3目半", 0, 3.5, "B+3.5"),
+])
+def test_results_as_written_and_their_margins(text: str, winner: int | None,
+                                              margin: float | None, written: str) -> None:
+    outcome = RULES.parse_result(text, Termination.ADJUDICATION)
+    assert outcome is not None
+    assert (outcome.winner, outcome.margin) == (winner, margin)
+    assert RULES.format_result(outcome) == written
+
+
+def test_resignation_time_and_forfeit_results() -> None:
+    assert RULES.format_result(Outcome.loss(Termination.RESIGNATION, 0)) == "W+R"
+    assert RULES.format_result(Outcome.loss(Termination.RESIGNATION, 1)) == "B+R"
+    assert RULES.format_result(Outcome.loss(Termination.TIME, 1)) == "B+T"
+    assert RULES.format_result(Outcome.loss(Termination.FORFEIT, 0)) == "W+F"
+    assert RULES.parse_result("B+35", "x") == Outcome("x", 0, margin=35.0)
+    assert RULES.parse_result("1-0", "x") is None
+
+
+# --- games through decide -------------------------------------------------------------
+
+def test_the_new_move_with_its_number_is_enough() -> None:
+    game = stored("Q16 D4")
+    verdict = decide(RULES, game, 0, "Hello!\n\n3 Q3\n\nregards")
+    assert verdict.kind == "move" and verdict.new_plies == ["q3"]
+    assert verdict.new_texts == ["Q3"]
+
+
+def test_the_whole_record_in_mixed_styles_is_checked() -> None:
+    game = stored("Q16 D4 Q3")
+    text = "1 q16 2 dp\n3手目 pq　４ Ｄ１６\n"
+    verdict = decide(RULES, game, 1, text)
+    assert verdict.kind == "move" and verdict.new_plies == ["d16"], verdict
+    assert "fullwidth" in verdict.notes
+
+
+def test_a_colour_word_after_the_number_is_allowed() -> None:
+    game = stored("Q16 D4")
+    assert decide(RULES, game, 0, "3 黒 Q3").new_plies == ["q3"]
+    assert decide(RULES, game, 0, "1 B Q16 2 W D4 3 B pq").new_plies == ["q3"]
+
+
+def test_j1_a_record_that_disagrees_names_the_first_difference() -> None:
+    game = stored("Q16 D4 Q3")
+    verdict = decide(RULES, game, 1, "1 Q16\n2 D3\n3 Q3\n4 D16")
+    assert verdict.kind == "sync_error" and verdict.diff_ply == 1
+    assert verdict.diff_token == "D3"
+
+
+def test_j1_a_wrong_number_is_a_sync_error() -> None:
+    game = stored("Q16 D4 Q3")
+    # the new move written as move 3 (taken already by Q3): the first difference is 3
+    verdict = decide(RULES, game, 1, "3 D16")
+    assert verdict.kind == "sync_error" and verdict.diff_ply == 2
+    # a number past the game: the moves between are missing
+    verdict = decide(RULES, game, 1, "6 D16")
+    assert verdict.kind == "sync_error" and verdict.diff_ply == 3
+
+
+def test_j21_an_illegal_move_says_why_and_costs_only_its_days() -> None:
+    """The salon (seed 004) has no J5 penalty: the days until the correction are the
+    sender's (J21), nothing more."""
+    game = stored("Q16 D4")
+    verdict = decide(RULES, game, 0, "3 D4")
+    assert verdict.kind == "bad_move" and verdict.penalty_days == 0
+    assert verdict.error is not None and "occupied" in verdict.error.detail
+
+
+def test_white_moves_first_in_a_handicap_game() -> None:
+    game = stored("", {"handicap": "2"})
+    assert decide(RULES, game, 0, "1 R16").kind == "not_your_turn"
+    verdict = decide(RULES, game, 1, "1 R16")
+    assert verdict.kind == "move" and verdict.new_plies == ["r16"]
+
+
+def test_j15_resignation_is_w_plus_r() -> None:
+    verdict = decide(RULES, stored("Q16 D4"), 0, "投了")
+    assert verdict.outcome is not None and RULES.format_result(verdict.outcome) == "W+R"
+
+
+def _counting(options: dict[str, str] | None = None) -> StoredGame:
+    return stored("Q16 D4 pass パス", options)
+
+
+def test_after_two_passes_no_more_moves() -> None:
+    verdict = decide(RULES, _counting(), 0, "5 Q3")
+    assert verdict.kind == "bad_move" and verdict.error is not None
+    assert "result" in verdict.error.detail
+
+
+def test_a_result_before_two_passes_is_refused() -> None:
+    verdict = decide(RULES, stored("Q16 D4"), 0, "result B+3.5")
+    assert verdict.kind == "bad_move" and verdict.outcome is None
+
+
+def test_j15_agreed_results_end_the_game_with_the_margin() -> None:
+    game = _counting()
+    first = decide(RULES, game, 0, "result B+3.5")
+    assert first.kind == "declared" and first.outcome is None
+    assert isinstance(first.declared, Declared) and first.declared.stated == ("B+3.5", "")
+    assert not first.declared.to_td and first.applies
+    game = StoredGame(plies=game.plies, keys=game.keys, position=first.declared.position)
+    assert RULES.to_move(game.position) == 1  # White states next
+    second = decide(RULES, game, 1, "結果 黒3目半勝ち")
+    assert second.outcome is not None and second.outcome.margin == 3.5
+    assert RULES.format_result(second.outcome) == "B+3.5"
+
+
+def test_j15_different_results_go_to_the_td() -> None:
+    game = _counting()
+    first = decide(RULES, game, 0, "result B+3.5")
+    assert first.declared is not None
+    game = StoredGame(plies=game.plies, keys=game.keys, position=first.declared.position)
+    second = decide(RULES, game, 1, "result W+0.5")
+    assert second.outcome is None and second.declared is not None
+    assert second.declared.to_td and second.declared.stated == ("B+3.5", "W+0.5")
+
+
+def test_an_unreadable_result_is_a_polite_error() -> None:
+    verdict = decide(RULES, _counting(), 0, "result black wins")
+    assert verdict.kind == "bad_move" and verdict.error is not None
+    assert "B+3.5" in verdict.error.detail
+
+
+def test_the_sgf_record_has_the_headers_and_komi_as_sgf_defines_it() -> None:
+    board = RULES.setup({"size": "13", "handicap": "3", "komi": "-0.5"})
+    plies = []
+    for token in ("G7", "C3", "pass"):
+        plies.append(RULES.parse(board, token))
+        RULES.play(board, plies[-1])
+    info = RecordInfo(event="Salon", site="PAA", start=date(2026, 3, 2), round="-",
+                      players=("Kuro, Taro", "Shiro, Hanako"), ratings=(93, 115),
+                      result="W+R", end=None, moves=[(p, "2026-03-02") for p in plies],
+                      position=RULES.save(board))
+    game = sgf.Sgf_game.from_string(RULES.write_record(info))
+    root = game.get_root()
+    assert root.get("PB") == "Kuro, Taro" and root.get("PW") == "Shiro, Hanako"
+    assert root.get("BR") == "3k" and root.get("WR") == "1k"
+    assert root.get("HA") == 3 and game.get_komi() == -0.5 and root.get("RE") == "W+R"
+    assert root.get("DT") == "2026-03-02" and game.get_size() == 13
+    assert len(root.get("AB")) == 3
+    moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+    assert moves == [("w", (6, 6)), ("b", (2, 2)), ("w", None)]
+
+
+def test_a_game_keyword_with_words_after_it_reaches_declare() -> None:
+    """``result B+3.5`` is the game keyword ``result`` with its words (read_intent)."""
+    from relaybot.core.intent import read_intent
+
+    intent = read_intent("Thanks!\nresult B+3.5\n", RULES.keywords)
+    assert intent.declared == "result b+3.5" and intent.keyword_lines == {1}
+    assert read_intent("結果 黒3目半勝ち", RULES.keywords).declared == "result 黒3目半勝ち"
+    assert read_intent("result B+3.5", {}).declared is None  # chess has no such keyword
+
+
+def test_a_move_without_its_number_is_no_record() -> None:
+    """INTERFACE: the new move with its number; a bare ``Q16`` line is not read as one."""
+    verdict = decide(RULES, stored("Q16"), 1, "D4\n\nthanks")
+    assert verdict.kind == "no_move" and not verdict.record.tokens
+
+
+def test_j16_conditional_moves_in_go() -> None:
+    """``if 4 D16 then 5 R14`` with a move: checked from the position it assumes."""
+    verdict = decide(RULES, stored("Q16 D4"), 0, "3 Q3\nif 4 D16 then 5 R14\n")
+    assert verdict.kind == "move" and verdict.new_plies == ["q3"]
+    assert [c.plies for c in verdict.new_conditionals] == [("d16", "r14")]
+    game = applied(stored("Q16 D4"), verdict)
+    text = RULES.format_proposal(RULES.load(game.position), ["d16", "r14"], "coord", lang="ja")
+    assert text == "もし 4 D16 なら 5 R14"
+
+
+def test_a_whole_game_pasted_as_sgf_is_the_record_from_move_1() -> None:
+    """The main line (first variation at each branch) of a pasted SGF; quoted ones are
+    not read."""
+    text = ("Here is our game:\n(;GM[1]FF[4]SZ[19]PB[a]PW[b]\n;B[pd];W[dp]\n"
+            ";B[pq](;W[dd];B[qk])(;W[cc]))\n\nthanks\n> (;B[aa])")
+    record = RULES.extract_record(text)
+    assert record.tokens == ["B[pd]", "W[dp]", "B[pq]", "W[dd]", "B[qk]"]
+    assert (record.first_ply, record.first_line, record.last_line) == (0, 1, 3)
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, text)
+    assert verdict.kind == "move" and verdict.new_plies == ["r9"]
+    assert RULES.extract_record("> (;B[pd])").tokens == []
