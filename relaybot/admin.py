@@ -15,10 +15,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import ADDRESS_RE, Config
-from relaybot.core.ratings import rank_points
+from relaybot.core.ratings import rank_points, title_name
 from relaybot.games import rules_for
 from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
-from relaybot.store.models import Game, Member, MemberAddress
+from relaybot.store.models import Game, Member, MemberAddress, MemberTitle
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 TIME_CONTROL_RE = re.compile(r"^(\d+/\d+|bank:\d+|fischer:\d+\+\d+(?::\d+)?)(,max:\d+)?$")
@@ -52,6 +52,37 @@ class MemberInput:
     provisional: bool = False
     game: str | None = None
     rank: str | None = None
+    titles: tuple[str, ...] = ()  # R3: titles won (added), as title_name reads them
+    drop_titles: tuple[str, ...] = ()  # R3: titles entered by mistake (one of each removed)
+
+
+def _titles(words: tuple[str, ...], prefix: str) -> list[str]:
+    try:
+        return [title_name(w) for w in words]
+    except ValueError as exc:
+        raise AdminError(f"{prefix}--title: {exc}") from None
+
+
+def set_titles(session: Session, member: Member, add: tuple[str, ...],
+               drop: tuple[str, ...] = ()) -> None:
+    """R3 title points (seed 000 称号点数): add titles won (日本チャンピオン once per time
+    won; ICCF IM, SIM, GM once each), remove ones entered by mistake. ``member`` has an id.
+    """
+    held = list(session.scalars(select(MemberTitle).where(
+        MemberTitle.member_id == member.id).order_by(MemberTitle.id)))
+    for title in _titles(drop, ""):
+        row = next((t for t in reversed(held) if t.title == title), None)
+        if row is None:
+            raise AdminError(f"--drop-title: {member.name} holds no {title}")
+        held.remove(row)
+        session.delete(row)
+    for title in _titles(add, ""):
+        if title != "japan_champion" and any(t.title == title for t in held):
+            raise AdminError(f"--title: {member.name} already holds {title} "
+                             f"(an ICCF title counts once)")
+        row = MemberTitle(member_id=member.id, title=title)
+        session.add(row)
+        held.append(row)
 
 
 def parse_rating(text: str, where: str = "--rating") -> tuple[int, bool]:
@@ -144,6 +175,9 @@ def add_member(session: Session, cfg: Config, m: MemberInput, now: datetime) -> 
     if rating is not None:
         set_rating(session, member, rating)
         session.flush()
+    if m.titles:
+        set_titles(session, member, m.titles)
+        session.flush()
     return member
 
 
@@ -164,6 +198,7 @@ def update_member(session: Session, cfg: Config, member: Member, m: MemberInput)
     member.notation, member.letters = checked.notation, checked.letters
     if rating is not None:
         set_rating(session, member, rating)
+    set_titles(session, member, m.titles, m.drop_titles)
     session.flush()
 
 

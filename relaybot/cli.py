@@ -108,15 +108,19 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
                          else (None, False))
     return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
                        notation=args.notation, provisional=args.provisional or bracketed,
-                       game=args.game, rank=args.rank)
+                       game=args.game, rank=args.rank, titles=tuple(args.title or ()),
+                       drop_titles=tuple(getattr(args, "drop_title", None) or ()))
 
 
 def _ratings_line(session: Session, member: Member) -> str:
-    from relaybot.rating_book import KINDS, display, ratings_of
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import KINDS, display, ratings_of, titles_of
 
     rows = ratings_of(session, member.id)
     shown = [f"{kind} {display(rows[kind], kind)}" for kind in KINDS if kind in rows]
-    return "ratings: " + (", ".join(shown) if shown else "none (unrated)")
+    titles = titles_text(titles_of(session, member.id))
+    return ("ratings: " + (", ".join(shown) if shown else "none (unrated)")
+            + (f"; titles: {titles}" if titles else ""))
 
 
 def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
@@ -369,12 +373,14 @@ def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.admin import find_member
-    from relaybot.rating_book import KINDS, display, grade_of, ratings_of
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
 
     store = _open(cfg)
     with store.session() as session:
         m = find_member(session, args.email)
         points, grade = grade_of(session, m)
+        titles = titles_text(titles_of(session, m.id))
         print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
               f"  digest {m.digest}")
         rows = ratings_of(session, m.id)
@@ -389,8 +395,10 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
                 print(f"go: points {display(row, kind)} after {games} games")
                 continue
             line = f"{kind}: rating {display(row, kind)} after {games} rated games"
-            if kind == "chess":  # R3: JCCA grades are chess grades
+            if kind == "chess":  # R3: JCCA grades are chess grades, titles part of them
                 line += f"; grade points {points} ({grade})"
+                if titles:
+                    line += f"; titles {titles}"
             print(line)
     return 0
 
@@ -464,6 +472,9 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
                         " (default chess)")
     parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+    parser.add_argument("--title", action="append", metavar="TITLE",
+                        help="a title won, for grade points (R3): japan_champion (each time "
+                        "won), IM, SIM, GM; repeat the option for several")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -493,6 +504,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="another address the member writes from (repeatable)")
     mset.add_argument("--remove-address", action="append", metavar="OTHER",
                       help="forget one of the member's other addresses")
+    mset.add_argument("--drop-title", action="append", metavar="TITLE",
+                      help="remove a title entered by mistake (one of that title)")
     mset.set_defaults(func=cmd_member_set)
     imp = member.add_parser("import", help="add members from a CSV file")
     imp.add_argument("file")

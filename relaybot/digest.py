@@ -97,7 +97,15 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     week_start = (now - timedelta(days=7)).date()
     shared["results"] = list(session.scalars(
         select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
-    ids = {g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
+    # D1: results the TD corrected this week (``result ID RESULT``), with the re-rating
+    shared["corrections"] = [
+        (event, game) for event, game in session.execute(
+            select(GameEvent, Game).join(Game, Game.id == GameEvent.game_id)
+            .where(GameEvent.kind == "result_corrected", GameEvent.at >= since)
+            .order_by(GameEvent.at, GameEvent.id)).all()]
+    ids = ({g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
+           | {g.side0_id for _e, g in shared["corrections"]}
+           | {g.side1_id for _e, g in shared["corrections"]})
     shared["names"] = dict(session.execute(
         select(Member.id, Member.name).where(Member.id.in_(ids))).all()) if ids else {}
     return shared
@@ -175,6 +183,11 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             "results": [_result_row(g, common["names"]) for g in common["results"]
                         if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
                         or member.id in (g.side0_id, g.side1_id)],
+            "corrections": [
+                _correction_row(e, g, common["names"], member.id)
+                for e, g in common["corrections"]
+                if g.event in {common["events"][x].name for x in seats.get(member.id, [])}
+                or member.id in (g.side0_id, g.side1_id)],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang)}
                 for e in seats.get(member.id, [])
@@ -251,6 +264,15 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "used": side.total, "left": side.left, "control": side.control_move or "",
         "pending": clock.days if books.on_move == colour else 0,
     }
+
+
+def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
+                    reader: int) -> dict[str, Any]:
+    """A corrected result for the digest; the reader's own re-rating when they played."""
+    mine = (event.detail.get("ratings") or {}).get(str(reader))
+    return {**_result_row(game, names), "old": event.detail.get("old", ""),
+            "new": event.detail.get("new", ""), "kind": game.kind,
+            "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
 def _result_row(game: Game, names: dict[int, str]) -> dict[str, str]:

@@ -8,14 +8,17 @@ points (R4), which have no provisional period.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.core.ratings import (
+    OFFICIAL_AFTER,
+    PROVISIONAL_AFTER,
     START_RATING,
     RatingState,
     apply_result,
@@ -25,7 +28,14 @@ from relaybot.core.ratings import (
     grade_points,
     section_points,
 )
-from relaybot.store.models import Game, Member, MemberRating, RatingChange
+from relaybot.store.models import (
+    Game,
+    GameEvent,
+    Member,
+    MemberRating,
+    MemberTitle,
+    RatingChange,
+)
 
 KINDS = ("chess", "shogi", "go")
 RATED_RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -91,6 +101,15 @@ def set_rating(session: Session, member: Member, value: RatingInput) -> MemberRa
         session.add(row)
     row.rating = value.rating
     row.provisional = int(value.provisional and value.kind != "go")
+    if value.kind != "go":
+        # R3 (seed 000: 導入時および本レイティング認定時のレイティングに応じ一度だけ): an official
+        # rating set before any rated game is the introduction, and gives the bonus (a
+        # later correction before play replaces it); a provisional one gives none yet.
+        # After play the bonus, once given, stays.
+        if row.rated_games == 0:
+            row.bonus_rating = value.rating if not row.provisional else None
+        elif not row.provisional and row.bonus_rating is None:
+            row.bonus_rating = value.rating
     return row
 
 
@@ -158,6 +177,50 @@ def _go_deltas(game: Game) -> tuple[int, int] | None:
     return points.black, points.white
 
 
+def _next_states(game: Game, states: tuple[RatingState, RatingState]
+                 ) -> tuple[RatingState, RatingState] | None:
+    """Both sides' states after this finished game as it now reads (side 0 first); None
+    when the game is not rated (R1, R4)."""
+    if game.termination in UNRATED_TERMINATIONS or game.ply_count == 0:
+        return None  # void, suspended, or a forfeit without play
+    kind = game.kind
+    if kind == "go":
+        go = _go_deltas(game)
+        if go is None:
+            return None
+        first, second = (RatingState(rating=s.rating + d, games=s.games + 1, provisional=False)
+                         for s, d in zip(states, go, strict=True))
+        return first, second
+    result = _jcca_result(game)
+    if result is None:
+        return None
+    default = _default(kind)[0]
+    start0 = game.side0_rating if game.side0_rating is not None else default
+    start1 = game.side1_rating if game.side1_rating is not None else default
+    return apply_result(states[0], states[1], start0, start1, result)
+
+
+def _bonus_after(before: RatingState, after: RatingState, bonus: int | None) -> int | None:
+    """R3: the introduction bonus is due once, when a provisional rating becomes
+    official (seed 000: 本レイティング認定時のレイティング): the rating after that game."""
+    if bonus is None and before.provisional and not after.provisional:
+        return after.rating
+    return bonus
+
+
+def _snapshot(state: RatingState, bonus: int | None) -> dict[str, Any]:
+    return {"rating": state.rating, "games": state.games, "provisional": state.provisional,
+            "opponents": list(state.opponents), "wins": state.wins, "losses": state.losses,
+            "bonus": bonus}
+
+
+def _from_snapshot(snap: dict[str, Any]) -> tuple[RatingState, int | None]:
+    return RatingState(rating=int(snap["rating"]), games=int(snap["games"]),
+                       provisional=bool(snap["provisional"]),
+                       opponents=tuple(int(r) for r in snap["opponents"]),
+                       wins=int(snap["wins"]), losses=int(snap["losses"])), snap.get("bonus")
+
+
 def rate_game(session: Session, game: Game, now: datetime) -> bool:
     """Apply the rating change of a finished game to both players' rows for its kind;
     False when it is not rated or already was.
@@ -165,48 +228,180 @@ def rate_game(session: Session, game: Game, now: datetime) -> bool:
     JCCA kinds: the change comes from the ratings at the game's start (R1) and is added
     to the ratings now. Go: winner +1, loser -1, jigo 0 but counted (R4). A game
     without play (no ply at all) is not rated; one that ended after 1. e4 was played and
-    is (issue 13: the seeds rate every game with play).
+    is (issue 13: the seeds rate every game with play). Each change keeps both players'
+    whole states around it, for a later correction (:func:`rerate_game`).
     """
-    if game.termination in UNRATED_TERMINATIONS or game.ply_count == 0:
-        return False  # void, suspended, or a forfeit without play
-    kind = game.kind
-    go = _go_deltas(game) if kind == "go" else None
-    result = None if kind == "go" else _jcca_result(game)
-    if go is None and result is None:
+    if _next_states(game, (RatingState(), RatingState())) is None:
         return False
     done = session.scalar(select(RatingChange.id).where(RatingChange.game_id == game.id))
     if done is not None:
         return False  # never twice for one game
+    kind = game.kind
     rows = (_row_for_update(session, game.side0_id, kind),
             _row_for_update(session, game.side1_id, kind))
     states = (state_of(rows[0], kind), state_of(rows[1], kind))
-    if go is not None:
-        new = tuple(RatingState(rating=s.rating + d, games=s.games + 1, provisional=False)
-                    for s, d in zip(states, go, strict=True))
-    else:
-        assert result is not None
-        default = _default(kind)[0]
-        start0 = game.side0_rating if game.side0_rating is not None else default
-        start1 = game.side1_rating if game.side1_rating is not None else default
-        new = apply_result(states[0], states[1], start0, start1, result)
+    new = _next_states(game, states)
+    assert new is not None
     for row, before, after in zip(rows, states, new, strict=True):
+        bonus = _bonus_after(before, after, row.bonus_rating)
         session.add(RatingChange(game_id=game.id, member_id=row.member_id,
-                                 before=before.rating, after=after.rating, at=now))
+                                 before=before.rating, after=after.rating, at=now,
+                                 state_before=_snapshot(before, row.bonus_rating),
+                                 state_after=_snapshot(after, bonus)))
         _store(row, after)
+        row.bonus_rating = bonus
     return True
 
 
+def _score(game: Game, member_id: int) -> float:
+    """The member's score in a rated JCCA-kind game (1, 0.5, 0)."""
+    result = _jcca_result(game)
+    if result == "1/2-1/2":
+        return 0.5
+    won_by_side0 = result == "1-0"
+    return 1.0 if won_by_side0 == (game.side0_id == member_id) else 0.0
+
+
+def _legacy_before(change: RatingChange, row: MemberRating,
+                   history: Sequence[tuple[RatingChange, Game]]) -> tuple[RatingState, int | None]:
+    """The state before ``change`` for a change recorded before states were kept: the
+    rating it names, the games before it, and the provisional record as far as the
+    member's row and earlier games tell it (the Rb record grows over the first 12)."""
+    index = next(i for i, (c, _g) in enumerate(history) if c.id == change.id)
+    was_provisional_once = bool(row.rb_opponents)
+    provisional = bool(row.provisional) or (was_provisional_once and index < OFFICIAL_AFTER)
+    known = list(row.rb_opponents or ())[:min(index, PROVISIONAL_AFTER)]
+    scores = [_score(g, change.member_id) for _c, g in history[:len(known)]]
+    state = RatingState(rating=change.before, games=index, provisional=provisional,
+                        opponents=tuple(known), wins=sum(1 for x in scores if x == 1),
+                        losses=sum(1 for x in scores if x == 0))
+    return state, (None if provisional else row.bonus_rating)
+
+
+def _same_rating(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    if a is None or b is None:
+        return True  # nothing to compare: assume no change between
+    return (a["rating"], bool(a["provisional"])) == (b["rating"], bool(b["provisional"]))
+
+
+def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[int, int]]:
+    """Re-rate both players after ``game``'s result was corrected (a TD's ``result``):
+    their rating history in the game's kind is replayed in order from this game on (R1,
+    R2: a provisional player's Rb after 12 games and the official rating after 20 depend
+    on every result before them; R3: so does the bonus). Returns each player's rating
+    before and after the correction.
+
+    Only these two players' states are replayed. Their opponents' changes in later games
+    came from the start ratings recorded with those games (R1), which stay as they were,
+    as do the start ratings printed in those games' reports (J15). A rating the TD set
+    between two games is kept: the replay takes it up where it was set.
+    """
+    kind = game.kind
+    tracked = (game.side0_id, game.side1_id)
+    # no row: unrated in this kind, and stays so unless the game is now rated
+    rows = {m: rating_row(session, m, kind) for m in tracked}
+    old = {m: state_of(rows[m], kind).rating for m in tracked}
+    wrote = {m: False for m in tracked}
+    history = {m: [(c, g) for c, g in session.execute(
+        select(RatingChange, Game).join(Game, Game.id == RatingChange.game_id)
+        .where(RatingChange.member_id == m, Game.kind == kind)
+        .order_by(RatingChange.at, RatingChange.id)).all()] for m in tracked}
+    own = [c for c, _g in history[tracked[0]] + history[tracked[1]] if c.game_id == game.id]
+    if own:
+        first = min(own, key=lambda c: (c.at, c.id))
+        moment: tuple[datetime, int] = (first.at, first.id)
+    else:  # rated only now: in the order of its end
+        at = session.scalar(select(GameEvent.at).where(
+            GameEvent.game_id == game.id, GameEvent.kind == "result")
+            .order_by(GameEvent.id.desc()).limit(1))
+        moment = (at if at is not None else game.updated_at, 2**62)
+
+    def later(c: RatingChange) -> bool:
+        return c.game_id == game.id or (c.at, c.id) >= moment
+
+    states: dict[int, tuple[RatingState, int | None]] = {}
+    replay: dict[str, tuple[tuple[datetime, int], Game]] = {game.id: (moment, game)}
+    changes: dict[tuple[str, int], RatingChange] = {}
+    for m in tracked:
+        mine = [(c, g) for c, g in history[m] if later(c)]
+        for c, g in mine:
+            changes[(g.id, m)] = c
+            key = (c.at, c.id)
+            if g.id not in replay or key < replay[g.id][0]:
+                replay[g.id] = (key if g.id != game.id else moment, g)
+        row = rows[m]
+        if not mine:
+            states[m] = (state_of(row, kind), row.bonus_rating if row is not None else None)
+        elif mine[0][0].state_before is not None:
+            states[m] = _from_snapshot(mine[0][0].state_before)
+        else:
+            assert row is not None  # a recorded change made the row
+            states[m] = _legacy_before(mine[0][0], row, history[m])
+    last_after: dict[int, dict[str, Any] | None] = {m: None for m in tracked}
+    for _key, h in sorted(replay.values(), key=lambda item: item[0]):
+        sides = (h.side0_id, h.side1_id)
+        for m in tracked:
+            ch = changes.get((h.id, m))
+            if m in sides and ch is not None and not _same_rating(last_after[m],
+                                                                  ch.state_before):
+                # the TD set a rating between the two games: take it up from there
+                assert ch.state_before is not None
+                st, bonus = states[m]
+                states[m] = (replace(st, rating=int(ch.state_before["rating"]),
+                                     provisional=bool(ch.state_before["provisional"])), bonus)
+        pair = tuple(states[s][0] if s in tracked else RatingState() for s in sides)
+        new = _next_states(h, (pair[0], pair[1]))
+        for side, m in enumerate(sides):
+            if m not in tracked:
+                continue
+            ch = changes.get((h.id, m))
+            if ch is not None:
+                last_after[m] = ch.state_after
+            if new is None:  # only the corrected game can stop being rated
+                if ch is not None:
+                    session.delete(ch)
+                continue
+            before, bonus = states[m]
+            after = new[side]
+            bonus_after = _bonus_after(before, after, bonus)
+            if ch is None:
+                ch = RatingChange(game_id=h.id, member_id=m, at=moment[0])
+                session.add(ch)
+            ch.before, ch.after = before.rating, after.rating
+            ch.state_before = _snapshot(before, bonus)
+            ch.state_after = _snapshot(after, bonus_after)
+            states[m] = (after, bonus_after)
+            wrote[m] = True
+    for m in tracked:
+        st, bonus = states[m]
+        if rows[m] is None and not wrote[m]:
+            continue  # still unrated in this kind
+        row = _row_for_update(session, m, kind)
+        if last_after[m] is not None and not _same_rating(
+                last_after[m], {"rating": row.rating, "provisional": row.provisional}):
+            # the TD set the rating after the last game: it stays
+            st = replace(st, rating=row.rating, provisional=bool(row.provisional))
+        _store(row, st)
+        row.bonus_rating = bonus
+    session.flush()
+    return {m: (old[m], state_of(rating_row(session, m, kind), kind).rating) for m in tracked}
+
+
+def titles_of(session: Session, member_id: int) -> list[str]:
+    """The member's titles (R3), one entry per time won, in the order entered."""
+    return list(session.scalars(select(MemberTitle.title).where(
+        MemberTitle.member_id == member_id).order_by(MemberTitle.id)))
+
+
 def grade_of(session: Session, member: Member) -> tuple[int, str]:
-    """R3: JCCA grade points (introduction bonus from the first chess rating on record,
-    plus tournament points from every finished chess game in an event, by the category
-    of the section's average start rating) and the grade they reach. JCCA grades are
-    chess grades, so other kinds' games and ratings do not count."""
-    first = session.scalar(
-        select(RatingChange.before).join(Game, Game.id == RatingChange.game_id)
-        .where(RatingChange.member_id == member.id, Game.kind == "chess")
-        .order_by(RatingChange.at, RatingChange.id).limit(1))
+    """R3: JCCA grade points and the grade they reach: the introduction bonus once, for
+    the rating at introduction or when it became official (seed 000: 導入時および本レイテ
+    ィング認定時のレイティングに応じ一度だけ与える; a provisional newcomer has none yet),
+    title points, and tournament points from every finished chess game in an event, by
+    the category of the section's average start rating. JCCA grades are chess grades,
+    so other kinds' games and ratings do not count."""
     row = rating_row(session, member.id, "chess")
-    intro = first if first is not None else (row.rating if row is not None else None)
+    intro = row.bonus_rating if row is not None else None
     tournament = 0
     mine = ((Game.side0_id == member.id) | (Game.side1_id == member.id)) & (Game.kind == "chess")
     events = {e for e in session.scalars(select(Game.event).where(mine)) if e}
@@ -226,5 +421,6 @@ def grade_of(session: Session, member: Member) -> tuple[int, str]:
         ]
         if scores:
             tournament += section_points(list(ratings.values()), scores)
-    points = grade_points(intro_rating=intro, tournament=tournament)
+    points = grade_points(intro_rating=intro, titles=titles_of(session, member.id),
+                          tournament=tournament)
     return points, grade_for(points)
