@@ -318,7 +318,8 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
             tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
-            grace=args.grace, leave=False if args.no_leave else None, td=args.td), now)
+            grace=args.grace, leave=False if args.no_leave else None, td=args.td,
+            final=args.final), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -336,7 +337,8 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     store = _open(cfg)
     with store.session() as session:
         event = find_event(session, args.name)
-        print(f"{event.name}  ({event.kind}, {event.time_control}, from {event.start_date})")
+        kind = f"{event.kind}, final" if event.final else event.kind  # T1
+        print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
         print(event_text(session, event, args.lang))
         names = dict(session.execute(select(Member.id, Member.name)).all())
         for g in session.scalars(select(Game).where(Game.event == event.name)
@@ -347,14 +349,20 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.core.events import final_entry
-    from relaybot.events import event_standings, find_event
+    from relaybot.core.events import LAST_FINAL_50, SOLE_FIRST
+    from relaybot.events import final_entry_for, find_event
 
     store = _open(cfg)
     with store.session() as session:
-        rows = event_standings(session, find_event(session, args.name))
-        qualified = final_entry(rows)
-        print("final entry (T1): " + (", ".join(qualified) if qualified else "nobody yet"))
+        found = final_entry_for(session, find_event(session, args.name))
+    if found.unfinished:
+        print(f"final entry (T1): nobody yet ({found.unfinished} games still being played)")
+        return 0
+    why = {SOLE_FIRST: "sole first", LAST_FINAL_50: "50% or more in the last final"}
+    shown = [f"{player} ({why.get(reason, 'tied first with 70% or more')}"
+             + (f": {final})" if reason == LAST_FINAL_50 else ")")
+             for player, reason, final in found.entries]
+    print("final entry (T1): " + (", ".join(shown) if shown else "nobody"))
     return 0
 
 
@@ -569,6 +577,8 @@ def build_parser() -> argparse.ArgumentParser:
     enew.add_argument("--game", default="chess", help="the game every pairing plays")
     enew.add_argument("--td", metavar="ADDR",
                       help="the event's tournament director (default: [bot] td)")
+    enew.add_argument("--final", action="store_true",
+                      help="a JCCA final (T1): its results decide the next final's entry")
     _rule_set_options(enew)
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")

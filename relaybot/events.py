@@ -15,6 +15,7 @@ from relaybot.core.events import (
     GameResult,
     StandingRow,
     crosstable_text,
+    final_entries,
     iccf_section,
     jcca_group,
     ladder,
@@ -43,6 +44,7 @@ class EventInput:
     grace: int | None = None  # J7
     leave: bool | None = None  # J12
     td: str | None = None  # the event's TD; None: [bot] td
+    final: bool = False  # T1: a JCCA final (決勝T)
 
 
 def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
@@ -96,7 +98,7 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     start = e.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
     event = Event(name=name, kind=e.kind, time_control=e.time_control,
                   conditionals=e.conditionals, start_date=start, tiebreaks=e.tiebreaks,
-                  td=td, created_at=now)
+                  td=td, final=int(e.final), created_at=now)
     session.add(event)
     session.flush()
     for seat, member in enumerate(members, start=1):
@@ -163,3 +165,59 @@ def score_line(session: Session, game: Game, colour: int) -> str:
             else:
                 losses += 1
     return f"{wins} wins {draws} draws {losses} losses"
+
+
+@dataclass(frozen=True)
+class FinalEntry:
+    """Who of a group may enter the next final (T1), and what the TD should know."""
+
+    entries: list[tuple[str, str, str]]  # (player, reason code, the final it comes from)
+    unfinished: int  # games of the group still being played: nobody is decided yet
+
+
+def _event_games(session: Session, event: Event) -> list[Game]:
+    return list(session.scalars(select(Game).where(Game.event == event.name)))
+
+
+def final_entry_for(session: Session, group: Event) -> FinalEntry:
+    """T1: the players of a finished JCCA preliminary group entitled to the next final,
+    with the results of each player's last final fed in (seed 000: 「過去の決勝Tで50%以上の
+    勝率を上げた者」; 「最後に参加した決勝Tで50%未満の勝率であったときは権利消滅」). A final is
+    an event made with ``event new --final``; a player's last final is the latest by
+    start date that has ended (every game of theirs finished), other than ``group``.
+    A first place no longer counts once the player has entered a final that started after
+    the group ended (「1位権利者は1度決勝トーナメントに参加すると…権利消滅」)."""
+    games = _event_games(session, group)
+    unfinished = sum(1 for g in games if g.status == "active")
+    if unfinished:
+        return FinalEntry([], unfinished)
+    players = event_players(session, group)
+    ends = [g.end_date for g in games if g.end_date is not None]
+    group_end = max(ends) if ends else group.start_date
+    finals = [e for e in session.scalars(select(Event).where(Event.final == 1,
+                                                             Event.id != group.id))]
+    finals.sort(key=lambda e: (e.start_date, e.id))
+    last_pct: dict[str, float] = {}
+    last_name: dict[str, str] = {}
+    spent: set[str] = set()
+    for final in finals:  # in order: a later final replaces an earlier one
+        by_name = {r.player: r for r in event_standings(session, final)}
+        mine = {m.id for m in event_players(session, final)}
+        final_games = _event_games(session, final)
+        for member in players:
+            if member.id not in mine:
+                continue
+            if final.start_date > group_end:
+                spent.add(member.name)
+            theirs = [g for g in final_games if member.id in (g.side0_id, g.side1_id)]
+            row = by_name.get(member.name)
+            if any(g.status == "active" for g in theirs) or row is None or not row.games:
+                last_pct.pop(member.name, None)  # still being played: not yet a past final
+                last_name.pop(member.name, None)
+                continue
+            last_pct[member.name] = 100 * row.points / row.games
+            last_name[member.name] = final.name
+    rows = event_standings(session, group)
+    entries = [(player, reason, last_name.get(player, ""))
+               for player, reason in final_entries(rows, last_pct, frozenset(spent))]
+    return FinalEntry(entries, 0)
