@@ -262,10 +262,11 @@ def member_addresses(session: Session, member: Member) -> list[str]:
 
 def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> list[Member]:
     """Add every row of a CSV (header name,email,lang,tz,rating,notation; optional game,
-    provisional and, for go, rank); all or nothing.
+    provisional, titles and, for go, rank); all or nothing.
 
     A rating is for the row's ``game`` (chess when empty) and official unless the
     ``provisional`` cell says yes or the rating is written in parentheses (R2).
+    ``titles`` (R3) lists the titles held, separated by ``;`` (``IM; japan_champion``).
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -277,7 +278,7 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
     required = {"name", "email"}
     if reader.fieldnames is None or not required <= set(reader.fieldnames):
         raise AdminError(f"{path}: header must be name,email,lang,tz,rating,notation")
-    members: list[tuple[Member, RatingInput | None]] = []
+    members: list[tuple[Member, RatingInput | None, tuple[str, ...]]] = []
     seen: set[str] = set()
     for number, row in enumerate(reader, start=2):
         where = f"{path}:{number}"
@@ -296,20 +297,23 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
         )
         member = _validate_member(cfg, given, where)
         rating_input = _validate_rating(given, f"{where}: ")
+        titles = tuple(t.strip() for t in cell("titles").split(";") if t.strip())
+        _titles(titles, f"{where}: ")
         if member.email in seen or session.scalar(
             select(Member.id).where(Member.email == member.email)
         ) is not None:
             raise AdminError(f"{where}: a member with address {member.email} already exists")
         seen.add(member.email)
         member.created_at = now
-        members.append((member, rating_input))
-    session.add_all([member for member, _ in members])
+        members.append((member, rating_input, titles))
+    session.add_all([member for member, _, _ in members])
     session.flush()
-    for member, rating_input in members:
+    for member, rating_input, titles in members:
         if rating_input is not None:
             set_rating(session, member, rating_input)
+        set_titles(session, member, titles)
     session.flush()
-    return [member for member, _ in members]
+    return [member for member, _, _ in members]
 
 
 def find_member(session: Session, email: str) -> Member:
