@@ -112,12 +112,14 @@ class _EndGame(Command):
             return self.refuse(f"no game {args[0]}")
         if not ctx.may_act(game):
             return self.refuse(ctx.not_yours(game))
-        if game.status != "active":
+        if game.status not in ("active", "suspended"):
             return self.refuse(f"game {game.id} has already ended ({game.result})")
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
         if isinstance(outcome, Done):
             return outcome
+        # J20: a game suspended by a withdrawal (対局の中断) is decided later, this way
+        game.status = "active"
         end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                  ctx.today, ctx.now)
         return self.done(f"game {game.id}: {rules.format_result(outcome)} "
