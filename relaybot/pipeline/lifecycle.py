@@ -184,8 +184,9 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
     session.flush()
     ratings = rerate_game(session, game, now)
     record_event(session, game, now, "result_corrected", None, game.ply_count,
-                 detail={"old": old, "new": new,
-                         "ratings": {str(m): list(pair) for m, pair in ratings.items()}})
+                 detail={"old": old, "new": new,  # D1: the re-ratings the digest names
+                         "ratings": {str(m): list(pair) for m, pair in ratings.items()
+                                     if pair[0] != pair[1]}})
     record = game_record(cfg, gf)
     for colour in (0, 1):
         member = gf.player(colour)

@@ -135,15 +135,17 @@ def _state(s: object, member_id: int) -> tuple[object, ...]:
             row.rb_wins, row.rb_losses, row.bonus_rating)
 
 
+@pytest.mark.parametrize("recorded_states", [True, False], ids=["states", "legacy"])
 def test_r2_a_corrected_result_replays_the_rating_history_as_if_right_from_the_start(
-        store: Store, db_url: str) -> None:
+        store: Store, db_url: str, recorded_states: bool) -> None:
     """R1/R2 (seed 000: 「12ゲームを終了した時点で…仮レイティングの修正を行います」, 「20ゲーム
     を終了した時点で、本レイティングとして認められます」): 22 games start at once (as a JCCA
     group's do, so their start ratings are fixed); the newcomer's first result is
     corrected after all have ended. Rb after the 12th game, the official rating after
     the 20th and the grade bonus (R3) are those of a twin history that had the right
     result from the start; so is the opponent's rating. The changes of a third player in
-    later games came from the start ratings (R1) and stay."""
+    later games came from the start ratings (R1) and stay. Changes recorded before the
+    states were kept (``legacy``) are replayed from what the rows and games tell."""
     cfg = cfg_for(db_url)
     with store.session() as s:
         ids = {}
@@ -159,6 +161,9 @@ def test_r2_a_corrected_result_replays_the_rating_history_as_if_right_from_the_s
             for prefix in ("", "twin-"):
                 finish(s, games[prefix][n], ("1-0", "0-1", "1/2-1/2")[n % 3],
                        T0 + timedelta(days=n))
+        if not recorded_states:
+            for change in s.scalars(select(RatingChange)):
+                change.state_before = change.state_after = None
         x_before = _state(s, ids["x"])
         wrong = _state(s, ids["p"])
         message = td(s, cfg, f"result {first[''].id} 0-1", T0 + timedelta(days=40))
