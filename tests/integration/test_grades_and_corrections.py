@@ -300,6 +300,9 @@ def test_result_by_mail_from_the_td_tells_both_players_in_their_language(club: C
     assert "TDがこの対局の結果を訂正しました: 0-1（これまでの記録は 1-0）" in told[white.address]
     assert "corrected the result of this game: 0-1 (it was recorded as 1-0)" in told[
         black.address]
+    report = [body_of(c) for c in club.sink.captured
+              if c.parsed["X-Relaybot-Kind"] == "td_result"]
+    assert f"result {gid} <" in report[0]  # D2: the J15 report says how to correct it
     confirm = [body_of(c) for c in club.sink.captured
                if c.parsed["X-Relaybot-Kind"] == "td_confirm"]
     assert any(f"game {gid}: result corrected from 1-0 to 0-1" in b for b in confirm)
