@@ -23,7 +23,7 @@ from relaybot.core.events import (
     standings,
 )
 from relaybot.games import rules_for
-from relaybot.store.models import Event, EventPlayer, Game, Member
+from relaybot.store.models import Event, EventPlayer, Game, Member, MemberTitle
 
 KINDS = ("group", "match", "ladder", "section")
 TIEBREAKS = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "direct", "wins")
@@ -221,3 +221,30 @@ def final_entry_for(session: Session, group: Event) -> FinalEntry:
     entries = [(player, reason, last_name.get(player, ""))
                for player, reason in final_entries(rows, last_pct, frozenset(spent))]
     return FinalEntry(entries, 0)
+
+
+def award_champion(session: Session, event_name: str | None) -> None:
+    """T1, R3: the winner of a JCCA final is Japan champion (seed 000: Eメール戦決勝優勝者は
+    「Eメールチェス日本チャンピオン」を…称します), worth 2000 grade points each time
+    (日本チャンピオン 1回獲得につき2000点). Called when a game of a final ends or its result
+    is corrected: once every game has finished, the sole first of the standings holds
+    the title from this final; a corrected result moves it, and a shared first place
+    gives it to nobody until the TD enters it (``member set --title``)."""
+    if not event_name:
+        return
+    event = session.scalar(select(Event).where(Event.name == event_name))
+    if event is None or not event.final:
+        return
+    games = _event_games(session, event)
+    winner_id = None
+    if games and all(g.status == "finished" for g in games):
+        rows = event_standings(session, event)
+        if rows and rows[0].rank == 1 and not rows[0].shared:
+            ids = {m.name: m.id for m in event_players(session, event)}
+            winner_id = ids.get(rows[0].player)
+    held = list(session.scalars(select(MemberTitle).where(MemberTitle.event == event.name)))
+    for title in held:
+        if title.member_id != winner_id:
+            session.delete(title)
+    if winner_id is not None and not any(t.member_id == winner_id for t in held):
+        session.add(MemberTitle(member_id=winner_id, title="japan_champion", event=event.name))

@@ -16,7 +16,7 @@ from relaybot.config import Config
 from relaybot.core.clocks import Overrun
 from relaybot.core.game import Outcome, Termination
 from relaybot.deadlines import schedule
-from relaybot.events import score_line
+from relaybot.events import award_champion, score_line
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
@@ -146,6 +146,7 @@ def game_over(
                  detail={"result": result, "termination": termination})
     session.flush()
     rate_game(session, game, now)  # R1: applied at the end, once
+    award_champion(session, game.event)  # T1/R3: a final's winner is Japan champion
     record = game_record(cfg, gf)
     # J15: the winner (the first side on a draw) reports, with their score in the event
     reporter = outcome.winner if outcome.winner is not None else 0
@@ -183,6 +184,7 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
                         else outcome.termination)
     session.flush()
     ratings = rerate_game(session, game, now)
+    award_champion(session, game.event)
     record_event(session, game, now, "result_corrected", None, game.ply_count,
                  detail={"old": old, "new": new,  # D1: the re-ratings the digest names
                          "ratings": {str(m): list(pair) for m, pair in ratings.items()

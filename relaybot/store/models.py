@@ -103,6 +103,9 @@ class MemberTitle(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
     title: Mapped[str] = mapped_column(String(32))
+    # T1/R3: the final won (seed 000: 決勝優勝者は「…日本チャンピオン」を称します); None
+    # for a title the operator entered
+    event: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class Game(Base):

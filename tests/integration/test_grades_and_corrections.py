@@ -306,3 +306,46 @@ def test_result_by_mail_from_the_td_tells_both_players_in_their_language(club: C
     confirm = [body_of(c) for c in club.sink.captured
                if c.parsed["X-Relaybot-Kind"] == "td_confirm"]
     assert any(f"game {gid}: result corrected from 1-0 to 0-1" in b for b in confirm)
+
+
+def test_t1_r3_the_winner_of_a_final_is_japan_champion_and_a_correction_moves_it(
+        store: Store, db_url: str) -> None:
+    """T1/R3, seed 000: 「Eメール戦決勝優勝者は「Eメールチェス日本チャンピオン」を…称します」 and
+    「日本チャンピオン 1回獲得につき2000点」: when the last game of a final ends, its sole
+    winner holds the title (2000 grade points); a corrected result that shares first
+    place takes it back, one that changes the winner moves it."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        a, b, c, d = (member(s, cfg, f"{x}@example.jp", rating=1800) for x in "abcd")
+        games = create_event(s, cfg, EventInput("Final 2026", "group",
+                                                [m.email for m in (a, b, c, d)],
+                                                start=T0.date(), final=True), T0)
+        last = next(g for g in games if (g.side0_id, g.side1_id) == (a.id, b.id))
+        for g in games:
+            if g is last:
+                continue
+            sides = {g.side0_id, g.side1_id}
+            strong = a.id if a.id in sides else b.id if b.id in sides else None
+            result = ("1/2-1/2" if strong is None or sides == {a.id, b.id}
+                      else "1-0" if g.side0_id == strong else "0-1")
+            g.status, g.result, g.ply_count, g.termination = "finished", result, 2, "resignation"
+            g.end_date = T0.date()
+        bonus = introduction_bonus(1800)
+        assert grade_of(s, a)[0] < bonus + 2000
+        td(s, cfg, f"adjudicate {last.id} 1-0", T0 + timedelta(days=1))  # a 5.5, b 4.5
+        s.flush()
+        assert grade_of(s, a)[0] >= bonus + 2000
+        assert "Japan champion" in _titles(s, a)
+        td(s, cfg, f"result {last.id} 1/2-1/2", T0 + timedelta(days=2))  # 5 - 5: shared
+        s.flush()
+        assert _titles(s, a) == _titles(s, b) == ""
+        td(s, cfg, f"result {last.id} 0-1", T0 + timedelta(days=3))
+        s.flush()
+        assert (_titles(s, a), _titles(s, b)) == ("", "Japan champion")
+
+
+def _titles(s: object, m: Member) -> str:
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import titles_of
+
+    return titles_text(titles_of(s, m.id))  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ Revises: 0009
   once: at the introduction with an official rating, or when the rating became official
   (seed 000: 導入時および本レイティング認定時のレイティングに応じ一度だけ与える). NULL: not yet.
 * ``member_titles``: seed 000's title points (日本チャンピオン 2000 each time; ICCF IM,
-  SIM, GM 4000 each).
+  SIM, GM 4000 each); ``event`` names the final a Japan champion title was won in.
 * ``events.final``: a JCCA final (T1), so "50% or more in the last final" can be read.
 * ``rating_changes.state_before`` / ``state_after``: each side's whole rating state
   around a rated game, so a TD's ``result`` correction can replay the games after it
@@ -40,6 +40,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("member_id", sa.Integer(), nullable=False),
         sa.Column("title", sa.String(length=32), nullable=False),
+        sa.Column("event", sa.String(length=200), nullable=True),
         sa.ForeignKeyConstraint(["member_id"], ["members.id"]),
         sa.PrimaryKeyConstraint("id"),
     )
