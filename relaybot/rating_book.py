@@ -40,6 +40,9 @@ from relaybot.store.models import (
 KINDS = ("chess", "shogi", "go")
 RATED_RESULTS = ("1-0", "0-1", "1/2-1/2")
 UNRATED_TERMINATIONS = ("withdrawal_void", "withdrawal_suspended")
+# R1, seed 002 (11: 不戦勝・不戦敗…は除く; 8: 対戦開始後の棄権は、不戦敗): the shogi league
+# rates no game a withdrawal decided, even one with play
+SHOGI_UNRATED_TERMINATIONS = ("withdrawal_lost",)
 # R1: an unrated player starts at 1200 provisional; R4: a go player of unknown strength
 # starts at 0 points (seed 004: 初期値を「0」), and salon points are never provisional.
 DEFAULT: dict[str, tuple[int, bool]] = {
@@ -184,6 +187,8 @@ def _next_states(game: Game, states: tuple[RatingState, RatingState]
     if game.termination in UNRATED_TERMINATIONS or game.ply_count == 0:
         return None  # void, suspended, or a forfeit without play
     kind = game.kind
+    if kind == "shogi" and game.termination in SHOGI_UNRATED_TERMINATIONS:
+        return None
     if kind == "go":
         go = _go_deltas(game)
         if go is None:

@@ -149,8 +149,8 @@ def test_r1_a_shogi_game_leaves_the_chess_rating_alone(
 
 def test_r1_shogi_league_does_not_rate_draws(
         store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """R1 (seed 002, 11): the shogi league does not rate draws or both-lose; JCCA chess
-    rates draws."""
+    """R1 (seed 002, 11): the shogi league does not rate draws, both-lose, or a game lost
+    by a withdrawal (不戦敗, even with play); JCCA chess rates draws."""
     cfg = cfg_for(db_url)
     with store.session() as s:
         member(s, cfg, "a@example.jp", rating=1600, game="shogi")
@@ -158,6 +158,9 @@ def test_r1_shogi_league_does_not_rate_draws(
         for result in ("1/2-1/2", "draw", "both-lose"):
             game = other_game(s, cfg, "a@example.jp", "b@example.jp", "shogi", monkeypatch)
             assert not finish(s, game, result)
+        game = other_game(s, cfg, "a@example.jp", "b@example.jp", "shogi", monkeypatch)
+        game.termination = "withdrawal_lost"  # seed 002, 8: 対戦開始後の棄権は、不戦敗
+        assert not finish(s, game, "gote")  # 11: 不戦勝・不戦敗…は除く, even after play
         game = other_game(s, cfg, "a@example.jp", "b@example.jp", "shogi", monkeypatch)
         assert finish(s, game, "gote")  # 後手 (side 1) wins
         row = rating_row(s, find_member(s, "b@example.jp").id, "shogi")
