@@ -29,6 +29,7 @@ from relaybot.core.ratings import (
     section_points,
 )
 from relaybot.store.models import (
+    Event,
     Game,
     GameEvent,
     Member,
@@ -402,15 +403,17 @@ def grade_of(session: Session, member: Member) -> tuple[int, str]:
     """R3: JCCA grade points and the grade they reach: the introduction bonus once, for
     the rating at introduction or when it became official (seed 000: 導入時および本レイテ
     ィング認定時のレイティングに応じ一度だけ与える; a provisional newcomer has none yet),
-    title points, and tournament points from every finished chess game in an event, by
-    the category of the section's average start rating. JCCA grades are chess grades,
-    so other kinds' games and ratings do not count."""
+    title points, and tournament points from every finished chess game in a JCCA event
+    (not an ICCF section), by the category of the section's average start rating. JCCA
+    grades are chess grades, so other kinds' games and ratings do not count."""
     row = rating_row(session, member.id, "chess")
     intro = row.bonus_rating if row is not None else None
     tournament = 0
     mine = ((Game.side0_id == member.id) | (Game.side1_id == member.id)) & (Game.kind == "chess")
     events = {e for e in session.scalars(select(Game.event).where(mine)) if e}
-    for event in sorted(events):
+    # seed 000: 獲得点数は、JCCAトーナメント結果により: an ICCF section (T2) gives none
+    iccf = set(session.scalars(select(Event.name).where(Event.kind == "section")))
+    for event in sorted(events - iccf):
         games = session.scalars(select(Game).where(Game.event == event,
                                                    Game.kind == "chess")).all()
         ratings: dict[int, int] = {}

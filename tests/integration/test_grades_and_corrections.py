@@ -349,3 +349,22 @@ def _titles(s: object, m: Member) -> str:
     from relaybot.rating_book import titles_of
 
     return titles_text(titles_of(s, m.id))  # type: ignore[arg-type]
+
+
+def test_r3_tournament_points_come_from_jcca_events_not_iccf_sections(
+        store: Store, db_url: str) -> None:
+    """R3, seed 000: 「獲得点数は、J C C Aトーナメント結果により獲得する点数を与える」: a win in
+    a JCCA group earns table-2 points; one in an ICCF section (T2) earns none."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        people = [member(s, cfg, f"p{n}@example.jp") for n in range(7)]  # provisional
+        for name, kind, players in (("ICCF Open", "section", people),
+                                    ("Preliminary B", "group", people[:4])):
+            games = create_event(s, cfg, EventInput(name, kind, [m.email for m in players],
+                                                    start=T0.date()), T0)
+            won = next(g for g in games if g.side0_id == people[0].id)
+            finish(s, won, "1-0", T0)
+            if kind == "section":
+                assert grade_of(s, people[0]) == (0, "入門 (beginner)")
+        # category 9 (average 1200): a win is 36 points
+        assert grade_of(s, people[0]) == (36, "8級 (8th kyu)")
