@@ -353,8 +353,10 @@ def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[
                 # the TD set a rating between the two games: take it up from there
                 assert ch.state_before is not None
                 st, bonus = states[m]
+                given = ch.state_before.get("bonus")  # R3: a bonus that set gave, once
                 states[m] = (replace(st, rating=int(ch.state_before["rating"]),
-                                     provisional=bool(ch.state_before["provisional"])), bonus)
+                                     provisional=bool(ch.state_before["provisional"])),
+                             bonus if bonus is not None else given)
         pair = tuple(states[s][0] if s in tracked else RatingState() for s in sides)
         new = _next_states(h, (pair[0], pair[1]))
         for side, m in enumerate(sides):
