@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
-from relaybot.core.events import GameResult, crosstable_text, standings
+from relaybot.core.events import crosstable_text, standings
+from relaybot.events import event_results
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member
@@ -233,10 +234,7 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     for event_id in todo:
         who = dict(players[event_id])
         event = common["events"][event_id]
-        results = [GameResult(who[g.side0_id], who[g.side1_id], g.result or "*")
-                   for g in finished[event_id]
-                   if g.side0_id in who and g.side1_id in who
-                   and g.result in ("1-0", "0-1", "1/2-1/2")]
+        results = event_results(finished[event_id], who)  # every game's own results
         order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
         common["standings"][event_id] = standings(list(who.values()), results, order)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -121,16 +122,49 @@ def event_players(session: Session, event: Event) -> list[Member]:
     return list(rows)
 
 
+_STANDING_FORMS = ("1-0", "0-1", "1/2-1/2", "0-0")
+
+
+def standing_form(game: Game) -> str | None:
+    """A finished game's result as the standings count it, side 0 first: ``1-0``, ``0-1``,
+    ``1/2-1/2`` or ``0-0`` (both lose: the shogi league's 期限切れ); None for a void game
+    or one without a result (T5). Each game reads its own words (shogi ``sente``, go
+    ``B+3.5``) with its ``parse_result``, so standings work for every game."""
+    text = (game.result or "").strip()
+    if game.status != "finished" or not text:
+        return None
+    if text in _STANDING_FORMS:
+        return text
+    try:
+        rules = rules_for(game.kind)
+    except ValueError:  # a kind whose rules are not installed here
+        return None
+    outcome = rules.parse_result(text, game.termination or "")
+    if outcome is None or outcome.void:
+        return None
+    if outcome.both_lose:
+        return "0-0"
+    if outcome.winner is None:
+        return "1/2-1/2"
+    return "1-0" if outcome.winner == 0 else "0-1"
+
+
+def event_results(games: Iterable[Game], names: dict[int, str]) -> list[GameResult]:
+    """The finished games among ``names``' players as the standings read them (T5)."""
+    found = []
+    for g in games:
+        form = standing_form(g)
+        if form is not None and g.side0_id in names and g.side1_id in names:
+            found.append(GameResult(names[g.side0_id], names[g.side1_id], form))
+    return found
+
+
 def event_standings(session: Session, event: Event) -> list[StandingRow]:
     """Standings with the event's tie-breaks, from its finished games (T5)."""
     players = event_players(session, event)
     names = {m.id: m.name for m in players}
-    results = [
-        GameResult(names[g.side0_id], names[g.side1_id], g.result or "*")
-        for g in session.scalars(select(Game).where(Game.event == event.name))
-        if g.side0_id in names and g.side1_id in names
-        and g.status == "finished" and g.result in ("1-0", "0-1", "1/2-1/2")
-    ]
+    results = event_results(session.scalars(select(Game).where(Game.event == event.name)),
+                            names)
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
     return standings([m.name for m in players], results, order)
 
@@ -157,13 +191,14 @@ def score_line(session: Session, game: Game, colour: int) -> str:
             Game.event == game.event, Game.status == "finished",
             (Game.side0_id == member_id) | (Game.side1_id == member_id))):
         mine = 0 if g.side0_id == member_id else 1
-        if g.result == "1/2-1/2":
+        form = standing_form(g)
+        if form == "1/2-1/2":
             draws += 1
-        elif g.result in ("1-0", "0-1"):
-            if (g.result == "1-0") == (mine == 0):
+        elif form is not None:
+            if form == ("1-0", "0-1")[mine]:
                 wins += 1
             else:
-                losses += 1
+                losses += 1  # a loss, or both losing (0-0)
     return f"{wins} wins {draws} draws {losses} losses"
 
 

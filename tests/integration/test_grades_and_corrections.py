@@ -368,3 +368,35 @@ def test_r3_tournament_points_come_from_jcca_events_not_iccf_sections(
                 assert grade_of(s, people[0]) == (0, "入門 (beginner)")
         # category 9 (average 1200): a win is 36 points
         assert grade_of(s, people[0]) == (36, "8級 (8th kyu)")
+
+
+def test_t5_standings_and_corrections_read_each_games_own_results(
+        store: Store, db_url: str) -> None:
+    """T5 for every game (INTERFACE: RESULT words per game): the standings read a game's
+    results with its own parse_result (the toy game writes ``X+``, ``O+``, ``draw``, as
+    shogi writes ``sente`` and go ``B+3.5``), and a TD's ``result`` in those words moves
+    them; the J15 score line counts them too."""
+    from relaybot.events import score_line
+    from relaybot.games.registry import register, unregister
+    from tests.toygame import RULES, as_game_rules
+
+    register(as_game_rules(RULES))
+    try:
+        cfg = cfg_for(db_url)
+        with store.session() as s:
+            a, b = member(s, cfg, "a@example.jp"), member(s, cfg, "b@example.jp")
+            first, second = create_event(s, cfg, EventInput(
+                "Toy match", "match", [a.email, b.email], start=T0.date(), game="toy"), T0)
+            for game, result in ((first, "X+"), (second, "draw")):
+                game.status, game.result, game.ply_count = "finished", result, 5
+                game.termination = "three_in_a_row"
+            rows = {r.player: r.points for r in event_standings(s, find_event(s, "Toy match"))}
+            winner = s.get(Member, first.side0_id)
+            assert winner is not None
+            assert rows[winner.name] == 1.5 and sum(rows.values()) == 2.0
+            assert score_line(s, first, 0) == "1 wins 1 draws 0 losses"
+            td(s, cfg, f"result {first.id} O+", T0 + timedelta(days=1))
+            rows = {r.player: r.points for r in event_standings(s, find_event(s, "Toy match"))}
+            assert rows[winner.name] == 0.5
+    finally:
+        unregister("toy")
