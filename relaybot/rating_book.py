@@ -290,6 +290,27 @@ def _same_rating(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     return (a["rating"], bool(a["provisional"])) == (b["rating"], bool(b["provisional"]))
 
 
+def _moment(session: Session, game: Game, own: Sequence[RatingChange]) -> tuple[datetime, int]:
+    """Where ``game`` stands in the order games were rated: its own change, or, for a game
+    rated only now (a void game given a result), the moment it ended."""
+    if own:
+        first = min(own, key=lambda c: (c.at, c.id))
+        return first.at, first.id
+    at = session.scalar(select(GameEvent.at).where(
+        GameEvent.game_id == game.id, GameEvent.kind == "result")
+        .order_by(GameEvent.id.desc()).limit(1))
+    return (at if at is not None else game.updated_at), 2**62  # after that moment's changes
+
+
+def _take_up(current: tuple[RatingState, int | None], snap: dict[str, Any]
+             ) -> tuple[RatingState, int | None]:
+    """The replayed state after a rating the TD set between two games (``snap``: the state
+    the next game found): its rating and provisional flag, and the bonus it gave (R3)."""
+    state, bonus = current
+    return (replace(state, rating=int(snap["rating"]), provisional=bool(snap["provisional"])),
+            bonus if bonus is not None else snap.get("bonus"))
+
+
 def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[int, int]]:
     """Re-rate both players after ``game``'s result was corrected (a TD's ``result``):
     their rating history in the game's kind is replayed in order from this game on (R1,
@@ -313,14 +334,7 @@ def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[
         .where(RatingChange.member_id == m, Game.kind == kind)
         .order_by(RatingChange.at, RatingChange.id)).all()] for m in tracked}
     own = [c for c, _g in history[tracked[0]] + history[tracked[1]] if c.game_id == game.id]
-    if own:
-        first = min(own, key=lambda c: (c.at, c.id))
-        moment: tuple[datetime, int] = (first.at, first.id)
-    else:  # rated only now: in the order of its end
-        at = session.scalar(select(GameEvent.at).where(
-            GameEvent.game_id == game.id, GameEvent.kind == "result")
-            .order_by(GameEvent.id.desc()).limit(1))
-        moment = (at if at is not None else game.updated_at, 2**62)
+    moment = _moment(session, game, own)
 
     def later(c: RatingChange) -> bool:
         return c.game_id == game.id or (c.at, c.id) >= moment
@@ -348,15 +362,9 @@ def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[
         sides = (h.side0_id, h.side1_id)
         for m in tracked:
             ch = changes.get((h.id, m))
-            if m in sides and ch is not None and not _same_rating(last_after[m],
-                                                                  ch.state_before):
-                # the TD set a rating between the two games: take it up from there
-                assert ch.state_before is not None
-                st, bonus = states[m]
-                given = ch.state_before.get("bonus")  # R3: a bonus that set gave, once
-                states[m] = (replace(st, rating=int(ch.state_before["rating"]),
-                                     provisional=bool(ch.state_before["provisional"])),
-                             bonus if bonus is not None else given)
+            if m in sides and ch is not None and ch.state_before is not None \
+                    and not _same_rating(last_after[m], ch.state_before):
+                states[m] = _take_up(states[m], ch.state_before)
         pair = tuple(states[s][0] if s in tracked else RatingState() for s in sides)
         new = _next_states(h, (pair[0], pair[1]))
         for side, m in enumerate(sides):
