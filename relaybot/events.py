@@ -23,7 +23,7 @@ from relaybot.core.events import (
     match,
     standings,
 )
-from relaybot.games import rules_for
+from relaybot.results import result_form
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberTitle
 
 KINDS = ("group", "match", "ladder", "section")
@@ -122,31 +122,11 @@ def event_players(session: Session, event: Event) -> list[Member]:
     return list(rows)
 
 
-_STANDING_FORMS = ("1-0", "0-1", "1/2-1/2", "0-0")
-
-
 def standing_form(game: Game) -> str | None:
-    """A finished game's result as the standings count it, side 0 first: ``1-0``, ``0-1``,
-    ``1/2-1/2`` or ``0-0`` (both lose: the shogi league's 期限切れ); None for a void game
-    or one without a result (T5). Each game reads its own words (shogi ``sente``, go
-    ``B+3.5``) with its ``parse_result``, so standings work for every game."""
-    text = (game.result or "").strip()
-    if game.status != "finished" or not text:
-        return None
-    if text in _STANDING_FORMS:
-        return text
-    try:
-        rules = rules_for(game.kind)
-    except ValueError:  # a kind whose rules are not installed here
-        return None
-    outcome = rules.parse_result(text, game.termination or "")
-    if outcome is None or outcome.void:
-        return None
-    if outcome.both_lose:
-        return "0-0"
-    if outcome.winner is None:
-        return "1/2-1/2"
-    return "1-0" if outcome.winner == 0 else "0-1"
+    """A finished game's result as the standings count it, side 0 first (T5): each game
+    reads its own words (shogi ``sente``, go ``B+3.5``) with its ``parse_result``, so
+    standings work for every game; see :func:`relaybot.results.result_form`."""
+    return result_form(game)
 
 
 def event_results(games: Iterable[Game], names: dict[int, str]) -> list[GameResult]:

@@ -28,6 +28,7 @@ from relaybot.core.ratings import (
     grade_points,
     section_points,
 )
+from relaybot.results import result_form
 from relaybot.store.models import (
     Event,
     Game,
@@ -48,12 +49,6 @@ SHOGI_UNRATED_TERMINATIONS = ("withdrawal_lost",)
 # starts at 0 points (seed 004: 初期値を「0」), and salon points are never provisional.
 DEFAULT: dict[str, tuple[int, bool]] = {
     "chess": (START_RATING, True), "shogi": (START_RATING, True), "go": (0, False)}
-
-# Shogi results as the net league writes them, side 0 being 先手. R1 (seed 002, 11):
-# draws, forfeits and both-lose (期限切れ) are not rated there, so they are not listed.
-_SHOGI_RESULTS = {"1-0": "1-0", "0-1": "0-1", "sente": "1-0", "gote": "0-1",
-                  "先手勝ち": "1-0", "後手勝ち": "0-1"}
-
 
 def _default(kind: str) -> tuple[int, bool]:
     return DEFAULT.get(kind, (START_RATING, True))
@@ -161,11 +156,14 @@ def _row_for_update(session: Session, member_id: int, kind: str) -> MemberRating
 
 
 def _jcca_result(game: Game) -> str | None:
-    """The result as the quick table reads it, side 0 first; None when not rated (R1)."""
-    text = (game.result or "").strip()
-    if game.kind == "shogi":
-        return _SHOGI_RESULTS.get(text)
-    return text if text in RATED_RESULTS else None
+    """The result as the quick table reads it, side 0 first, in the game's own words
+    read by the game (:func:`relaybot.results.result_form`); None when not rated (R1):
+    both losing is never rated, and the shogi league rates no draw (seed 002, 11:
+    引き分け…期限切れ(双方負け)は除く)."""
+    form = result_form(game)
+    if form is None or form == "0-0" or (game.kind == "shogi" and form == "1/2-1/2"):
+        return None
+    return form
 
 
 def _go_deltas(game: Game) -> tuple[int, int] | None:
