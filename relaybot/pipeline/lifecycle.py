@@ -190,6 +190,11 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
                          "ratings": {str(m): list(pair) for m, pair in ratings.items()
                                      if pair[0] != pair[1]}})
     record = game_record(cfg, gf)
+    # J15: the report as the winner (the first side on a draw) sends it, with their score
+    reporter = outcome.winner if outcome.winner is not None else 0
+    score = score_line(session, game, reporter)
+    if score:
+        record = f"{record}\n{gf.player(reporter).name}: {score}"
     for colour in (0, 1):
         member = gf.player(colour)
         before, after = ratings[member.id]

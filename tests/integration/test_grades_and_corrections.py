@@ -236,8 +236,11 @@ def test_t5_d1_a_corrected_result_moves_the_standings_and_is_in_the_digest(
         td(s, cfg, f"result {first.id} 0-1", T0 + timedelta(days=1))
         top = event_standings(s, find_event(s, "Preliminary A"))[0]
         assert (top.player, top.points) == (loser.name, 1.0)
-        told = s.scalars(select(Outbox.recipient).where(Outbox.kind == "result_corrected"))
+        told = {to: raw for to, raw in s.execute(select(Outbox.recipient, Outbox.raw)
+                                                 .where(Outbox.kind == "result_corrected"))}
         assert sorted(told) == sorted([winner.email, loser.email])
+        # J15: the corrected report carries the new winner's score in the event
+        assert f"{loser.name}: 1 wins 0 draws 0 losses" in _plain(told[winner.email])
     assert send_digests(store, cfg, T0 + timedelta(days=2)) == 4
     with store.session() as s:
         bodies = {}
@@ -400,3 +403,11 @@ def test_t5_standings_and_corrections_read_each_games_own_results(
             assert rows[winner.name] == 0.5
     finally:
         unregister("toy")
+
+
+def _plain(raw: bytes) -> str:
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
