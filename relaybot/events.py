@@ -203,7 +203,7 @@ def final_entry_for(session: Session, group: Event) -> FinalEntry:
     A first place no longer counts once the player has entered a final that started after
     the group ended (「1位権利者は1度決勝トーナメントに参加すると…権利消滅」)."""
     games = _event_games(session, group)
-    unfinished = sum(1 for g in games if g.status == "active")
+    unfinished = sum(1 for g in games if g.status in ("active", "suspended"))
     if unfinished:
         return FinalEntry([], unfinished)
     players = event_players(session, group)
@@ -226,7 +226,7 @@ def final_entry_for(session: Session, group: Event) -> FinalEntry:
                 spent.add(member.name)
             theirs = [g for g in final_games if member.id in (g.side0_id, g.side1_id)]
             row = by_name.get(member.name)
-            if any(g.status == "active" for g in theirs) or row is None or not row.games:
+            if any(g.status != "finished" for g in theirs) or row is None or not row.games:
                 last_pct.pop(member.name, None)  # still being played: not yet a past final
                 last_name.pop(member.name, None)
                 continue
