@@ -262,7 +262,7 @@ def test_t5_d1_a_corrected_result_moves_the_standings_and_is_in_the_digest(
             or "レーティング" in mine)
 
 
-def test_result_command_from_the_cli_and_its_mistakes_in_one_line(tmp_path: Path) -> None:
+def test_r1_result_command_from_the_cli_and_its_mistakes_in_one_line(tmp_path: Path) -> None:
     """INTERFACE "TD commands": ``relaybot td result ID RESULT`` corrects a finished game;
     an unfinished game or a word that is not a result is one clear line."""
     relaybot(tmp_path, "init")
@@ -284,7 +284,7 @@ def test_result_command_from_the_cli_and_its_mistakes_in_one_line(tmp_path: Path
     assert "ratings: none" in relaybot(tmp_path, "member", "set", "a@example.jp").stdout
 
 
-def test_result_by_mail_from_the_td_tells_both_players_in_their_language(club: Club) -> None:
+def test_r1_result_by_mail_from_the_td_tells_both_players_in_their_language(club: Club) -> None:
     """INTERFACE "TD commands": ``result ID RESULT`` by mail from the TD corrects the
     game; the TD's confirmation says so and each player is told, in Japanese or English."""
     white = club.member("Sato, Hanako", "sato@example.jp", lang="ja")
