@@ -194,7 +194,9 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                 for e in seats.get(member.id, [])
             ],
             "ratings": [
-                {"kind": kind, "changes": [{"before": c.before, "after": c.after} for c in cs]}
+                {"kind": kind, "changes": [{"before": _shown(c.before, c.state_before),
+                                            "after": _shown(c.after, c.state_after)}
+                                           for c in cs]}
                 for kind, cs in sorted(changes.get(member.id, {}).items(),
                                        key=lambda item: _kind_order(item[0]))
             ],
@@ -262,6 +264,12 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "used": side.total, "left": side.left, "control": side.control_move or "",
         "pending": clock.days if books.on_move == colour else 0,
     }
+
+
+def _shown(rating: int, state: dict[str, Any] | None) -> str:
+    """A rating as published: ``(1320)`` while provisional (R2: 仮レーティングは、すべて
+    （1320）というように、カッコをつけて表示), from the state kept with the change."""
+    return f"({rating})" if state and state.get("provisional") else str(rating)
 
 
 def _correction_row(event: GameEvent, game: Game, names: dict[int, str],

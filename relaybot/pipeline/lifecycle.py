@@ -183,12 +183,20 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
     game.termination = (Termination.ADJUDICATION if outcome.termination in UNRATED_TERMINATIONS
                         else outcome.termination)
     session.flush()
-    ratings = rerate_game(session, game, now)
+    players = (game.side0_id, game.side1_id)
+
+    def shown() -> dict[int, str]:  # R2: (1320) while provisional; "" while unrated
+        rows = {m: rating_row(session, m, game.kind) for m in players}
+        return {m: display(row, game.kind) if row is not None else "" for m, row in rows.items()}
+
+    before = shown()
+    rerate_game(session, game, now)
+    after = shown()
     award_champion(session, game.event)
     record_event(session, game, now, "result_corrected", None, game.ply_count,
                  detail={"old": old, "new": new,  # D1: the re-ratings the digest names
-                         "ratings": {str(m): list(pair) for m, pair in ratings.items()
-                                     if pair[0] != pair[1]}})
+                         "ratings": {str(m): [before[m], after[m]] for m in players
+                                     if before[m] != after[m]}})
     record = game_record(cfg, gf)
     # J15: the report as the winner (the first side on a draw) sends it, with their score
     reporter = outcome.winner if outcome.winner is not None else 0
@@ -197,12 +205,9 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
         record = f"{record}\n{gf.player(reporter).name}: {score}"
     for colour in (0, 1):
         member = gf.player(colour)
-        before, after = ratings[member.id]
-        row = rating_row(session, member.id, game.kind)
         emit(session, cfg, player_mail(
             cfg, gf, colour, "result_corrected",
             {"old": old, "new": new, "pgn": record, "kind": game.kind,
-             "rating_before": before, "rating_after": after,
-             "rating_shown": display(row, game.kind) if row is not None else ""},
+             "rating_before": before[member.id], "rating_shown": after[member.id]},
             dedupe_key=f"result_corrected:{game.id}:{colour}:{now.isoformat()}"), now)
     return old, new

@@ -411,3 +411,22 @@ def _plain(raw: bytes) -> str:
     part = msg.get_body(preferencelist=("plain",))
     assert part is not None
     return str(part.get_content())
+
+
+def test_r2_d1_the_digest_shows_a_provisional_rating_in_parentheses(
+        store: Store, db_url: str) -> None:
+    """R2, seed 000: 「それまでの仮レーティング（R_a、R_b）は、すべて（1320）というように、カッコ
+    をつけて表示されます」: the digest's rating changes too (D1); an official one is bare."""
+    from relaybot.digest import send_digests
+
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        new = member(s, cfg, "new@example.jp")
+        official = member(s, cfg, "official@example.jp", rating=1500)
+        play(s, cfg, new.email, official.email, "0-1", T0)  # difference 300
+    assert send_digests(store, cfg, T0) == 2
+    with store.session() as s:
+        bodies = {to: _plain(raw) for to, raw in s.execute(
+            select(Outbox.recipient, Outbox.raw).where(Outbox.kind == "digest"))}
+    assert "Your rating (chess): (1200) -> (1192)" in bodies["new@example.jp"]
+    assert "Your rating (chess): 1500 -> 1509" in bodies["official@example.jp"]
