@@ -291,9 +291,9 @@ def test_r1_result_by_mail_from_the_td_tells_both_players_in_their_language(club
     black = club.member("Brown, Tom", "brown@example.org", lang="en")
     gid = club.game(white, black)
     tdp = Player("TD", TD, club)
-    tdp.send(f"adjudicate {gid} 1-0", to="relay@club.example", subject="J14")
+    tdp.send(f"adjudicate {gid} 1-0", to=tdp.member_address(), subject="J14")
     club.cycle()
-    tdp.send(f"result {gid} 0-1", to="relay@club.example", subject="correction")
+    tdp.send(f"result {gid} 0-1", to=tdp.member_address(), subject="correction")
     club.cycle()
     with club.store.session() as s:
         game = s.get(Game, gid)

@@ -49,7 +49,7 @@ def test_j20_withdrawal_lost_void_and_suspended(club: Club) -> None:
     assert got[void] == ("finished", "*", "withdrawal_void")
     assert got[suspended] == ("suspended", None, None)
     # J20 (rule 21: 対局の中断と見なす): a suspended game is decided by the TD later
-    td.send(f"adjudicate {suspended} 1/2-1/2", to="relay@club.example", subject="J20")
+    td.send(f"adjudicate {suspended} 1/2-1/2", to=td.member_address(), subject="J20")
     club.cycle()
     with club.store.session() as s:
         game = s.get(Game, suspended)
