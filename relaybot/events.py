@@ -23,6 +23,7 @@ from relaybot.core.events import (
     match,
     standings,
 )
+from relaybot.games import rules_for
 from relaybot.results import result_form
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberTitle
 
