@@ -16,10 +16,10 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.game import setup_position
-from relaybot.core.ratings import handicap_between, rank_points
+from relaybot.core.ratings import handicap_between, rank_points, title_name
 from relaybot.games import rules_for
 from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
-from relaybot.store.models import Game, Member, MemberAddress
+from relaybot.store.models import Game, Member, MemberAddress, MemberTitle
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 TIME_CONTROL_RE = re.compile(r"^(\d+/\d+|bank:\d+|fischer:\d+\+\d+(?::\d+)?)(,max:\d+)?$")
@@ -53,6 +53,37 @@ class MemberInput:
     provisional: bool = False
     game: str | None = None
     rank: str | None = None
+    titles: tuple[str, ...] = ()  # R3: titles won (added), as title_name reads them
+    drop_titles: tuple[str, ...] = ()  # R3: titles entered by mistake (one of each removed)
+
+
+def _titles(words: tuple[str, ...], prefix: str) -> list[str]:
+    try:
+        return [title_name(w) for w in words]
+    except ValueError as exc:
+        raise AdminError(f"{prefix}--title: {exc}") from None
+
+
+def set_titles(session: Session, member: Member, add: tuple[str, ...],
+               drop: tuple[str, ...] = ()) -> None:
+    """R3 title points (seed 000 称号点数): add titles won (日本チャンピオン once per time
+    won; ICCF IM, SIM, GM once each), remove ones entered by mistake. ``member`` has an id.
+    """
+    held = list(session.scalars(select(MemberTitle).where(
+        MemberTitle.member_id == member.id).order_by(MemberTitle.id)))
+    for title in _titles(drop, ""):
+        row = next((t for t in reversed(held) if t.title == title), None)
+        if row is None:
+            raise AdminError(f"--drop-title: {member.name} holds no {title}")
+        held.remove(row)
+        session.delete(row)
+    for title in _titles(add, ""):
+        if title != "japan_champion" and any(t.title == title for t in held):
+            raise AdminError(f"--title: {member.name} already holds {title} "
+                             f"(an ICCF title counts once)")
+        row = MemberTitle(member_id=member.id, title=title)
+        session.add(row)
+        held.append(row)
 
 
 def parse_rating(text: str, where: str = "--rating") -> tuple[int, bool]:
@@ -145,6 +176,9 @@ def add_member(session: Session, cfg: Config, m: MemberInput, now: datetime) -> 
     if rating is not None:
         set_rating(session, member, rating)
         session.flush()
+    if m.titles:
+        set_titles(session, member, m.titles)
+        session.flush()
     return member
 
 
@@ -165,6 +199,7 @@ def update_member(session: Session, cfg: Config, member: Member, m: MemberInput)
     member.notation, member.letters = checked.notation, checked.letters
     if rating is not None:
         set_rating(session, member, rating)
+    set_titles(session, member, m.titles, m.drop_titles)
     session.flush()
 
 
@@ -228,10 +263,11 @@ def member_addresses(session: Session, member: Member) -> list[str]:
 
 def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> list[Member]:
     """Add every row of a CSV (header name,email,lang,tz,rating,notation; optional game,
-    provisional and, for go, rank); all or nothing.
+    provisional, titles and, for go, rank); all or nothing.
 
     A rating is for the row's ``game`` (chess when empty) and official unless the
     ``provisional`` cell says yes or the rating is written in parentheses (R2).
+    ``titles`` (R3) lists the titles held, separated by ``;`` (``IM; japan_champion``).
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -243,7 +279,7 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
     required = {"name", "email"}
     if reader.fieldnames is None or not required <= set(reader.fieldnames):
         raise AdminError(f"{path}: header must be name,email,lang,tz,rating,notation")
-    members: list[tuple[Member, RatingInput | None]] = []
+    members: list[tuple[Member, RatingInput | None, tuple[str, ...]]] = []
     seen: set[str] = set()
     for number, row in enumerate(reader, start=2):
         where = f"{path}:{number}"
@@ -262,20 +298,23 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
         )
         member = _validate_member(cfg, given, where)
         rating_input = _validate_rating(given, f"{where}: ")
+        titles = tuple(t.strip() for t in cell("titles").split(";") if t.strip())
+        _titles(titles, f"{where}: ")
         if member.email in seen or session.scalar(
             select(Member.id).where(Member.email == member.email)
         ) is not None:
             raise AdminError(f"{where}: a member with address {member.email} already exists")
         seen.add(member.email)
         member.created_at = now
-        members.append((member, rating_input))
-    session.add_all([member for member, _ in members])
+        members.append((member, rating_input, titles))
+    session.add_all([member for member, _, _ in members])
     session.flush()
-    for member, rating_input in members:
+    for member, rating_input, titles in members:
         if rating_input is not None:
             set_rating(session, member, rating_input)
+        set_titles(session, member, titles)
     session.flush()
-    return [member for member, _ in members]
+    return [member for member, _, _ in members]
 
 
 def find_member(session: Session, email: str) -> Member:

@@ -108,15 +108,19 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
                          else (None, False))
     return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
                        notation=args.notation, provisional=args.provisional or bracketed,
-                       game=args.game, rank=args.rank)
+                       game=args.game, rank=args.rank, titles=tuple(args.title or ()),
+                       drop_titles=tuple(getattr(args, "drop_title", None) or ()))
 
 
 def _ratings_line(session: Session, member: Member) -> str:
-    from relaybot.rating_book import KINDS, display, ratings_of
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import KINDS, display, ratings_of, titles_of
 
     rows = ratings_of(session, member.id)
     shown = [f"{kind} {display(rows[kind], kind)}" for kind in KINDS if kind in rows]
-    return "ratings: " + (", ".join(shown) if shown else "none (unrated)")
+    titles = titles_text(titles_of(session, member.id))
+    return ("ratings: " + (", ".join(shown) if shown else "none (unrated)")
+            + (f"; titles: {titles}" if titles else ""))
 
 
 def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
@@ -320,7 +324,8 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             players=[p.strip() for p in args.players.split(",") if p.strip()],
             time_control=args.time_control, start=args.start, conditionals=args.conditionals,
             tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
-            grace=args.grace, leave=False if args.no_leave else None, td=args.td), now)
+            grace=args.grace, leave=False if args.no_leave else None, td=args.td,
+            final=args.final), now)
         for game in games:
             start_mails(session, cfg, game, now)
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
@@ -338,7 +343,8 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     store = _open(cfg)
     with store.session() as session:
         event = find_event(session, args.name)
-        print(f"{event.name}  ({event.kind}, {event.time_control}, from {event.start_date})")
+        kind = f"{event.kind}, final" if event.final else event.kind  # T1
+        print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
         print(event_text(session, event, args.lang))
         names = dict(session.execute(select(Member.id, Member.name)).all())
         for g in session.scalars(select(Game).where(Game.event == event.name)
@@ -349,14 +355,20 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.core.events import final_entry
-    from relaybot.events import event_standings, find_event
+    from relaybot.core.events import LAST_FINAL_50, SOLE_FIRST
+    from relaybot.events import final_entry_for, find_event
 
     store = _open(cfg)
     with store.session() as session:
-        rows = event_standings(session, find_event(session, args.name))
-        qualified = final_entry(rows)
-        print("final entry (T1): " + (", ".join(qualified) if qualified else "nobody yet"))
+        found = final_entry_for(session, find_event(session, args.name))
+    if found.unfinished:
+        print(f"final entry (T1): nobody yet ({found.unfinished} games still being played)")
+        return 0
+    why = {SOLE_FIRST: "sole first", LAST_FINAL_50: "50% or more in the last final"}
+    shown = [f"{player} ({why.get(reason, 'tied first with 70% or more')}"
+             + (f": {final})" if reason == LAST_FINAL_50 else ")")
+             for player, reason, final in found.entries]
+    print("final entry (T1): " + (", ".join(shown) if shown else "nobody"))
     return 0
 
 
@@ -375,12 +387,14 @@ def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.admin import find_member
-    from relaybot.rating_book import KINDS, display, grade_of, ratings_of
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
 
     store = _open(cfg)
     with store.session() as session:
         m = find_member(session, args.email)
         points, grade = grade_of(session, m)
+        titles = titles_text(titles_of(session, m.id))
         print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
               f"  digest {m.digest}")
         rows = ratings_of(session, m.id)
@@ -395,8 +409,10 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
                 print(f"go: points {display(row, kind)} after {games} games")
                 continue
             line = f"{kind}: rating {display(row, kind)} after {games} rated games"
-            if kind == "chess":  # R3: JCCA grades are chess grades
+            if kind == "chess":  # R3: JCCA grades are chess grades, titles part of them
                 line += f"; grade points {points} ({grade})"
+                if titles:
+                    line += f"; titles {titles}"
             print(line)
     return 0
 
@@ -470,6 +486,9 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
                         " (default chess)")
     parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+    parser.add_argument("--title", action="append", metavar="TITLE",
+                        help="a title won, for grade points (R3): japan_champion (each time "
+                        "won), IM, SIM, GM; repeat the option for several")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -499,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="another address the member writes from (repeatable)")
     mset.add_argument("--remove-address", action="append", metavar="OTHER",
                       help="forget one of the member's other addresses")
+    mset.add_argument("--drop-title", action="append", metavar="TITLE",
+                      help="remove a title entered by mistake (one of that title)")
     mset.set_defaults(func=cmd_member_set)
     imp = member.add_parser("import", help="add members from a CSV file")
     imp.add_argument("file")
@@ -570,6 +591,8 @@ def build_parser() -> argparse.ArgumentParser:
     enew.add_argument("--game", default="chess", help="the game every pairing plays")
     enew.add_argument("--td", metavar="ADDR",
                       help="the event's tournament director (default: [bot] td)")
+    enew.add_argument("--final", action="store_true",
+                      help="a JCCA final (T1): its results decide the next final's entry")
     _rule_set_options(enew)
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")

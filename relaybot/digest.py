@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
-from relaybot.core.events import GameResult, crosstable_text, standings
+from relaybot.core.events import crosstable_text, standings
+from relaybot.events import event_results
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member
@@ -97,7 +98,15 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     week_start = (now - timedelta(days=7)).date()
     shared["results"] = list(session.scalars(
         select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
-    ids = {g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
+    # D1: results the TD corrected this week (``result ID RESULT``), with the re-rating
+    shared["corrections"] = [
+        (event, game) for event, game in session.execute(
+            select(GameEvent, Game).join(Game, Game.id == GameEvent.game_id)
+            .where(GameEvent.kind == "result_corrected", GameEvent.at >= since)
+            .order_by(GameEvent.at, GameEvent.id)).all()]
+    ids = ({g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
+           | {g.side0_id for _e, g in shared["corrections"]}
+           | {g.side1_id for _e, g in shared["corrections"]})
     shared["names"] = dict(session.execute(
         select(Member.id, Member.name).where(Member.id.in_(ids))).all()) if ids else {}
     return shared
@@ -175,12 +184,19 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
             "results": [_result_row(g, common["names"]) for g in common["results"]
                         if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
                         or member.id in (g.side0_id, g.side1_id)],
+            "corrections": [
+                _correction_row(e, g, common["names"], member.id)
+                for e, g in common["corrections"]
+                if g.event in {common["events"][x].name for x in seats.get(member.id, [])}
+                or member.id in (g.side0_id, g.side1_id)],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang)}
                 for e in seats.get(member.id, [])
             ],
             "ratings": [
-                {"kind": kind, "changes": [{"before": c.before, "after": c.after} for c in cs]}
+                {"kind": kind, "changes": [{"before": _shown(c.before, c.state_before),
+                                            "after": _shown(c.after, c.state_after)}
+                                           for c in cs]}
                 for kind, cs in sorted(changes.get(member.id, {}).items(),
                                        key=lambda item: _kind_order(item[0]))
             ],
@@ -220,10 +236,7 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     for event_id in todo:
         who = dict(players[event_id])
         event = common["events"][event_id]
-        results = [GameResult(who[g.side0_id], who[g.side1_id], g.result or "*")
-                   for g in finished[event_id]
-                   if g.side0_id in who and g.side1_id in who
-                   and g.result in ("1-0", "0-1", "1/2-1/2")]
+        results = event_results(finished[event_id], who)  # every game's own results
         order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
         common["standings"][event_id] = standings(list(who.values()), results, order)
 
@@ -251,6 +264,21 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "used": side.total, "left": side.left, "control": side.control_move or "",
         "pending": clock.days if books.on_move == colour else 0,
     }
+
+
+def _shown(rating: int, state: dict[str, Any] | None) -> str:
+    """A rating as published: ``(1320)`` while provisional (R2: 仮レーティングは、すべて
+    （1320）というように、カッコをつけて表示), from the state kept with the change."""
+    return f"({rating})" if state and state.get("provisional") else str(rating)
+
+
+def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
+                    reader: int) -> dict[str, Any]:
+    """A corrected result for the digest; the reader's own re-rating when they played."""
+    mine = (event.detail.get("ratings") or {}).get(str(reader))
+    return {**_result_row(game, names), "old": event.detail.get("old", ""),
+            "new": event.detail.get("new", ""), "kind": game.kind,
+            "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
 def _result_row(game: Game, names: dict[int, str]) -> dict[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -15,6 +16,7 @@ from relaybot.core.events import (
     GameResult,
     StandingRow,
     crosstable_text,
+    final_entries,
     iccf_section,
     jcca_group,
     ladder,
@@ -22,7 +24,8 @@ from relaybot.core.events import (
     standings,
 )
 from relaybot.games import rules_for
-from relaybot.store.models import Event, EventPlayer, Game, Member
+from relaybot.results import result_form
+from relaybot.store.models import Event, EventPlayer, Game, Member, MemberTitle
 
 KINDS = ("group", "match", "ladder", "section")
 TIEBREAKS = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "direct", "wins")
@@ -43,6 +46,7 @@ class EventInput:
     grace: int | None = None  # J7
     leave: bool | None = None  # J12
     td: str | None = None  # the event's TD; None: [bot] td
+    final: bool = False  # T1: a JCCA final (決勝T)
 
 
 def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
@@ -96,7 +100,7 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     start = e.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
     event = Event(name=name, kind=e.kind, time_control=e.time_control,
                   conditionals=e.conditionals, start_date=start, tiebreaks=e.tiebreaks,
-                  td=td, created_at=now)
+                  td=td, final=int(e.final), created_at=now)
     session.add(event)
     session.flush()
     for seat, member in enumerate(members, start=1):
@@ -119,16 +123,29 @@ def event_players(session: Session, event: Event) -> list[Member]:
     return list(rows)
 
 
+def standing_form(game: Game) -> str | None:
+    """A finished game's result as the standings count it, side 0 first (T5): each game
+    reads its own words (shogi ``sente``, go ``B+3.5``) with its ``parse_result``, so
+    standings work for every game; see :func:`relaybot.results.result_form`."""
+    return result_form(game)
+
+
+def event_results(games: Iterable[Game], names: dict[int, str]) -> list[GameResult]:
+    """The finished games among ``names``' players as the standings read them (T5)."""
+    found = []
+    for g in games:
+        form = standing_form(g)
+        if form is not None and g.side0_id in names and g.side1_id in names:
+            found.append(GameResult(names[g.side0_id], names[g.side1_id], form))
+    return found
+
+
 def event_standings(session: Session, event: Event) -> list[StandingRow]:
     """Standings with the event's tie-breaks, from its finished games (T5)."""
     players = event_players(session, event)
     names = {m.id: m.name for m in players}
-    results = [
-        GameResult(names[g.side0_id], names[g.side1_id], g.result or "*")
-        for g in session.scalars(select(Game).where(Game.event == event.name))
-        if g.side0_id in names and g.side1_id in names
-        and g.status == "finished" and g.result in ("1-0", "0-1", "1/2-1/2")
-    ]
+    results = event_results(session.scalars(select(Game).where(Game.event == event.name)),
+                            names)
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
     return standings([m.name for m in players], results, order)
 
@@ -155,11 +172,95 @@ def score_line(session: Session, game: Game, colour: int) -> str:
             Game.event == game.event, Game.status == "finished",
             (Game.side0_id == member_id) | (Game.side1_id == member_id))):
         mine = 0 if g.side0_id == member_id else 1
-        if g.result == "1/2-1/2":
+        form = standing_form(g)
+        if form == "1/2-1/2":
             draws += 1
-        elif g.result in ("1-0", "0-1"):
-            if (g.result == "1-0") == (mine == 0):
+        elif form is not None:
+            if form == ("1-0", "0-1")[mine]:
                 wins += 1
             else:
-                losses += 1
+                losses += 1  # a loss, or both losing (0-0)
     return f"{wins} wins {draws} draws {losses} losses"
+
+
+@dataclass(frozen=True)
+class FinalEntry:
+    """Who of a group may enter the next final (T1), and what the TD should know."""
+
+    entries: list[tuple[str, str, str]]  # (player, reason code, the final it comes from)
+    unfinished: int  # games of the group still being played: nobody is decided yet
+
+
+def _event_games(session: Session, event: Event) -> list[Game]:
+    return list(session.scalars(select(Game).where(Game.event == event.name)))
+
+
+def final_entry_for(session: Session, group: Event) -> FinalEntry:
+    """T1: the players of a finished JCCA preliminary group entitled to the next final,
+    with the results of each player's last final fed in (seed 000: 「過去の決勝Tで50%以上の
+    勝率を上げた者」; 「最後に参加した決勝Tで50%未満の勝率であったときは権利消滅」). A final is
+    an event made with ``event new --final``; a player's last final is the latest by
+    start date that has ended (every game of theirs finished), other than ``group``.
+    A first place no longer counts once the player has entered a final that started after
+    the group ended (「1位権利者は1度決勝トーナメントに参加すると…権利消滅」)."""
+    games = _event_games(session, group)
+    unfinished = sum(1 for g in games if g.status in ("active", "suspended"))
+    if unfinished:
+        return FinalEntry([], unfinished)
+    players = event_players(session, group)
+    ends = [g.end_date for g in games if g.end_date is not None]
+    group_end = max(ends) if ends else group.start_date
+    finals = [e for e in session.scalars(select(Event).where(Event.final == 1,
+                                                             Event.id != group.id))]
+    finals.sort(key=lambda e: (e.start_date, e.id))
+    last_pct: dict[str, float] = {}
+    last_name: dict[str, str] = {}
+    spent: set[str] = set()
+    for final in finals:  # in order: a later final replaces an earlier one
+        by_name = {r.player: r for r in event_standings(session, final)}
+        mine = {m.id for m in event_players(session, final)}
+        final_games = _event_games(session, final)
+        for member in players:
+            if member.id not in mine:
+                continue
+            if final.start_date > group_end:
+                spent.add(member.name)
+            theirs = [g for g in final_games if member.id in (g.side0_id, g.side1_id)]
+            row = by_name.get(member.name)
+            if any(g.status != "finished" for g in theirs) or row is None or not row.games:
+                last_pct.pop(member.name, None)  # still being played: not yet a past final
+                last_name.pop(member.name, None)
+                continue
+            last_pct[member.name] = 100 * row.points / row.games
+            last_name[member.name] = final.name
+    rows = event_standings(session, group)
+    entries = [(player, reason, last_name.get(player, ""))
+               for player, reason in final_entries(rows, last_pct, frozenset(spent))]
+    return FinalEntry(entries, 0)
+
+
+def award_champion(session: Session, event_name: str | None) -> None:
+    """T1, R3: the winner of a JCCA final is Japan champion (seed 000: Eメール戦決勝優勝者は
+    「Eメールチェス日本チャンピオン」を…称します), worth 2000 grade points each time
+    (日本チャンピオン 1回獲得につき2000点). Called when a game of a final ends or its result
+    is corrected: once every game has finished, the sole first of the standings holds
+    the title from this final; a corrected result moves it, and a shared first place
+    gives it to nobody until the TD enters it (``member set --title``)."""
+    if not event_name:
+        return
+    event = session.scalar(select(Event).where(Event.name == event_name))
+    if event is None or not event.final:
+        return
+    games = _event_games(session, event)
+    winner_id = None
+    if games and all(g.status == "finished" for g in games):
+        rows = event_standings(session, event)
+        if rows and rows[0].rank == 1 and not rows[0].shared:
+            ids = {m.name: m.id for m in event_players(session, event)}
+            winner_id = ids.get(rows[0].player)
+    held = list(session.scalars(select(MemberTitle).where(MemberTitle.event == event.name)))
+    for title in held:
+        if title.member_id != winner_id:
+            session.delete(title)
+    if winner_id is not None and not any(t.member_id == winner_id for t in held):
+        session.add(MemberTitle(member_id=winner_id, title="japan_champion", event=event.name))

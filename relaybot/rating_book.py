@@ -8,14 +8,17 @@ points (R4), which have no provisional period.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.core.ratings import (
+    OFFICIAL_AFTER,
+    PROVISIONAL_AFTER,
     START_RATING,
     RatingState,
     apply_result,
@@ -25,21 +28,27 @@ from relaybot.core.ratings import (
     grade_points,
     section_points,
 )
-from relaybot.store.models import Game, Member, MemberRating, RatingChange
+from relaybot.results import result_form
+from relaybot.store.models import (
+    Event,
+    Game,
+    GameEvent,
+    Member,
+    MemberRating,
+    MemberTitle,
+    RatingChange,
+)
 
 KINDS = ("chess", "shogi", "go")
 RATED_RESULTS = ("1-0", "0-1", "1/2-1/2")
 UNRATED_TERMINATIONS = ("withdrawal_void", "withdrawal_suspended")
+# R1, seed 002 (11: 不戦勝・不戦敗…は除く; 8: 対戦開始後の棄権は、不戦敗): the shogi league
+# rates no game a withdrawal decided, even one with play
+SHOGI_UNRATED_TERMINATIONS = ("withdrawal_lost",)
 # R1: an unrated player starts at 1200 provisional; R4: a go player of unknown strength
 # starts at 0 points (seed 004: 初期値を「0」), and salon points are never provisional.
 DEFAULT: dict[str, tuple[int, bool]] = {
     "chess": (START_RATING, True), "shogi": (START_RATING, True), "go": (0, False)}
-
-# Shogi results as the net league writes them, side 0 being 先手. R1 (seed 002, 11):
-# draws, forfeits and both-lose (期限切れ) are not rated there, so they are not listed.
-_SHOGI_RESULTS = {"1-0": "1-0", "0-1": "0-1", "sente": "1-0", "gote": "0-1",
-                  "先手勝ち": "1-0", "後手勝ち": "0-1"}
-
 
 def _default(kind: str) -> tuple[int, bool]:
     return DEFAULT.get(kind, (START_RATING, True))
@@ -91,6 +100,15 @@ def set_rating(session: Session, member: Member, value: RatingInput) -> MemberRa
         session.add(row)
     row.rating = value.rating
     row.provisional = int(value.provisional and value.kind != "go")
+    if value.kind != "go":
+        # R3 (seed 000: 導入時および本レイティング認定時のレイティングに応じ一度だけ): an official
+        # rating set before any rated game is the introduction, and gives the bonus (a
+        # later correction before play replaces it); a provisional one gives none yet.
+        # After play the bonus, once given, stays.
+        if row.rated_games == 0:
+            row.bonus_rating = value.rating if not row.provisional else None
+        elif not row.provisional and row.bonus_rating is None:
+            row.bonus_rating = value.rating
     return row
 
 
@@ -138,11 +156,14 @@ def _row_for_update(session: Session, member_id: int, kind: str) -> MemberRating
 
 
 def _jcca_result(game: Game) -> str | None:
-    """The result as the quick table reads it, side 0 first; None when not rated (R1)."""
-    text = (game.result or "").strip()
-    if game.kind == "shogi":
-        return _SHOGI_RESULTS.get(text)
-    return text if text in RATED_RESULTS else None
+    """The result as the quick table reads it, side 0 first, in the game's own words
+    read by the game (:func:`relaybot.results.result_form`); None when not rated (R1):
+    both losing is never rated, and the shogi league rates no draw (seed 002, 11:
+    引き分け…期限切れ(双方負け)は除く)."""
+    form = result_form(game)
+    if form is None or form == "0-0" or (game.kind == "shogi" and form == "1/2-1/2"):
+        return None
+    return form
 
 
 def _go_deltas(game: Game) -> tuple[int, int] | None:
@@ -158,6 +179,52 @@ def _go_deltas(game: Game) -> tuple[int, int] | None:
     return points.black, points.white
 
 
+def _next_states(game: Game, states: tuple[RatingState, RatingState]
+                 ) -> tuple[RatingState, RatingState] | None:
+    """Both sides' states after this finished game as it now reads (side 0 first); None
+    when the game is not rated (R1, R4)."""
+    if game.termination in UNRATED_TERMINATIONS or game.ply_count == 0:
+        return None  # void, suspended, or a forfeit without play
+    kind = game.kind
+    if kind == "shogi" and game.termination in SHOGI_UNRATED_TERMINATIONS:
+        return None
+    if kind == "go":
+        go = _go_deltas(game)
+        if go is None:
+            return None
+        first, second = (RatingState(rating=s.rating + d, games=s.games + 1, provisional=False)
+                         for s, d in zip(states, go, strict=True))
+        return first, second
+    result = _jcca_result(game)
+    if result is None:
+        return None
+    default = _default(kind)[0]
+    start0 = game.side0_rating if game.side0_rating is not None else default
+    start1 = game.side1_rating if game.side1_rating is not None else default
+    return apply_result(states[0], states[1], start0, start1, result)
+
+
+def _bonus_after(before: RatingState, after: RatingState, bonus: int | None) -> int | None:
+    """R3: the introduction bonus is due once, when a provisional rating becomes
+    official (seed 000: 本レイティング認定時のレイティング): the rating after that game."""
+    if bonus is None and before.provisional and not after.provisional:
+        return after.rating
+    return bonus
+
+
+def _snapshot(state: RatingState, bonus: int | None) -> dict[str, Any]:
+    return {"rating": state.rating, "games": state.games, "provisional": state.provisional,
+            "opponents": list(state.opponents), "wins": state.wins, "losses": state.losses,
+            "bonus": bonus}
+
+
+def _from_snapshot(snap: dict[str, Any]) -> tuple[RatingState, int | None]:
+    return RatingState(rating=int(snap["rating"]), games=int(snap["games"]),
+                       provisional=bool(snap["provisional"]),
+                       opponents=tuple(int(r) for r in snap["opponents"]),
+                       wins=int(snap["wins"]), losses=int(snap["losses"])), snap.get("bonus")
+
+
 def rate_game(session: Session, game: Game, now: datetime) -> bool:
     """Apply the rating change of a finished game to both players' rows for its kind;
     False when it is not rated or already was.
@@ -165,52 +232,196 @@ def rate_game(session: Session, game: Game, now: datetime) -> bool:
     JCCA kinds: the change comes from the ratings at the game's start (R1) and is added
     to the ratings now. Go: winner +1, loser -1, jigo 0 but counted (R4). A game
     without play (no ply at all) is not rated; one that ended after 1. e4 was played and
-    is (issue 13: the seeds rate every game with play).
+    is (issue 13: the seeds rate every game with play). Each change keeps both players'
+    whole states around it, for a later correction (:func:`rerate_game`).
     """
-    if game.termination in UNRATED_TERMINATIONS or game.ply_count == 0:
-        return False  # void, suspended, or a forfeit without play
-    kind = game.kind
-    go = _go_deltas(game) if kind == "go" else None
-    result = None if kind == "go" else _jcca_result(game)
-    if go is None and result is None:
+    if _next_states(game, (RatingState(), RatingState())) is None:
         return False
     done = session.scalar(select(RatingChange.id).where(RatingChange.game_id == game.id))
     if done is not None:
         return False  # never twice for one game
+    kind = game.kind
     rows = (_row_for_update(session, game.side0_id, kind),
             _row_for_update(session, game.side1_id, kind))
     states = (state_of(rows[0], kind), state_of(rows[1], kind))
-    if go is not None:
-        new = tuple(RatingState(rating=s.rating + d, games=s.games + 1, provisional=False)
-                    for s, d in zip(states, go, strict=True))
-    else:
-        assert result is not None
-        default = _default(kind)[0]
-        start0 = game.side0_rating if game.side0_rating is not None else default
-        start1 = game.side1_rating if game.side1_rating is not None else default
-        new = apply_result(states[0], states[1], start0, start1, result)
+    new = _next_states(game, states)
+    assert new is not None
     for row, before, after in zip(rows, states, new, strict=True):
+        bonus = _bonus_after(before, after, row.bonus_rating)
         session.add(RatingChange(game_id=game.id, member_id=row.member_id,
-                                 before=before.rating, after=after.rating, at=now))
+                                 before=before.rating, after=after.rating, at=now,
+                                 state_before=_snapshot(before, row.bonus_rating),
+                                 state_after=_snapshot(after, bonus)))
         _store(row, after)
+        row.bonus_rating = bonus
     return True
 
 
+def _score(game: Game, member_id: int) -> float:
+    """The member's score in a rated JCCA-kind game (1, 0.5, 0)."""
+    result = _jcca_result(game)
+    if result == "1/2-1/2":
+        return 0.5
+    won_by_side0 = result == "1-0"
+    return 1.0 if won_by_side0 == (game.side0_id == member_id) else 0.0
+
+
+def _legacy_before(change: RatingChange, row: MemberRating,
+                   history: Sequence[tuple[RatingChange, Game]]) -> tuple[RatingState, int | None]:
+    """The state before ``change`` for a change recorded before states were kept: the
+    rating it names, the games before it, and the provisional record as far as the
+    member's row and earlier games tell it (the Rb record grows over the first 12)."""
+    index = next(i for i, (c, _g) in enumerate(history) if c.id == change.id)
+    was_provisional_once = bool(row.rb_opponents)
+    provisional = bool(row.provisional) or (was_provisional_once and index < OFFICIAL_AFTER)
+    known = list(row.rb_opponents or ())[:min(index, PROVISIONAL_AFTER)]
+    scores = [_score(g, change.member_id) for _c, g in history[:len(known)]]
+    state = RatingState(rating=change.before, games=index, provisional=provisional,
+                        opponents=tuple(known), wins=sum(1 for x in scores if x == 1),
+                        losses=sum(1 for x in scores if x == 0))
+    return state, (None if provisional else row.bonus_rating)
+
+
+def _same_rating(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    if a is None or b is None:
+        return True  # nothing to compare: assume no change between
+    return (a["rating"], bool(a["provisional"])) == (b["rating"], bool(b["provisional"]))
+
+
+def _moment(session: Session, game: Game, own: Sequence[RatingChange]) -> tuple[datetime, int]:
+    """Where ``game`` stands in the order games were rated: its own change, or, for a game
+    rated only now (a void game given a result), the moment it ended."""
+    if own:
+        first = min(own, key=lambda c: (c.at, c.id))
+        return first.at, first.id
+    at = session.scalar(select(GameEvent.at).where(
+        GameEvent.game_id == game.id, GameEvent.kind == "result")
+        .order_by(GameEvent.id.desc()).limit(1))
+    return (at if at is not None else game.updated_at), 2**62  # after that moment's changes
+
+
+def _take_up(current: tuple[RatingState, int | None], snap: dict[str, Any]
+             ) -> tuple[RatingState, int | None]:
+    """The replayed state after a rating the TD set between two games (``snap``: the state
+    the next game found): its rating and provisional flag, and the bonus it gave (R3)."""
+    state, bonus = current
+    return (replace(state, rating=int(snap["rating"]), provisional=bool(snap["provisional"])),
+            bonus if bonus is not None else snap.get("bonus"))
+
+
+def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[int, int]]:
+    """Re-rate both players after ``game``'s result was corrected (a TD's ``result``):
+    their rating history in the game's kind is replayed in order from this game on (R1,
+    R2: a provisional player's Rb after 12 games and the official rating after 20 depend
+    on every result before them; R3: so does the bonus). Returns each player's rating
+    before and after the correction.
+
+    Only these two players' states are replayed. Their opponents' changes in later games
+    came from the start ratings recorded with those games (R1), which stay as they were,
+    as do the start ratings printed in those games' reports (J15). A rating the TD set
+    between two games is kept: the replay takes it up where it was set.
+    """
+    kind = game.kind
+    tracked = (game.side0_id, game.side1_id)
+    # no row: unrated in this kind, and stays so unless the game is now rated
+    rows = {m: rating_row(session, m, kind) for m in tracked}
+    old = {m: state_of(rows[m], kind).rating for m in tracked}
+    wrote = {m: False for m in tracked}
+    history = {m: [(c, g) for c, g in session.execute(
+        select(RatingChange, Game).join(Game, Game.id == RatingChange.game_id)
+        .where(RatingChange.member_id == m, Game.kind == kind)
+        .order_by(RatingChange.at, RatingChange.id)).all()] for m in tracked}
+    own = [c for c, _g in history[tracked[0]] + history[tracked[1]] if c.game_id == game.id]
+    moment = _moment(session, game, own)
+
+    def later(c: RatingChange) -> bool:
+        return c.game_id == game.id or (c.at, c.id) >= moment
+
+    states: dict[int, tuple[RatingState, int | None]] = {}
+    replay: dict[str, tuple[tuple[datetime, int], Game]] = {game.id: (moment, game)}
+    changes: dict[tuple[str, int], RatingChange] = {}
+    for m in tracked:
+        mine = [(c, g) for c, g in history[m] if later(c)]
+        for c, g in mine:
+            changes[(g.id, m)] = c
+            key = (c.at, c.id)
+            if g.id not in replay or key < replay[g.id][0]:
+                replay[g.id] = (key if g.id != game.id else moment, g)
+        row = rows[m]
+        if not mine:
+            states[m] = (state_of(row, kind), row.bonus_rating if row is not None else None)
+        elif mine[0][0].state_before is not None:
+            states[m] = _from_snapshot(mine[0][0].state_before)
+        else:
+            assert row is not None  # a recorded change made the row
+            states[m] = _legacy_before(mine[0][0], row, history[m])
+    last_after: dict[int, dict[str, Any] | None] = {m: None for m in tracked}
+    for _key, h in sorted(replay.values(), key=lambda item: item[0]):
+        sides = (h.side0_id, h.side1_id)
+        for m in tracked:
+            ch = changes.get((h.id, m))
+            if m in sides and ch is not None and ch.state_before is not None \
+                    and not _same_rating(last_after[m], ch.state_before):
+                states[m] = _take_up(states[m], ch.state_before)
+        pair = tuple(states[s][0] if s in tracked else RatingState() for s in sides)
+        new = _next_states(h, (pair[0], pair[1]))
+        for side, m in enumerate(sides):
+            if m not in tracked:
+                continue
+            ch = changes.get((h.id, m))
+            if ch is not None:
+                last_after[m] = ch.state_after
+            if new is None:  # only the corrected game can stop being rated
+                if ch is not None:
+                    session.delete(ch)
+                continue
+            before, bonus = states[m]
+            after = new[side]
+            bonus_after = _bonus_after(before, after, bonus)
+            if ch is None:
+                ch = RatingChange(game_id=h.id, member_id=m, at=moment[0])
+                session.add(ch)
+            ch.before, ch.after = before.rating, after.rating
+            ch.state_before = _snapshot(before, bonus)
+            ch.state_after = _snapshot(after, bonus_after)
+            states[m] = (after, bonus_after)
+            wrote[m] = True
+    for m in tracked:
+        st, bonus = states[m]
+        if rows[m] is None and not wrote[m]:
+            continue  # still unrated in this kind
+        row = _row_for_update(session, m, kind)
+        if last_after[m] is not None and not _same_rating(
+                last_after[m], {"rating": row.rating, "provisional": row.provisional}):
+            # the TD set the rating after the last game: it stays
+            st = replace(st, rating=row.rating, provisional=bool(row.provisional))
+        _store(row, st)
+        row.bonus_rating = bonus
+    session.flush()
+    return {m: (old[m], state_of(rating_row(session, m, kind), kind).rating) for m in tracked}
+
+
+def titles_of(session: Session, member_id: int) -> list[str]:
+    """The member's titles (R3), one entry per time won, in the order entered."""
+    return list(session.scalars(select(MemberTitle.title).where(
+        MemberTitle.member_id == member_id).order_by(MemberTitle.id)))
+
+
 def grade_of(session: Session, member: Member) -> tuple[int, str]:
-    """R3: JCCA grade points (introduction bonus from the first chess rating on record,
-    plus tournament points from every finished chess game in an event, by the category
-    of the section's average start rating) and the grade they reach. JCCA grades are
-    chess grades, so other kinds' games and ratings do not count."""
-    first = session.scalar(
-        select(RatingChange.before).join(Game, Game.id == RatingChange.game_id)
-        .where(RatingChange.member_id == member.id, Game.kind == "chess")
-        .order_by(RatingChange.at, RatingChange.id).limit(1))
+    """R3: JCCA grade points and the grade they reach: the introduction bonus once, for
+    the rating at introduction or when it became official (seed 000: 導入時および本レイテ
+    ィング認定時のレイティングに応じ一度だけ与える; a provisional newcomer has none yet),
+    title points, and tournament points from every finished chess game in a JCCA event
+    (not an ICCF section), by the category of the section's average start rating. JCCA
+    grades are chess grades, so other kinds' games and ratings do not count."""
     row = rating_row(session, member.id, "chess")
-    intro = first if first is not None else (row.rating if row is not None else None)
+    intro = row.bonus_rating if row is not None else None
     tournament = 0
     mine = ((Game.side0_id == member.id) | (Game.side1_id == member.id)) & (Game.kind == "chess")
     events = {e for e in session.scalars(select(Game.event).where(mine)) if e}
-    for event in sorted(events):
+    # seed 000: 獲得点数は、JCCAトーナメント結果により: an ICCF section (T2) gives none
+    iccf = set(session.scalars(select(Event.name).where(Event.kind == "section")))
+    for event in sorted(events - iccf):
         games = session.scalars(select(Game).where(Game.event == event,
                                                    Game.kind == "chess")).all()
         ratings: dict[int, int] = {}
@@ -226,5 +437,6 @@ def grade_of(session: Session, member: Member) -> tuple[int, str]:
         ]
         if scores:
             tournament += section_points(list(ratings.values()), scores)
-    points = grade_points(intro_rating=intro, tournament=tournament)
+    points = grade_points(intro_rating=intro, titles=titles_of(session, member.id),
+                          tournament=tournament)
     return points, grade_for(points)

@@ -14,13 +14,19 @@ from sqlalchemy.orm import Session
 from relaybot.books import books_for, compute, game_ledger, ledgers
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
-from relaybot.core.game import Outcome
+from relaybot.core.game import Outcome, Termination
 from relaybot.deadlines import schedule
-from relaybot.events import score_line
+from relaybot.events import award_champion, score_line
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
-from relaybot.rating_book import rate_game
+from relaybot.rating_book import (
+    UNRATED_TERMINATIONS,
+    display,
+    rate_game,
+    rating_row,
+    rerate_game,
+)
 from relaybot.store.models import Game, GameEvent
 from relaybot.views import game_context, game_record
 
@@ -140,6 +146,7 @@ def game_over(
                  detail={"result": result, "termination": termination})
     session.flush()
     rate_game(session, game, now)  # R1: applied at the end, once
+    award_champion(session, game.event)  # T1/R3: a final's winner is Japan champion
     record = game_record(cfg, gf)
     # J15: the winner (the first side on a draw) reports, with their score in the event
     reporter = outcome.winner if outcome.winner is not None else 0
@@ -160,3 +167,47 @@ def game_over(
                  "result": result, "termination": termination, "event": game.event or "",
                  "end_date": end_day.isoformat(), "pgn": record}))
     return mails
+
+
+def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome,
+                   now: datetime) -> tuple[str, str]:
+    """A TD's correction of a finished game's result (INTERFACE "TD commands": ``result
+    ID RESULT``): the result stored, both players re-rated with their later games
+    replayed in order (R1, R2; grades follow, R3), standings and the digest read it from
+    here (T5, D1), and both players told with the corrected record. Returns (old, new).
+    """
+    game = gf.game
+    old, new = game.result or "", gf.rules.format_result(outcome)
+    game.result = new
+    # a voided or suspended game given a result is now the TD's decision
+    game.termination = (Termination.ADJUDICATION if outcome.termination in UNRATED_TERMINATIONS
+                        else outcome.termination)
+    session.flush()
+    players = (game.side0_id, game.side1_id)
+
+    def shown() -> dict[int, str]:  # R2: (1320) while provisional; "" while unrated
+        rows = {m: rating_row(session, m, game.kind) for m in players}
+        return {m: display(row, game.kind) if row is not None else "" for m, row in rows.items()}
+
+    before = shown()
+    rerate_game(session, game, now)
+    after = shown()
+    award_champion(session, game.event)
+    record_event(session, game, now, "result_corrected", None, game.ply_count,
+                 detail={"old": old, "new": new,  # D1: the re-ratings the digest names
+                         "ratings": {str(m): [before[m], after[m]] for m in players
+                                     if before[m] != after[m]}})
+    record = game_record(cfg, gf)
+    # J15: the report as the winner (the first side on a draw) sends it, with their score
+    reporter = outcome.winner if outcome.winner is not None else 0
+    score = score_line(session, game, reporter)
+    if score:
+        record = f"{record}\n{gf.player(reporter).name}: {score}"
+    for colour in (0, 1):
+        member = gf.player(colour)
+        emit(session, cfg, player_mail(
+            cfg, gf, colour, "result_corrected",
+            {"old": old, "new": new, "pgn": record, "kind": game.kind,
+             "rating_before": before[member.id], "rating_shown": after[member.id]},
+            dedupe_key=f"result_corrected:{game.id}:{colour}:{now.isoformat()}"), now)
+    return old, new

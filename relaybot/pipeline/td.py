@@ -29,7 +29,7 @@ from relaybot.core.leave import (
 )
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
-from relaybot.pipeline.lifecycle import end_game, load_game, refresh_due
+from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
 from relaybot.store.models import Game, Inbound, Leave, Member, Question
 
@@ -112,12 +112,14 @@ class _EndGame(Command):
             return self.refuse(f"no game {args[0]}")
         if not ctx.may_act(game):
             return self.refuse(ctx.not_yours(game))
-        if game.status != "active":
+        if game.status not in ("active", "suspended"):
             return self.refuse(f"game {game.id} has already ended ({game.result})")
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
         if isinstance(outcome, Done):
             return outcome
+        # J20: a game suspended by a withdrawal (対局の中断) is decided later, this way
+        game.status = "active"
         end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                  ctx.today, ctx.now)
         return self.done(f"game {game.id}: {rules.format_result(outcome)} "
@@ -144,7 +146,22 @@ class Forfeit(_EndGame):
         return Outcome.loss(Termination.FORFEIT, side)
 
 
-# what each game's results look like, for the refusal of a result the game cannot read
+def result_words(rules: GameRules) -> str:
+    """The results a TD may write in this game, for a mistake (``1-0, 0-1 or 1/2-1/2`` in
+    chess; each game's own words in its rule set, so any game plugs in)."""
+    return rules.rule_set.result_words
+
+
+def read_result(rules: GameRules, word: str, termination: str) -> Outcome | None:
+    """A TD's RESULT word as the game reads it (INTERFACE "TD commands": chess ``1-0``,
+    shogi ``sente`` / ``先手勝ち`` / ``both-lose``, go ``B+3.5``); None when it is not a
+    result, names no result at all (``*``), or has both lose where the game's rules do
+    not allow it (the shogi league's J14 does)."""
+    outcome = rules.parse_result(word, termination)
+    if outcome is None or outcome.void or (outcome.both_lose and not rules.rule_set.both_lose):
+        return None
+    return outcome
+
 
 @command
 class Adjudicate(_EndGame):
@@ -156,11 +173,43 @@ class Adjudicate(_EndGame):
              "go B+3.5|W+R|jigo>")
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
-        outcome = rules.parse_result(word, Termination.ADJUDICATION)
-        if outcome is None or outcome.void or (outcome.both_lose
-                                               and not rules.rule_set.both_lose):
-            return self.refuse(f"result must be {rules.rule_set.result_words}, not {word}")
+        outcome = read_result(rules, word, Termination.ADJUDICATION)
+        if outcome is None:
+            return self.refuse(f"result must be {result_words(rules)}, not {word}")
         return outcome
+
+
+@command
+class CorrectResult(Command):
+    """A finished game's result corrected by the TD (INTERFACE "TD commands": ``result
+    ID RESULT``): both players re-rated from that game on (R1, R2), their grades (R3),
+    the event's standings (T5) and the digest (D1) follow, and both are told (J15)."""
+
+    name = "result"
+    aliases = ("結果訂正",)
+    usage = "result <game> <result>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2:
+            return self.refuse(f"usage: {self.usage}")
+        game = ctx.session.get(Game, args[0].strip().lower())
+        if game is None:
+            return self.refuse(f"no game {args[0]}")
+        if not ctx.may_act(game):
+            return self.refuse(ctx.not_yours(game))
+        if game.status != "finished":
+            return self.refuse(f"game {game.id} has not finished ({game.status}); "
+                               f"an unfinished game is decided with adjudicate")
+        rules = rules_for(game.kind)
+        outcome = read_result(rules, args[1], game.termination or Termination.ADJUDICATION)
+        if outcome is None:
+            return self.refuse(f"result must be {result_words(rules)}, not {args[1]}")
+        if rules.format_result(outcome) == game.result:
+            return self.refuse(f"game {game.id} already has the result {game.result}")
+        old, new = correct_result(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now),
+                                  outcome, ctx.now)
+        return self.done(f"game {game.id}: result corrected from {old} to {new}; "
+                         f"both players re-rated", (game.id,))
 
 
 class _LeaveDecision(Command):

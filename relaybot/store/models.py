@@ -88,6 +88,24 @@ class MemberRating(Base):
     rb_opponents: Mapped[list[int]] = mapped_column(JSON, default=list)
     rb_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     rb_losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # R3: the rating the introduction bonus was given for, once (seed 000: 導入時および
+    # 本レイティング認定時): an official rating at introduction, or the rating when it
+    # became official after 20 games; None while not yet given
+    bonus_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class MemberTitle(Base):
+    """A title a member holds (R3, seed 000 称号点数): ``japan_champion`` (one row per time
+    won), ``IM``, ``SIM``, ``GM``."""
+
+    __tablename__ = "member_titles"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    title: Mapped[str] = mapped_column(String(32))
+    # T1/R3: the final won (seed 000: 決勝優勝者は「…日本チャンピオン」を称します); None
+    # for a title the operator entered
+    event: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class Game(Base):
@@ -301,6 +319,8 @@ class Event(Base):
     start_date: Mapped[date] = mapped_column(Date)
     tiebreaks: Mapped[str] = mapped_column(String(80), default="sb,solkoff,median,direct")
     td: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    # T1: a JCCA final (決勝T); a player's last final decides the ">= 50%" entry
+    final: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
@@ -326,6 +346,10 @@ class RatingChange(Base):
     before: Mapped[int] = mapped_column(Integer)
     after: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # the player's whole rating state around the game (rating, games, provisional, Rb
+    # record, bonus rating), so a corrected result can replay the games after it (R2)
+    state_before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Announcement(Base):

@@ -24,7 +24,14 @@ from relaybot.admin import (
 )
 from relaybot.config import Config
 from relaybot.games import rules_for
-from relaybot.rating_book import display, grade_of, rate_game, rating_row, ratings_of
+from relaybot.rating_book import (
+    display,
+    grade_of,
+    rate_game,
+    rating_row,
+    ratings_of,
+    titles_of,
+)
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game, Member, Outbox, RatingChange
 from tests.integration.test_cli import one_line_error, relaybot
@@ -142,8 +149,8 @@ def test_r1_a_shogi_game_leaves_the_chess_rating_alone(
 
 def test_r1_shogi_league_does_not_rate_draws(
         store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """R1 (seed 002, 11): the shogi league does not rate draws or both-lose; JCCA chess
-    rates draws."""
+    """R1 (seed 002, 11): the shogi league does not rate draws, both-lose, or a game lost
+    by a withdrawal (不戦敗, even with play); JCCA chess rates draws."""
     cfg = cfg_for(db_url)
     with store.session() as s:
         member(s, cfg, "a@example.jp", rating=1600, game="shogi")
@@ -151,6 +158,9 @@ def test_r1_shogi_league_does_not_rate_draws(
         for result in ("1/2-1/2", "draw", "both-lose"):
             game = other_game(s, cfg, "a@example.jp", "b@example.jp", "shogi", monkeypatch)
             assert not finish(s, game, result)
+        game = other_game(s, cfg, "a@example.jp", "b@example.jp", "shogi", monkeypatch)
+        game.termination = "withdrawal_lost"  # seed 002, 8: 対戦開始後の棄権は、不戦敗
+        assert not finish(s, game, "gote")  # 11: 不戦勝・不戦敗…は除く, even after play
         game = other_game(s, cfg, "a@example.jp", "b@example.jp", "shogi", monkeypatch)
         assert finish(s, game, "gote")  # 後手 (side 1) wins
         row = rating_row(s, find_member(s, "b@example.jp").id, "shogi")
@@ -184,19 +194,20 @@ def test_r4_go_points_from_a_rank_and_results(
 
 def test_import_reads_game_and_provisional_columns(
         store: Store, db_url: str, tmp_path: Path) -> None:
-    """CSV import: ``game`` (default chess), ``provisional`` (default official, R1) and a
-    parenthesised rating, which is provisional as R2 prints it."""
+    """CSV import: ``game`` (default chess), ``provisional`` (default official, R1), a
+    parenthesised rating, which is provisional as R2 prints it, and ``titles`` (R3)."""
     cfg = cfg_for(db_url)
     csv = tmp_path / "m.csv"
     csv.write_text(
-        "name,email,lang,tz,rating,notation,game,provisional,rank\n"
-        "\"A, A\",a@example.jp,ja,,1850,,,,\n"
+        "name,email,lang,tz,rating,notation,game,provisional,rank,titles\n"
+        "\"A, A\",a@example.jp,ja,,1850,,,,,IM; japan_champion\n"
         "\"B, B\",b@example.jp,ja,,1320,,chess,yes,\n"
         "\"C, C\",c@example.jp,en,,(1450),,shogi,,\n"
         "\"D, D\",d@example.jp,en,,,,go,,2d\n"
         "\"E, E\",e@example.jp,en,,,,chess,,\n", encoding="utf-8")
     with store.session() as s:
         assert len(import_members(s, cfg, csv, T0)) == 5
+        assert titles_of(s, find_member(s, "a@example.jp").id) == ["IM", "japan_champion"]
         got = {m.email: {k: (r.rating, r.provisional) for k, r in ratings_of(s, m.id).items()}
                for m in s.scalars(select(Member))}
     assert got == {"a@example.jp": {"chess": (1850, 0)}, "b@example.jp": {"chess": (1320, 1)},

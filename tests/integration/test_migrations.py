@@ -158,3 +158,66 @@ def test_member_ratings_schema_matches_the_models(db_url: str) -> None:
     touched = [d for d in diffs if "members" in repr(d) or "member_ratings" in repr(d)]
     assert touched == []
     engine.dispose()
+
+
+def test_r3_bonus_migration_backfills_official_ratings_and_downgrades(db_url: str) -> None:
+    """0008 -> 0010 (R3): an official rating from the start gets the bonus for its first
+    rated game's rating; one made official by 20 games for the rating after the 20th;
+    a provisional one none. The new tables and columns match models.py, and the
+    downgrade removes them with foreign keys on (event_players points at events)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    t0 = datetime(2026, 1, 10, 9, tzinfo=UTC)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0008")
+        conn.execute(text(
+            "INSERT INTO members (id, name, email, lang, tz, notation, letters, digest,"
+            " bounces, created_at) VALUES " + ", ".join(
+                f"({i}, 'M, {i}', 'm{i}@x', 'en', 'UTC', 'san', 'en', 'weekly', 0, :t)"
+                for i in (1, 2, 3, 4))), {"t": t0})
+        conn.execute(text(
+            "INSERT INTO member_ratings (member_id, kind, rating, provisional, rated_games,"
+            " rb_opponents, rb_wins, rb_losses) VALUES (1, 'chess', 1880, 0, 21, '[]', 0, 0),"
+            " (2, 'chess', 1500, 0, 21, '[1200]', 0, 0), (3, 'chess', 1300, 1, 21, '[1200]',"
+            " 0, 0)"))
+        conn.execute(text(
+            "INSERT INTO events (id, name, kind, time_control, conditionals, start_date,"
+            " tiebreaks, created_at) VALUES (1, 'E', 'group', '10/30', 'binding',"
+            " '2026-01-10', 'sb', :t)"), {"t": t0})
+        conn.execute(text("INSERT INTO event_players (event_id, member_id, seat)"
+                          " VALUES (1, 1, 1)"))
+        for n in range(21):
+            conn.execute(text(
+                "INSERT INTO games (id, kind, round, side0_id, side1_id, time_control,"
+                " conditionals, start_date, status, plies, ply_count, position, grace,"
+                " leave_allowed, proposals, overrun, created_at, updated_at) VALUES"
+                " (:id, 'chess', '-', 1, 2, '10/30', 'binding', '2026-01-10', 'finished', '',"
+                " 2, 'fen', 1, 1, '[]', 'report', :t, :t)"), {"id": f"g{n}", "t": t0})
+            conn.execute(text(
+                "INSERT INTO rating_changes (game_id, member_id, before, after, at) VALUES"
+                " (:g, 1, :b1, :a1, :t), (:g, 2, :b2, :a2, :t)"),
+                {"g": f"g{n}", "b1": 1900 - n, "a1": 1899 - n, "b2": 1200 + n,
+                 "a2": 1201 + n, "t": datetime(2026, 2, 1 + n, tzinfo=UTC)})
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        bonus = dict(conn.execute(text(
+            "SELECT member_id, bonus_rating FROM member_ratings")).all())
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert bonus == {1: 1900, 2: 1220, 3: None}
+    touched = [d for d in diffs if any(t in repr(d) for t in (
+        "member_titles", "rating_changes", "'events'", "member_ratings"))]
+    assert touched == []
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0008")
+    with engine.connect() as conn:
+        assert not inspect(conn).has_table("member_titles")
+        assert "final" not in {c["name"] for c in inspect(conn).get_columns("events")}
+        assert conn.execute(text("SELECT count(*) FROM event_players")).scalar() == 1
+    engine.dispose()

@@ -48,6 +48,14 @@ def test_j20_withdrawal_lost_void_and_suspended(club: Club) -> None:
     assert got[lost_b] == ("finished", "1-0", "withdrawal_lost")
     assert got[void] == ("finished", "*", "withdrawal_void")
     assert got[suspended] == ("suspended", None, None)
+    # J20 (rule 21: 対局の中断と見なす): a suspended game is decided by the TD later
+    td.send(f"adjudicate {suspended} 1/2-1/2", to=td.member_address(), subject="J20")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, suspended)
+        assert game is not None
+        assert (game.status, game.result, game.termination) == (
+            "finished", "1/2-1/2", "adjudication")
 
 
 def test_j21_a_wrong_move_keeps_the_senders_clock_running(club: Club) -> None:

@@ -7,10 +7,14 @@ import unicodedata
 import pytest
 
 from relaybot.core.events import (
+    LAST_FINAL_50,
+    SOLE_FIRST,
+    TIED_FIRST_70,
     GameResult,
     StandingRow,
     crosstable_data,
     crosstable_text,
+    final_entries,
     final_entry,
     jcca_group,
     standings,
@@ -270,3 +274,15 @@ def test_final_entry_70_percent_boundary() -> None:
     ]
     assert final_entry(ten) == ["A", "B"]  # exactly 70%
     assert final_entry([]) == []
+
+
+def test_t1_final_entries_give_the_reason_and_a_spent_first_place_does_not_count() -> None:
+    """T1, seed 000: 「1位権利者は1度決勝トーナメントに参加すると、複数回1位となっても権利消滅」:
+    a first place whose right was used by entering a final since does not count; the
+    same player may still enter with 50% in the last final."""
+    rows = group_rows({"A": 5, "B": 3, "C": 2.5, "D": 1.5})
+    assert final_entries(rows, {"C": 50.0}) == [("A", SOLE_FIRST), ("C", LAST_FINAL_50)]
+    assert final_entries(rows, {"C": 50.0}, frozenset({"A"})) == [("C", LAST_FINAL_50)]
+    assert final_entries(rows, {"A": 60.0}, frozenset({"A"})) == [("A", LAST_FINAL_50)]
+    tied = group_rows({"A": 4.5, "B": 4.5, "C": 2, "D": 1})
+    assert final_entries(tied) == [("A", TIED_FIRST_70), ("B", TIED_FIRST_70)]

@@ -419,3 +419,19 @@ def test_a_games_own_keyword_is_read_and_decided_by_the_game(toy: GameRules) -> 
     # chess does not know the word: it is prose there, and nothing happens
     chess_game = StoredGame(plies=(), keys=(), position=CHESS.save(CHESS.start()))
     assert decide(CHESS, chess_game, 0, "declare centre").kind == "no_move"
+
+
+def test_j15_a_tds_result_word_is_read_by_the_game() -> None:
+    """INTERFACE "TD commands" (adjudicate, result): RESULT is the game's own word, read
+    by its parse_result, and a mistake lists the game's own words (its rule set), so any
+    game plugs in; ``*`` (no result) is never a result a TD can give, nor both losing
+    where the game's rules have no such result."""
+    from relaybot.pipeline.td import read_result, result_words
+
+    rules = as_game_rules(RULES)
+    assert result_words(rules) == rules.rule_set.result_words
+    assert read_result(rules, "-", "adjudication") is None  # the toy's both-lose
+    outcome = read_result(rules, "O+", "adjudication")
+    assert outcome is not None and outcome.winner == 1
+    assert read_result(rules, "*", "adjudication") is None
+    assert read_result(rules, "1-0", "adjudication") is None

@@ -41,11 +41,15 @@ from fractions import Fraction
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
+    "LAST_FINAL_50",
+    "SOLE_FIRST",
     "TIEBREAKS",
+    "TIED_FIRST_70",
     "GameResult",
     "StandingRow",
     "crosstable_data",
     "crosstable_text",
+    "final_entries",
     "final_entry",
     "standings",
 ]
@@ -418,28 +422,48 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
     return "\n".join(s.rstrip() for s in out) + "\n"
 
 
-def final_entry(
-    rows: Sequence[StandingRow], last_final_pct: Mapping[str, float] | None = None
-) -> list[str]:
-    """Players of a finished JCCA preliminary group entitled to the final (T1).
+SOLE_FIRST = "sole_first"
+TIED_FIRST_70 = "tied_first_70"
+LAST_FINAL_50 = "last_final_50"
 
-    Seed 000: the sole first (単独1位, by points alone); players tied first with a
-    score of 70% or more; players who scored 50% or more in the last final they played
-    (``last_final_pct``: player -> percentage 0-100 in that final). Returns players of
-    ``rows`` only, in standings order.
+
+def final_entries(
+    rows: Sequence[StandingRow],
+    last_final_pct: Mapping[str, float] | None = None,
+    spent: frozenset[str] = frozenset(),
+) -> list[tuple[str, str]]:
+    """Players of a finished JCCA preliminary group entitled to the final, each with the
+    reason (T1, seed 000 「決勝Tの参加資格は、予選Tの単独1位になった者、70%以上の勝率を上げて同率
+    1位になった者、過去の決勝Tで50%以上の勝率を上げた者」): :data:`SOLE_FIRST` (by points
+    alone), :data:`TIED_FIRST_70` (tied first with 70% or more), :data:`LAST_FINAL_50`
+    (50% or more in the last final the player played, ``last_final_pct``: player ->
+    percentage 0-100 there; below 50% there, the right is gone: 「最後に参加した決勝Tで50%
+    未満の勝率であったときは権利消滅」).
+
+    ``spent``: players whose first place here no longer counts, having entered a final
+    since (「1位権利者は1度決勝トーナメントに参加すると、複数回1位となっても権利消滅」).
+    Returns players of ``rows`` only, in standings order.
     """
     if not rows:
         return []
     top = max(r.points for r in rows)
     first = sum(1 for r in rows if r.points == top)
     past = last_final_pct or {}
-    entitled: list[str] = []
+    entitled: list[tuple[str, str]] = []
     for r in rows:
-        is_first = r.points == top
+        is_first = r.points == top and r.player not in spent
         if is_first and first == 1:
-            entitled.append(r.player)  # sole first
+            entitled.append((r.player, SOLE_FIRST))
         elif is_first and r.games and r.points * 10 >= 7 * r.games:
-            entitled.append(r.player)  # tied first with >= 70%
+            entitled.append((r.player, TIED_FIRST_70))
         elif past.get(r.player, -1.0) >= 50:
-            entitled.append(r.player)  # >= 50% in the last final
+            entitled.append((r.player, LAST_FINAL_50))
     return entitled
+
+
+def final_entry(
+    rows: Sequence[StandingRow], last_final_pct: Mapping[str, float] | None = None
+) -> list[str]:
+    """Players of a finished JCCA preliminary group entitled to the final (T1); see
+    :func:`final_entries`, which also gives the reasons."""
+    return [player for player, _reason in final_entries(rows, last_final_pct)]

@@ -24,7 +24,9 @@ from relaybot.core.ratings.grades import (
     grade_points,
     introduction_bonus,
     section_points,
+    title_name,
     title_points,
+    titles_text,
 )
 from relaybot.core.ratings.jcca import (
     OFFICIAL_AFTER,
@@ -70,5 +72,7 @@ __all__ = [
     "rank_points",
     "rating_change",
     "section_points",
+    "title_name",
     "title_points",
+    "titles_text",
 ]

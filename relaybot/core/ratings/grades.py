@@ -30,7 +30,9 @@ __all__ = [
     "grade_points",
     "introduction_bonus",
     "section_points",
+    "title_name",
     "title_points",
+    "titles_text",
 ]
 
 
@@ -133,6 +135,41 @@ def introduction_bonus(rating: int) -> int:
     if rating < 0:
         raise ValueError(f"rating must be >= 0, got {rating}")
     return rating**3 // 10_000_000
+
+
+# How operators may write a title (lower case, NFKC not needed: plain ASCII or Japanese).
+_TITLE_WORDS: dict[str, str] = {
+    "japan_champion": "japan_champion", "japan-champion": "japan_champion",
+    "champion": "japan_champion", "日本チャンピオン": "japan_champion",
+    "im": "IM", "iccf-im": "IM", "sim": "SIM", "iccf-sim": "SIM", "gm": "GM",
+    "iccf-gm": "GM",
+}
+_TITLE_LABELS = {"japan_champion": ("日本チャンピオン", "Japan champion"),
+                 "IM": ("ICCF-IM", "ICCF-IM"), "SIM": ("ICCF-SIM", "ICCF-SIM"),
+                 "GM": ("ICCF-GM", "ICCF-GM")}
+
+
+def title_name(word: str) -> str:
+    """A title as an operator writes it (``IM``, ``iccf-gm``, ``japan_champion``,
+    ``日本チャンピオン``) -> its key in :data:`TITLE_POINTS` (R3); ValueError if none."""
+    key = _TITLE_WORDS.get(word.strip().lower())
+    if key is None:
+        raise ValueError(f"unknown title {word.strip()!r}; known: japan_champion "
+                         f"(日本チャンピオン), IM, SIM, GM")
+    return key
+
+
+def titles_text(titles: Iterable[str], lang: str = "en") -> str:
+    """Titles for people: ``Japan champion x2, ICCF-IM`` (``日本チャンピオン×2``)."""
+    counts: dict[str, int] = {}
+    for title in titles:
+        counts[title] = counts.get(title, 0) + 1
+    index = 0 if lang == "ja" else 1
+    parts = []
+    for title, n in counts.items():
+        label = _TITLE_LABELS.get(title, (title, title))[index]
+        parts.append(label if n == 1 else (f"{label}×{n}" if lang == "ja" else f"{label} x{n}"))
+    return ", ".join(parts)
 
 
 def title_points(titles: Iterable[str]) -> int:
