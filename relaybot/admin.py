@@ -251,7 +251,7 @@ def csv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str
     A malformed record (an unclosed quote, more or fewer cells than the header) raises
     an AdminError naming ``file:line`` where the record starts and what is wrong with it.
     """
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows: list[tuple[int, dict[str, str]]] = []
     header: list[str] | None = None
     end = 0

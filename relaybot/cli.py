@@ -104,7 +104,11 @@ def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
         text, added = add_missing_keys(path.read_text(encoding="utf-8"), str(path))
         if added:
             tmp = path.with_name(path.name + ".new")
-            tmp.write_text(text, encoding="utf-8")
+            tmp.unlink(missing_ok=True)
+            # private from the first byte (it holds the secret), then the old file's mode
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
             os.chmod(tmp, path.stat().st_mode & 0o777)
             os.replace(tmp, path)
             print(f"{path}: added {', '.join(added)}")
@@ -353,7 +357,7 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
             return 0
         log.info("serving %s as %s (database %s)", cfg.bot.address, lock.holder,
                  redact_url(cfg.database.url))
-        Service(store, cfg).run(lock)
+        Service(store, cfg, Path(args.alive_file) if args.alive_file else None).run(lock)
         return 0
     finally:
         lock.release()
@@ -645,6 +649,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--once", action="store_true", help="one full cycle, then exit")
     run.add_argument("--now", metavar="ISO-8601",
                      help="the clock for the whole cycle (with --once)")
+    run.add_argument("--alive-file", metavar="PATH",
+                     help="touch PATH every 30 s while the service holds its lock and the "
+                          "database answers (for a container health check)")
     run.set_defaults(func=cmd_run)
 
     digest = sub.add_parser("digest", help="weekly digests").add_subparsers(
@@ -719,7 +726,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if cfg is not None and args.command != "run":
             # warnings and errors in the operator's chosen form; run sets its own level
             configure_logging("warning", cfg.log.format)
-        return int(args.func(cfg, args))
+        status = int(args.func(cfg, args))
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return status
     except BrokenPipeError:
         _quiet_stdout()  # the reader has what it wanted: no traceback, no message
         return 0

@@ -26,6 +26,8 @@ from typing import IO, Any
 FIELDS = "relaybot_fields"
 """The ``extra`` attribute carrying an event's fields on a LogRecord."""
 
+_HANDLER = "relaybot"
+
 QUIET = ("apscheduler", "alembic", "mail.log", "aiosmtpd", "pymap", "asyncio")
 """Libraries whose INFO lines are noise for an operator: WARNING and up only."""
 
@@ -84,12 +86,14 @@ class JsonFormatter(logging.Formatter):
 def configure(level: str = "info", form: str = "text", stream: IO[str] | None = None) -> None:
     """Send every log line to ``stream`` (stderr) at ``level``, as ``form`` (text|json).
 
-    Replaces handlers set before, so calling it twice does not print lines twice.
+    Replaces the handler it set before, so calling it twice does not print lines twice;
+    handlers others added (a test runner's log capture) stay.
     """
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonFormatter() if form == "json" else TextFormatter())
+    handler.set_name(_HANDLER)
     root = logging.getLogger()
-    for old in list(root.handlers):
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER]:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(getattr(logging, level.upper(), logging.INFO))

@@ -168,11 +168,11 @@ async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work]
                 crash_point("after_smtp_250")
                 marks.note(row_id)
                 event(log, "outbound", id=row_id, status="sent", kind=kind, game=game_id,
-                      to=recipient, ms=(time.monotonic() - started) * 1000)
+                      to=recipient, ms=round((time.monotonic() - started) * 1000, 1))
                 continue
             status = _record(store, cfg, row_id, result, now, marks.counts)
             event(log, "outbound", logging.WARNING, id=row_id, status=status, kind=kind,
-                  game=game_id, to=recipient, ms=(time.monotonic() - started) * 1000,
+                  game=game_id, to=recipient, ms=round((time.monotonic() - started) * 1000, 1),
                   reply=result.detail[:300])
     finally:
         if sender is not None:

@@ -252,7 +252,7 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
 
 def _ms(started: float) -> float:
     """Milliseconds since ``started`` (time.monotonic), for the log line."""
-    return (time.monotonic() - started) * 1000
+    return round((time.monotonic() - started) * 1000, 1)
 
 
 def _quarantine(store: Store, cfg: Config, mailbox: Mailbox, folder: str, uidvalidity: int,
