@@ -4,6 +4,9 @@
 # - dovecot-imapd, dovecot-core: the real IMAP server tests/servers/dovecot.py starts on
 #   loopback from a config in a temp dir (the system instance is not used).
 # - vmail: system user whose uid/gid the test Dovecot stores mail as (it refuses uid 0).
+# - dovecot-lmtpd, docker-compose, postfix, opendkim, opendkim-tools, opendmarc,
+#   gettext-base: the deployment tests validate docker-compose.yml and check the mail
+#   configs of deploy/ with the Debian packages themselves (tests/integration/test_deploy.py).
 set -eu
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -12,7 +15,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-PACKAGES="dovecot-core dovecot-imapd"
+PACKAGES="dovecot-core dovecot-imapd dovecot-lmtpd docker-compose postfix opendkim opendkim-tools opendmarc gettext-base"
 
 missing=""
 for pkg in $PACKAGES; do
@@ -23,6 +26,8 @@ done
 
 if [ -n "$missing" ]; then
     apt-get update -qq
+    # postfix is installed for its tools (postconf, postfix check), not to serve mail here
+    echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
     # shellcheck disable=SC2086  # word splitting of the package list is intended
     apt-get install -y -qq $missing >/dev/null
 fi

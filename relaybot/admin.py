@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
@@ -261,30 +262,79 @@ def member_addresses(session: Session, member: Member) -> list[str]:
         MemberAddress.member_id == member.id).order_by(MemberAddress.id)))
 
 
-def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> list[Member]:
+def read_csv_text(path: Path) -> tuple[str, str]:
+    """The text of a members CSV and the encoding it was in: UTF-8 (with or without a
+    BOM) or, as Excel in Japan saves it, Shift_JIS (cp932)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise AdminError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError as utf8:
+        try:
+            return data.decode("cp932"), "cp932"
+        except UnicodeDecodeError:
+            line = data.count(b"\n", 0, utf8.start) + 1
+            raise AdminError(f"{path}:{line}: neither UTF-8 nor Shift_JIS (cp932) text "
+                             f"(byte 0x{data[utf8.start]:02x}); save it as CSV UTF-8"
+                             ) from None
+
+
+def csv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header and every row of a CSV as ``(line number, cells by column)``.
+
+    A malformed record (an unclosed quote, more or fewer cells than the header) raises
+    an AdminError naming ``file:line`` where the record starts and what is wrong with it.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[tuple[int, dict[str, str]]] = []
+    header: list[str] | None = None
+    end = 0
+    while True:
+        start = end + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise AdminError(f"{path}:{start}: not a valid CSV line ({exc})") from None
+        end = reader.line_num
+        if not cells or all(not c.strip() for c in cells):
+            continue  # blank lines (often one at the end) carry nothing
+        if header is None:
+            header = [c.strip().lower() for c in cells]
+            continue
+        if len(cells) != len(header):
+            raise AdminError(f"{path}:{start}: {len(cells)} cells, but the header has "
+                             f"{len(header)} ({','.join(header)}); a name with a comma "
+                             f'needs quotes: "Family, Given"')
+        rows.append((start, dict(zip(header, cells, strict=True))))
+    return header or [], rows
+
+
+def import_members(session: Session, cfg: Config, path: Path, now: datetime,
+                   progress: Callable[[int, int], None] | None = None) -> list[Member]:
     """Add every row of a CSV (header name,email,lang,tz,rating,notation; optional game,
-    provisional, titles and, for go, rank); all or nothing.
+    provisional, titles and, for go, rank); all or nothing. UTF-8 or Shift_JIS (cp932).
 
     A rating is for the row's ``game`` (chess when empty) and official unless the
     ``provisional`` cell says yes or the rating is written in parentheses (R2).
     ``titles`` (R3) lists the titles held, separated by ``;`` (``IM; japan_champion``).
+    ``progress(done, total)`` is called after each row is checked.
     """
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise AdminError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise AdminError(f"{path} is not UTF-8 text") from None
-    reader = csv.DictReader(io.StringIO(text))
+    text, _encoding = read_csv_text(path)
+    header, rows = csv_rows(path, text)
     required = {"name", "email"}
-    if reader.fieldnames is None or not required <= set(reader.fieldnames):
-        raise AdminError(f"{path}: header must be name,email,lang,tz,rating,notation")
+    if not required <= set(header):
+        raise AdminError(f"{path}:1: header must be name,email,lang,tz,rating,notation "
+                         f"(got {','.join(header) or 'nothing'})")
     members: list[tuple[Member, RatingInput | None, tuple[str, ...]]] = []
     seen: set[str] = set()
-    for number, row in enumerate(reader, start=2):
+    for done, (number, row) in enumerate(rows, start=1):
         where = f"{path}:{number}"
 
-        def cell(name: str, row: dict[str, str | None] = row) -> str:
+        def cell(name: str, row: dict[str, str] = row) -> str:
             return (row.get(name) or "").strip()
 
         rating, bracketed = (parse_rating(cell("rating"), f"{where}: rating")
@@ -307,6 +357,8 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime) -> 
         seen.add(member.email)
         member.created_at = now
         members.append((member, rating_input, titles))
+        if progress is not None:
+            progress(done, len(rows))
     session.add_all([member for member, _, _ in members])
     session.flush()
     for member, rating_input, titles in members:

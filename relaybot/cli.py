@@ -34,7 +34,10 @@ from relaybot.config import (
     config_path,
     load_config,
     new_config_text,
+    redact_url,
 )
+from relaybot.logs import configure as configure_logging
+from relaybot.progress import progress_bar
 from relaybot.rating_book import KINDS as RATING_KINDS
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Member
@@ -44,6 +47,18 @@ log = logging.getLogger("relaybot")
 
 class CliError(Exception):
     """Shown as ``relaybot: <message>`` with exit status 2."""
+
+    status = 2
+
+
+class Unreachable(CliError):
+    """A server (IMAP, SMTP, the database) could not be reached: exit status 3, so a cron
+    job or a monitor can tell "try again later" from a mistake to fix."""
+
+    status = 3
+
+
+EXIT_OK, EXIT_ERROR, EXIT_UNREACHABLE = 0, 2, 3
 
 
 def _now(text: str | None) -> datetime | None:
@@ -70,7 +85,8 @@ def _open(cfg: Config) -> Store:
     try:
         migrate(store.engine)
     except OperationalError as exc:
-        raise CliError(f"database {cfg.database.url}: {exc.orig}") from None
+        raise Unreachable(f"database {redact_url(cfg.database.url)}: "
+                          f"{str(exc.orig).strip().splitlines()[0]}") from None
     return store
 
 
@@ -88,7 +104,11 @@ def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
         text, added = add_missing_keys(path.read_text(encoding="utf-8"), str(path))
         if added:
             tmp = path.with_name(path.name + ".new")
-            tmp.write_text(text, encoding="utf-8")
+            tmp.unlink(missing_ok=True)
+            # private from the first byte (it holds the secret), then the old file's mode
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
             os.chmod(tmp, path.stat().st_mode & 0o777)
             os.replace(tmp, path)
             print(f"{path}: added {', '.join(added)}")
@@ -97,7 +117,7 @@ def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
         cfg = load_config(path)  # the keys just added count from now on
     store = _open(cfg)
     store.dispose()
-    print(f"database ready: {cfg.database.url}")
+    print(f"database ready: {redact_url(cfg.database.url)}")
     return 0
 
 
@@ -135,9 +155,54 @@ def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
     store = _open(cfg)
+    with store.session() as session, progress_bar("checking members") as advance:
+        members = import_members_csv(session, cfg, Path(args.file), datetime.now(UTC),
+                                     progress=advance)
+    print(f"imported {len(members)} members")
+    return 0
+
+
+def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
+    """Every member, one a line: address, name, language, zone, digest, ratings."""
+    from sqlalchemy import select
+
+    from relaybot.rating_book import KINDS, display, ratings_of
+
+    store = _open(cfg)
     with store.session() as session:
-        members = import_members_csv(session, cfg, Path(args.file), datetime.now(UTC))
-        print(f"imported {len(members)} members")
+        members = list(session.scalars(select(Member).order_by(Member.name, Member.email)))
+        for m in members:
+            rows = ratings_of(session, m.id)
+            shown = " ".join(f"{kind}:{display(rows[kind], kind)}"
+                             for kind in KINDS if kind in rows) or "unrated"
+            print(f"{m.email}\t{m.name}\t{m.lang}\t{m.tz}\tdigest {m.digest}\t{shown}")
+    if not members:
+        print("no members yet (relaybot member add / member import)", file=sys.stderr)
+    return 0
+
+
+def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
+    """Games, one a line: id, game, state or result, White - Black, event, plies."""
+    from sqlalchemy import select
+
+    from relaybot.store.models import Game
+
+    store = _open(cfg)
+    with store.session() as session:
+        query = select(Game).order_by(Game.created_at, Game.id)
+        if args.active:
+            query = query.where(Game.status == "active")
+        if args.event is not None:
+            query = query.where(Game.event == " ".join(args.event.split()))
+        games = list(session.scalars(query))
+        names = dict(session.execute(select(Member.id, Member.name)).all())
+        for g in games:
+            print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
+                  f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
+                  f"{g.event or '-'}\t{g.ply_count} plies")
+    if not games:
+        print("no games" + (" in that event" if args.event is not None else ""),
+              file=sys.stderr)
     return 0
 
 
@@ -239,8 +304,13 @@ def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
 
     store = _open(cfg)
     out = Path(args.out)
-    if out.exists():
-        raise CliError(f"{out} exists; choose a new file name")
+    try:
+        # the players' mail, headers and addresses: readable by the operator alone
+        os.close(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise CliError(f"{out} exists; choose a new file name") from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror}") from None
     with store.session() as session:
         game = _game(session, args.id)
         gid = game.id  # type: ignore[attr-defined]
@@ -273,6 +343,7 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
     if now is not None and not args.once:
         raise CliError("--now only goes with --once")
     cfg.bot.token_keys()  # no secret: refuse before any mail goes out (issue 12)
+    configure_logging(cfg.log.level, cfg.log.format)
     store = _open(cfg)
     lock = InstanceLock(store)
     try:
@@ -284,17 +355,19 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
             try:
                 report = run_once(store, cfg, now)
             except ImapError as exc:
-                raise CliError(f"IMAP {cfg.imap.host}:{cfg.imap.port}: {exc}") from None
+                raise Unreachable(f"IMAP {cfg.imap.host}:{cfg.imap.port}: {exc}") from None
             p, s = report.poll, report.send
             print(f"mail: {p.processed} processed, {p.quarantined} quarantined, "
                   f"{p.failed} failed; scheduled: {report.scheduled}; "
                   f"sent: {s.sent}, retrying: {s.retried}, bounced: {s.bounced}")
+            if s.unreachable:
+                # the cycle ran, but nothing could go out: the operator must know (exit 3)
+                raise Unreachable(f"SMTP {cfg.smtp.host}:{cfg.smtp.port}: {s.error}; "
+                                  f"{s.retried} mails stay queued")
             return 0
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-        logging.getLogger("mail.log").setLevel(logging.WARNING)
         log.info("serving %s as %s (database %s)", cfg.bot.address, lock.holder,
-                 cfg.database.url.split("@")[-1])
-        Service(store, cfg).run(lock)
+                 redact_url(cfg.database.url))
+        Service(store, cfg, Path(args.alive_file) if args.alive_file else None).run(lock)
         return 0
     finally:
         lock.release()
@@ -306,8 +379,10 @@ def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
 
     store = _open(cfg)
     now = _now(args.now) or datetime.now(UTC)
-    queued = send_digests(store, cfg, now)
-    counts = send_pending(store, cfg, now)
+    with progress_bar("writing digests") as advance:
+        queued = send_digests(store, cfg, now, progress=advance)
+    with progress_bar("sending") as advance:
+        counts = send_pending(store, cfg, now, progress=advance)
     print(f"digests queued: {queued}; sent: {counts.sent}, retrying: {counts.retried}")
     return 0
 
@@ -326,8 +401,10 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
             grace=args.grace, leave=False if args.no_leave else None, td=args.td,
             final=args.final), now)
-        for game in games:
-            start_mails(session, cfg, game, now)
+        with progress_bar("start mails") as advance:
+            for done, game in enumerate(games, start=1):
+                start_mails(session, cfg, game, now)
+                advance(done, len(games))
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
         for game in games:
             print(f"{game.id} {cfg.bot.game_address(game.id)}")
@@ -475,8 +552,11 @@ def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
 
 def _member_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``member add`` and ``member set`` (INTERFACE.md)."""
-    parser.add_argument("--lang", choices=["ja", "en"])
-    parser.add_argument("--tz")
+    parser.add_argument("--lang", choices=["ja", "en"],
+                        help="the language of the member's mail (default: [bot] language)")
+    parser.add_argument("--tz", metavar="ZONE",
+                        help="IANA time zone, e.g. Asia/Tokyo (default: [bot] timezone); "
+                             "days are counted in it (J6)")
     parser.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
     parser.add_argument("--rating", metavar="N",
                         help="rating in --game (official; (N) in parentheses: provisional)")
@@ -491,27 +571,47 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
                         "won), IM, SIM, GM; repeat the option for several")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="relaybot", description=(
-        "Correspondence chess by email: checks every move mail and relays it."))
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("init", help="write relaybot.toml if missing; create/upgrade the database"
-                   ).set_defaults(func=cmd_init)
+def _version() -> str:
+    """The installed distribution's version (the source tree's when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    member = sub.add_parser("member", help="club members").add_subparsers(dest="sub", required=True)
+    try:
+        return version("relaybot")
+    except PackageNotFoundError:
+        import relaybot
+
+        return str(getattr(relaybot, "__version__", "unknown"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``relaybot`` argument parser: every command and option, each with its help."""
+    parser = argparse.ArgumentParser(prog="relaybot", description=(
+        "Correspondence games (chess, shogi, go) by e-mail: checks every move mail and "
+        "relays it. Settings: relaybot.toml (or RELAYBOT_CONFIG) and RELAYBOT_<SECTION>_<KEY>."))
+    parser.add_argument("--version", action="version", version=f"relaybot {_version()}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser("init", help="write relaybot.toml if missing (or add the keys it lacks); "
+                   "create/upgrade the database").set_defaults(func=cmd_init)
+
+    member = sub.add_parser("member", help="club members").add_subparsers(
+        dest="sub", required=True, metavar="SUBCOMMAND")
     add = member.add_parser("add", help="register one member")
-    add.add_argument("--name", required=True, help='"Family, Given"')
-    add.add_argument("--email", required=True)
+    add.add_argument("--name", required=True, help='the name, "Family, Given"')
+    add.add_argument("--email", required=True, help="the member's mail address")
     _member_options(add)
     add.set_defaults(func=cmd_member_add)
+    mlist = member.add_parser("list", help="every member: address, name, language, zone, "
+                              "digest, ratings (tab-separated)")
+    mlist.set_defaults(func=cmd_member_list)
     mshow = member.add_parser("show", help="a member's ratings and grade")
-    mshow.add_argument("email")
+    mshow.add_argument("email", help="the member's address")
     mshow.set_defaults(func=cmd_member_show)
     mset = member.add_parser("set", help="change a member's settings or a rating")
-    mset.add_argument("email")
-    mset.add_argument("--name", help='"Family, Given"')
+    mset.add_argument("email", help="the member's address")
+    mset.add_argument("--name", help='a new name, "Family, Given"')
     _member_options(mset)
-    mset.add_argument("--digest", choices=["weekly", "off"])
+    mset.add_argument("--digest", choices=["weekly", "off"], help="the weekly digest mail")
     mset.add_argument("--email", dest="new_email", metavar="NEW",
                       help="move the member's main address to NEW (games and ratings stay)")
     mset.add_argument("--add-address", action="append", metavar="OTHER",
@@ -521,15 +621,19 @@ def build_parser() -> argparse.ArgumentParser:
     mset.add_argument("--drop-title", action="append", metavar="TITLE",
                       help="remove a title entered by mistake (one of that title)")
     mset.set_defaults(func=cmd_member_set)
-    imp = member.add_parser("import", help="add members from a CSV file")
-    imp.add_argument("file")
+    imp = member.add_parser("import", help="add members from a CSV file (all or nothing)")
+    imp.add_argument("file", help="CSV in UTF-8 or Shift_JIS (cp932); header "
+                     "name,email,lang,tz,rating,notation (+ game,provisional,rank)")
     imp.set_defaults(func=cmd_member_import)
 
-    game = sub.add_parser("game", help="games").add_subparsers(dest="sub", required=True)
+    game = sub.add_parser("game", help="games").add_subparsers(
+        dest="sub", required=True, metavar="SUBCOMMAND")
     new = game.add_parser("new", help="start a game; prints its id and address")
-    new.add_argument("--white", required=True)
-    new.add_argument("--black", required=True)
-    new.add_argument("--event")
+    new.add_argument("--white", required=True, metavar="ADDR",
+                     help="the member playing White (the first colour of the game)")
+    new.add_argument("--black", required=True, metavar="ADDR",
+                     help="the member playing Black (the second colour of the game)")
+    new.add_argument("--event", metavar="NAME", help="the event the game belongs to")
     new.add_argument("--game", default="chess",
                      help="the game: chess, shogi (--black is 先手 and moves first) or go "
                      "(Black moves first; White in a handicap game)")
@@ -543,51 +647,72 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
-    new.add_argument("--start", type=_date)
+    new.add_argument("--start", type=_date, metavar="YYYY-MM-DD",
+                     help="the day the clocks start (default today)")
     new.add_argument("--conditionals", default=None, choices=["binding", "optional", "off"],
                      help="J16 (default: the game's rules; optional in shogi)")
-    new.add_argument("--notation", choices=["san", "numeric"])
+    new.add_argument("--notation", choices=["san", "numeric"],
+                     help="notation of the game's mail (default: each member's own)")
     new.add_argument("--overrun", default="report", choices=["report", "forfeit"],
                      help="J9: report an overrun to the TD (default) or forfeit at once")
     new.set_defaults(func=cmd_game_new)
+    glist = game.add_parser("list", help="games: id, game, state or result, players, event "
+                            "(tab-separated)")
+    glist.add_argument("--active", action="store_true", help="only games still being played")
+    glist.add_argument("--event", metavar="NAME", help="only the games of this event")
+    glist.set_defaults(func=cmd_game_list)
     show = game.add_parser("show", help="record, clocks and state")
-    show.add_argument("id")
+    show.add_argument("id", help="the game id")
     show.set_defaults(func=cmd_game_show)
     pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
-    pgn.add_argument("id")
+    pgn.add_argument("id", help="the game id")
     pgn.set_defaults(func=cmd_game_pgn)
     record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
-    record.add_argument("id")
-    record.add_argument("--format", choices=["pgn", "kif", "csa", "sgf"], default=None)
+    record.add_argument("id", help="the game id")
+    record.add_argument("--format", choices=["pgn", "kif", "csa", "sgf"], default=None,
+                        help="the record format (default: the game's own)")
     record.set_defaults(func=cmd_game_pgn)
 
     export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
-    export.add_argument("id")
-    export.add_argument("--out", required=True, help="mbox file to write")
+    export.add_argument("id", help="the game id")
+    export.add_argument("--out", required=True,
+                        help="mbox file to write (new; created readable by you only)")
     export.set_defaults(func=cmd_game_export)
 
-    run = sub.add_parser("run", help="the service (IMAP, outbox, scheduler)")
+    run = sub.add_parser("run", help="the service (IMAP, outbox, scheduler); exit 3 when "
+                         "a server cannot be reached (--once)")
     run.add_argument("--once", action="store_true", help="one full cycle, then exit")
-    run.add_argument("--now", help="ISO-8601 time for scheduled work (with --once)")
+    run.add_argument("--now", metavar="ISO-8601",
+                     help="the clock for the whole cycle (with --once)")
+    run.add_argument("--alive-file", metavar="PATH",
+                     help="touch PATH every 30 s while the service holds its lock and the "
+                          "database answers (for a container health check)")
     run.set_defaults(func=cmd_run)
 
     digest = sub.add_parser("digest", help="weekly digests").add_subparsers(
-        dest="sub", required=True)
+        dest="sub", required=True, metavar="SUBCOMMAND")
     send = digest.add_parser("send", help="queue and send this week's digests now")
-    send.add_argument("--now")
+    send.add_argument("--now", metavar="ISO-8601", help="the clock (default: now)")
     send.set_defaults(func=cmd_digest_send)
 
-    event = sub.add_parser("event", help="events").add_subparsers(dest="sub", required=True)
+    event = sub.add_parser("event", help="events").add_subparsers(
+        dest="sub", required=True, metavar="SUBCOMMAND")
     enew = event.add_parser("new", help="create an event and start all its games by mail")
-    enew.add_argument("name")
-    enew.add_argument("--kind", required=True, choices=["group", "match", "ladder", "section"])
+    enew.add_argument("name", help="the event's name")
+    enew.add_argument("--kind", required=True, choices=["group", "match", "ladder", "section"],
+                      help="group (all-play-all), match, ladder or section")
     enew.add_argument("--players", required=True, help="addresses, comma separated")
-    enew.add_argument("--time-control", default=None, help="default: the game's rules")
-    enew.add_argument("--start", type=_date)
+    enew.add_argument("--time-control", default=None,
+                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
+    enew.add_argument("--start", type=_date, metavar="YYYY-MM-DD",
+                      help="the day the clocks start (default today)")
     enew.add_argument("--conditionals", default=None,
                       choices=["binding", "optional", "off"], help="default: the game's rules")
-    enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct")
-    enew.add_argument("--overrun", default="report", choices=["report", "forfeit"])
+    enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct",
+                      help="tie-breaks in order, comma separated (default sb,solkoff,median,"
+                           "direct)")
+    enew.add_argument("--overrun", default="report", choices=["report", "forfeit"],
+                      help="J9: report an overrun to the TD (default) or forfeit at once")
     enew.add_argument("--game", default="chess", help="the game every pairing plays")
     enew.add_argument("--td", metavar="ADDR",
                       help="the event's tournament director (default: [bot] td)")
@@ -596,19 +721,20 @@ def build_parser() -> argparse.ArgumentParser:
     _rule_set_options(enew)
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")
-    eshow.add_argument("name")
-    eshow.add_argument("--lang", default="en", choices=["ja", "en"])
+    eshow.add_argument("name", help="the event's name")
+    eshow.add_argument("--lang", default="en", choices=["ja", "en"],
+                       help="language of the table (default en)")
     eshow.set_defaults(func=cmd_event_show)
     efinal = event.add_parser("final", help="who qualifies for the final (T1)")
-    efinal.add_argument("name")
+    efinal.add_argument("name", help="the event's name")
     efinal.set_defaults(func=cmd_event_final)
 
     announce = sub.add_parser("announce", help="a TD announcement for the weekly digest")
-    announce.add_argument("text", nargs="+")
+    announce.add_argument("text", nargs="+", help="the announcement")
     announce.set_defaults(func=cmd_announce)
 
     td = sub.add_parser("td", help="TD commands: forfeit, adjudicate, approve leave, ...")
-    td.add_argument("words", nargs="+")
+    td.add_argument("words", nargs="+", help="the command, as in a TD mail: forfeit ID white")
     td.set_defaults(func=cmd_td)
 
     demo = sub.add_parser("demo", help="a self-contained tour: two players play by mail")
@@ -618,20 +744,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_stdout() -> None:
+    """After a closed pipe (``relaybot game pgn ID | head -1``): send what is left of
+    stdout to /dev/null, so flushing it at exit raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``relaybot`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         cfg = load_config() if args.command != "demo" else None
-        return int(args.func(cfg, args))
-    except (ConfigError, AdminError, CliError) as exc:
+        if cfg is not None and args.command != "run":
+            # warnings and errors in the operator's chosen form; run sets its own level
+            configure_logging("warning", cfg.log.format)
+        status = int(args.func(cfg, args))
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()  # the reader has what it wanted: no traceback, no message
+        return 0
+    except CliError as exc:
         print(f"relaybot: {exc}", file=sys.stderr)
-        return 2
+        return exc.status
+    except (ConfigError, AdminError) as exc:
+        print(f"relaybot: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except SQLAlchemyError as exc:
         print(f"relaybot: database error: {exc.__class__.__name__}: "
-              f"{str(exc).splitlines()[0]}", file=sys.stderr)
-        return 2
+              f"{redact_url(str(exc).splitlines()[0])}", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
 

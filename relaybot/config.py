@@ -6,6 +6,7 @@ the bad value came from, so an operator can fix it without reading code.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import secrets
@@ -60,8 +61,19 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "tls": ("none", "tls"),
         "timeout": (60, "int"),
         "connections": (2, "count"),
+        # AUTH sends the password; without TLS only to a loopback host, unless the
+        # operator says so here (issue 12 item 11)
+        "allow_plaintext_auth": (False, "bool"),
+    },
+    "log": {
+        "level": ("info", "level"),
+        "format": ("text", "logformat"),
     },
 }
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
 
 
 @dataclass(frozen=True)
@@ -134,6 +146,29 @@ class SmtpConfig:
     # on the other. A crash can then catch up to this many mails between 250 and
     # marked-sent, each resent once with its own Message-ID (G4); 1 for one at a time.
     connections: int = 2
+    allow_plaintext_auth: bool = False
+
+    def plaintext_auth_problem(self) -> str | None:
+        """Why AUTH must not be tried with these settings, or None when it may.
+
+        AUTH without TLS sends the password in the clear: that is allowed to a loopback
+        host (a local MTA) only, or when ``allow_plaintext_auth`` is set on purpose.
+        """
+        if not self.user or self.tls != "none" or self.allow_plaintext_auth:
+            return None
+        if is_loopback(self.host):
+            return None
+        return (f"smtp.user is set but smtp.tls = \"none\": AUTH would send the password "
+                f"in the clear to {self.host}; use tls = \"starttls\" or \"ssl\", or set "
+                f"smtp.allow_plaintext_auth = true (RELAYBOT_SMTP_ALLOW_PLAINTEXT_AUTH)")
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    """``[log]``: the level of relaybot's own lines and their form (text or JSON)."""
+
+    level: str = "info"
+    format: str = "text"
 
 
 @dataclass(frozen=True)
@@ -143,10 +178,36 @@ class Config:
     imap: ImapConfig
     smtp: SmtpConfig
     source: str = field(default="defaults")
+    log: LogConfig = field(default_factory=LogConfig)
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    name = host.strip().strip("[]").lower()
+    if name in ("localhost", "localhost.localdomain") or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+_URL_PASSWORD_RE = re.compile(r"(?P<head>^[A-Za-z][A-Za-z0-9+.\-]*://[^:/@?#]*:)[^@/?#]*@")
+
+
+def redact_url(url: str) -> str:
+    """A database URL fit to print: its password, if any, as ``***``."""
+    return _URL_PASSWORD_RE.sub(r"\g<head>***@", url)
 
 
 def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
     where = f"{section}.{key} (from {origin})"
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+            return value.strip().lower() in _TRUE
+        raise ConfigError(f"{where}: expected true or false, got {value!r}")
     if kind in ("int", "port", "count"):
         try:
             number = int(value)
@@ -174,6 +235,12 @@ def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
         raise ConfigError(f"{where}: expected ja or en, got {value!r}")
     if kind == "tls" and value not in ("none", "starttls", "ssl"):
         raise ConfigError(f"{where}: expected none, starttls or ssl, got {value!r}")
+    if kind == "level":
+        if value.lower() not in LOG_LEVELS:
+            raise ConfigError(f"{where}: expected {', '.join(LOG_LEVELS)}, got {value!r}")
+        return value.lower()
+    if kind == "logformat" and value not in ("text", "json"):
+        raise ConfigError(f"{where}: expected text or json, got {value!r}")
     return value
 
 
@@ -217,12 +284,17 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             else:
                 raw, origin = default, "default"
             values[section][key] = _check(section, key, raw, kind, origin)
+    smtp = SmtpConfig(**values["smtp"])
+    problem = smtp.plaintext_auth_problem()
+    if problem is not None:
+        raise ConfigError(problem)
     return Config(
         database=DatabaseConfig(**values["database"]),
         bot=BotConfig(**values["bot"]),
         imap=ImapConfig(**values["imap"]),
-        smtp=SmtpConfig(**values["smtp"]),
+        smtp=smtp,
         source=source,
+        log=LogConfig(**values["log"]),
     )
 
 
@@ -271,6 +343,16 @@ password = ""
 tls = "none"          # none | starttls | ssl
 # connections = 2     # mails sent at once; after a crash up to this many may be
                       # resent, with the same Message-IDs (1: one at a time)
+# AUTH (user set) without TLS sends the password in the clear: refused unless the host is
+# loopback or this is true. 暗号化なしの AUTH はループバック以外では拒否します。
+allow_plaintext_auth = false
+
+[log]
+# debug | info | warning | error. One line per mail in and per mail out at info.
+# ログの詳しさ。info では受信メール 1 通ごと・送信メール 1 通ごとに 1 行を出します。
+level = "info"
+# text (key=value) | json (one JSON object a line, for a log collector)
+format = "text"
 """
 
 
@@ -335,8 +417,10 @@ def add_missing_keys(text: str, origin: str = "relaybot.toml") -> tuple[str, lis
 
 
 def _toml_value(value: Any) -> str:
-    """A TOML literal for the strings and whole numbers of :data:`TEMPLATE`."""
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
+    """A TOML literal for the strings, whole numbers and booleans of :data:`TEMPLATE`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if not isinstance(value, (str, int)):
         raise TypeError(f"no TOML literal for {value!r}")
     if isinstance(value, int):
         return str(value)

@@ -10,12 +10,12 @@ members cost seconds, not minutes.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.books import compute
@@ -65,22 +65,31 @@ def iso_week(day: date) -> str:
     return f"{year}-W{week:02d}"
 
 
-def send_digests(store: Store, cfg: Config, now: datetime) -> int:
-    """Queue this week's digest for every member who wants it and has not had it."""
+def send_digests(store: Store, cfg: Config, now: datetime,
+                 progress: Callable[[int, int], None] | None = None) -> int:
+    """Queue this week's digest for every member who wants it and has not had it.
+
+    ``progress(done, total)``: called after each batch of members (for a progress bar).
+    """
     week = iso_week(now.astimezone(ZoneInfo(cfg.bot.timezone)).date())
     queued = 0
     shared: dict[str, Any] = {}
+    due = (Member.digest == "weekly",
+           or_(Member.last_digest_week.is_(None), Member.last_digest_week < week))
+    total = done = 0
+    if progress is not None:
+        with store.session() as session:
+            total = session.scalar(select(func.count(Member.id)).where(*due)) or 0
     while True:
         with store.session() as session:
             members = list(session.scalars(
-                select(Member)
-                .where(Member.digest == "weekly",
-                       or_(Member.last_digest_week.is_(None), Member.last_digest_week < week))
-                .order_by(Member.id)
-                .limit(BATCH)
+                select(Member).where(*due).order_by(Member.id).limit(BATCH)
             ))
             if members:
                 queued += _batch(session, cfg, members, week, now, shared)
+        done += len(members)
+        if progress is not None:
+            progress(min(done, total), total)
         if len(members) < BATCH:
             return queued
 

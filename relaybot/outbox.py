@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -19,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.faults import crash_point
+from relaybot.logs import event
 from relaybot.mail.smtp import SendResult, SmtpSender
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.store.db import Store
@@ -38,7 +41,8 @@ def _backoff(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (1 << max(0, attempts - 1)), MAX_RETRY)
 
 
-_Work = tuple[int, str, str, bytes]  # (row id, envelope sender, recipient, raw message)
+# (row id, envelope sender, recipient, raw message, kind, game id)
+_Work = tuple[int, str, str, bytes, str, str | None]
 
 
 @dataclass
@@ -47,6 +51,8 @@ class SendCounts:
     retried: int = 0
     bounced: int = 0
     failed: int = 0
+    unreachable: int = 0  # connections to the SMTP server that failed (run --once exit code)
+    error: str = ""  # the last such failure, for the operator
 
 
 # One sender per process at a time: the service's periodic outbox job and its send after
@@ -54,17 +60,23 @@ class SendCounts:
 _SENDING = threading.Lock()
 
 
-def send_pending(store: Store, cfg: Config, now: datetime, *, limit: int = 500) -> SendCounts:
-    """Send every due outbox row once; record retries, bounces and give-ups."""
+def send_pending(store: Store, cfg: Config, now: datetime, *, limit: int = 500,
+                 progress: Callable[[int, int], None] | None = None) -> SendCounts:
+    """Send every due outbox row once; record retries, bounces and give-ups.
+
+    ``progress(done, total)``: called after each row is tried (for a progress bar).
+    """
     with _SENDING:
-        return asyncio.run(_send_pending(store, cfg, now, limit))
+        return asyncio.run(_send_pending(store, cfg, now, limit, progress))
 
 
-async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) -> SendCounts:
+async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int,
+                        progress: Callable[[int, int], None] | None = None) -> SendCounts:
     counts = SendCounts()
     with store.session() as session:
         work: list[_Work] = [tuple(r) for r in session.execute(  # type: ignore[misc]
-            select(Outbox.id, Outbox.envelope_from, Outbox.recipient, Outbox.raw)
+            select(Outbox.id, Outbox.envelope_from, Outbox.recipient, Outbox.raw, Outbox.kind,
+                   Outbox.game_id)
             # never tried: due at once, whatever clock queued it; retries wait their backoff
             .where(Outbox.status == "pending",
                    or_(Outbox.attempts == 0, Outbox.next_attempt_at <= now))
@@ -79,6 +91,14 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int) ->
     for item in work:
         lanes[zlib.crc32(item[2].lower().encode()) % len(lanes)].append(item)
     marks = _Marks(store, now, counts)
+    if progress is not None:
+        total, tried = len(work), [0]
+
+        def step() -> None:
+            tried[0] += 1
+            progress(tried[0], total)
+
+        marks.step = step
     try:
         results = await asyncio.gather(
             *(_send_lane(store, cfg, now, lane, marks) for lane in lanes if lane),
@@ -100,6 +120,7 @@ class _Marks:
         self.store, self.now, self.counts = store, now, counts
         self.rows: list[int] = []
         self.task: asyncio.Future[None] | None = None
+        self.step: Callable[[], None] = lambda: None  # one row tried (progress)
 
     def note(self, row_id: int) -> None:
         self.rows.append(row_id)
@@ -123,10 +144,17 @@ async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work]
     """Send one lane's rows in order over one connection, reconnecting after a drop."""
     sender: SmtpSender | None = None
     try:
-        for row_id, envelope_from, recipient, raw in work:
+        for row_id, envelope_from, recipient, raw, kind, game_id in work:
+            marks.step()
+            started = time.monotonic()
             try:
                 if sender is None:
-                    sender = await SmtpSender(cfg.smtp).__aenter__()
+                    try:
+                        sender = await SmtpSender(cfg.smtp).__aenter__()
+                    except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+                        marks.counts.unreachable += 1
+                        marks.counts.error = f"{type(exc).__name__}: {exc}"
+                        raise
                 result = await sender.send(envelope_from, recipient, raw)
             except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
                 result = SendResult("temporary", f"{type(exc).__name__}: {exc}")
@@ -139,8 +167,13 @@ async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work]
             if result.status == "ok":
                 crash_point("after_smtp_250")
                 marks.note(row_id)
+                event(log, "outbound", id=row_id, status="sent", kind=kind, game=game_id,
+                      to=recipient, ms=round((time.monotonic() - started) * 1000, 1))
                 continue
-            _record(store, cfg, row_id, result, now, marks.counts)
+            status = _record(store, cfg, row_id, result, now, marks.counts)
+            event(log, "outbound", logging.WARNING, id=row_id, status=status, kind=kind,
+                  game=game_id, to=recipient, ms=round((time.monotonic() - started) * 1000, 1),
+                  reply=result.detail[:300])
     finally:
         if sender is not None:
             await _drop(sender)
@@ -169,11 +202,13 @@ async def _drop(sender: SmtpSender) -> None:
 
 def _record(
     store: Store, cfg: Config, row_id: int, result: SendResult, now: datetime, counts: SendCounts
-) -> None:
+) -> str:
+    """A failed attempt recorded; returns what became of the row: bounced, failed
+    (given up) or retry."""
     with store.session() as session:
         row = session.get(Outbox, row_id)
         if row is None:
-            return
+            return "gone"
         row.attempts += 1
         row.last_error = result.detail[:1000]
         if result.status == "permanent":
@@ -181,13 +216,15 @@ def _record(
             counts.bounced += 1
             _tell_td(session, cfg, row, now, "bounced")
             note_bounce(session, cfg, row, now)
-        elif now - row.created_at >= GIVE_UP_AFTER:
+            return "bounced"
+        if now - row.created_at >= GIVE_UP_AFTER:
             row.status = "failed"
             counts.failed += 1
             _tell_td(session, cfg, row, now, "gave_up")
-        else:
-            row.next_attempt_at = now + _backoff(row.attempts)
-            counts.retried += 1
+            return "failed"
+        row.next_attempt_at = now + _backoff(row.attempts)
+        counts.retried += 1
+        return "retry"
 
 
 def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str) -> None:

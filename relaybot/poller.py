@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.faults import crash_point
+from relaybot.logs import event
 from relaybot.mail.imap import Mailbox
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.service import Arrival, prefetch, process_in
@@ -204,6 +205,7 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
     """One transaction for the batch; each mail in a savepoint, so a mail that raises
     (G3) takes back only its own work and is counted, and the rest commit."""
     done: list[_Done] = []
+    lines: list[tuple[int, dict[str, Any]]] = []
     first = arrivals[0]
     with store.session() as session:
         # A write first: the transaction (and on SQLite the write lock) starts here, so
@@ -212,6 +214,7 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
                         .values(uidvalidity=first.uidvalidity))
         batch = prefetch(session, cfg, arrivals)
         for arrival in arrivals:
+            started = time.monotonic()
             try:
                 with session.begin_nested():
                     crash_point("process", arrival.raw)
@@ -226,12 +229,30 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
                 if attempts >= MAX_ATTEMPTS:
                     _quarantine_alert(session, cfg, arrival.folder, arrival.uidvalidity,
                                       arrival.uid, error, now())
+                sender, game = batch.logged.pop(arrival.uid, (None, None))
+                lines.append((logging.WARNING, {
+                    "uid": arrival.uid,
+                    "outcome": "quarantined" if attempts >= MAX_ATTEMPTS else "failed",
+                    "game": game, "sender": sender, "attempts": attempts,
+                    "ms": _ms(started), "error": error[:300]}))
                 done.append(_Done(arrival.uid, None, quarantine=attempts >= MAX_ATTEMPTS))
                 continue
+            sender, game = batch.logged.pop(arrival.uid, (None, None))
+            lines.append((logging.INFO, {"uid": arrival.uid, "outcome": outcome, "game": game,
+                                         "sender": sender, "ms": _ms(started)}))
             done.append(_Done(arrival.uid, outcome))
         crash_point("before_commit")
     crash_point("after_commit")
+    # one line per mail, once its work is committed (a batch retried after a transient
+    # error is not logged twice)
+    for level, fields in lines:
+        event(log, "inbound", level, **fields)
     return done
+
+
+def _ms(started: float) -> float:
+    """Milliseconds since ``started`` (time.monotonic), for the log line."""
+    return round((time.monotonic() - started) * 1000, 1)
 
 
 def _quarantine(store: Store, cfg: Config, mailbox: Mailbox, folder: str, uidvalidity: int,
@@ -239,4 +260,6 @@ def _quarantine(store: Store, cfg: Config, mailbox: Mailbox, folder: str, uidval
     with store.session() as session:
         _quarantine_alert(session, cfg, folder, uidvalidity, uid, error, now)
     mailbox.move(uid, QUARANTINE)
+    event(log, "inbound", logging.WARNING, uid=uid, outcome="quarantined", game=None,
+          sender=None, error=error)
     counts.quarantined += 1

@@ -12,6 +12,7 @@ import signal
 import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from types import FrameType
 
 from relaybot.config import Config
@@ -76,9 +77,11 @@ class _Stopped(Exception):
 class Service:
     """``relaybot run``: until SIGTERM/SIGINT."""
 
-    def __init__(self, store: Store, cfg: Config) -> None:
+    def __init__(self, store: Store, cfg: Config, alive_file: Path | None = None) -> None:
         self.store = store
         self.cfg = cfg
+        # touched with every good heartbeat: a container health check reads its age
+        self.alive_file = alive_file
         self.stop = threading.Event()
         self.wake = threading.Event()
         self._idling = False
@@ -108,6 +111,7 @@ class Service:
         scheduler.add_job(self._heartbeat, "interval", seconds=30, id="heartbeat",
                           args=[lock], **opts)
         scheduler.start()
+        self._alive()
         try:
             self._imap_loop()
         finally:
@@ -120,6 +124,20 @@ class Service:
             log.error("%s", exc)
             self.stop.set()
             self.wake.set()
+            return
+        except Exception as exc:  # the database is away: not alive, but keep trying
+            log.warning("heartbeat: %s", type(exc).__name__)
+            return
+        self._alive()
+
+    def _alive(self) -> None:
+        """Touch the alive file (``relaybot run --alive-file``), if any."""
+        if self.alive_file is None:
+            return
+        try:
+            self.alive_file.touch()
+        except OSError as exc:
+            log.warning("cannot touch %s: %s", self.alive_file, exc.strerror)
 
     def _scheduled(self) -> None:
         try:

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run the whole suite:
 # ruff, mypy --strict on the core and the games (mypy on the whole package), the import
-# contracts (import-linter), and pytest (unit, integration, reliability).
+# contracts (import-linter), pytest (unit, integration, reliability), and the README's
+# set-up from a clean clone (scripts/check_setup.sh).
+#
+# Debian's own python3 refuses `pip install` (PEP 668, "externally-managed-environment"):
+# there the Python tools go into a venv of their own, .venv-test ($RELAYBOT_TEST_VENV).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,9 +18,35 @@ command -v pg_isready >/dev/null 2>&1 || need_apt+=(postgresql-client)
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && ! command -v pg_ctlcluster >/dev/null 2>&1; then
   need_apt+=(postgresql)
 fi
+# the deployment tests (tests/integration/test_deploy.py): Debian's docker-compose (v1)
+# validates docker-compose.yml; the mail configs are checked by the packages themselves
+command -v docker-compose >/dev/null 2>&1 || need_apt+=(docker-compose)
+[ -x /usr/lib/dovecot/lmtp ] || need_apt+=(dovecot-lmtpd)
+command -v envsubst >/dev/null 2>&1 || need_apt+=(gettext-base)
+[ -x /usr/sbin/postconf ] || need_apt+=(postfix)
+[ -x /usr/sbin/opendkim ] || need_apt+=(opendkim)
+command -v opendkim-genkey >/dev/null 2>&1 || need_apt+=(opendkim-tools)
+[ -x /usr/sbin/opendmarc ] || need_apt+=(opendmarc)
+
+# PEP 668: is this python3 one pip may not install into?
+externally_managed() {
+  python3 - <<'PY'
+import os, sys, sysconfig
+marker = os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")
+sys.exit(0 if sys.prefix == sys.base_prefix and os.path.exists(marker) else 1)
+PY
+}
+PY=python3
+if externally_managed; then
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 \
+    || need_apt+=("python3.$(python3 -c 'import sys; print(sys.version_info[1])')-venv")
+fi
+
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
   $SUDO apt-get update -qq
+  # postfix is here for `postconf`/`postfix check` on deploy/'s config, not to serve mail
+  echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 # Dovecot refuses to store mail as uid 0: the fixtures run it as this system user.
@@ -24,15 +54,24 @@ id vmail >/dev/null 2>&1 || $SUDO useradd --system --no-create-home --shell /usr
 
 bash scripts/start-postgres.sh
 
+if externally_managed; then
+  VENV="${RELAYBOT_TEST_VENV:-.venv-test}"
+  [ -x "$VENV/bin/python" ] || { echo "== python3 -m venv $VENV"; python3 -m venv "$VENV"; }
+  PY="$VENV/bin/python"
+  export PATH="$PWD/$VENV/bin:$PATH"
+fi
+
 echo "== pip install -e .[test]"
-python3 -m pip install -q --disable-pip-version-check -e '.[test]' 2>&1 | grep -v -E '^(WARNING|DEPRECATION)' || true
+"$PY" -m pip install -q --disable-pip-version-check -e '.[test]' 2>&1 | grep -v -E '^(WARNING|DEPRECATION)' || true
 
 echo "== ruff"
-python3 -m ruff check relaybot tests bench
+"$PY" -m ruff check relaybot tests bench
 echo "== mypy --strict relaybot/core relaybot/games relaybot/pipeline; mypy relaybot"
-python3 -m mypy --strict relaybot/core relaybot/games relaybot/pipeline
-python3 -m mypy relaybot
+"$PY" -m mypy --strict relaybot/core relaybot/games relaybot/pipeline
+"$PY" -m mypy relaybot
 echo "== import contracts (lint-imports)"
 lint-imports --no-cache
 echo "== pytest"
-python3 -m pytest -q -p no:cacheprovider "$@"
+"$PY" -m pytest -q -p no:cacheprovider "$@"
+echo "== the README's set-up from a clean clone (scripts/check_setup.sh)"
+PYTHON=python3 bash scripts/check_setup.sh

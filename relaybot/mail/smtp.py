@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import aiosmtplib
 
-from relaybot.config import SmtpConfig
+from relaybot.config import ConfigError, SmtpConfig
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,9 @@ class SmtpSender:
 
     async def __aenter__(self) -> SmtpSender:
         cfg = self.cfg
+        problem = cfg.plaintext_auth_problem()
+        if problem is not None:  # never a password in the clear to another host
+            raise ConfigError(problem)
         client = aiosmtplib.SMTP(
             hostname=cfg.host,
             port=cfg.port,

@@ -72,6 +72,8 @@ class Prefetch:
     seen_uids: set[int]
     members: dict[str, Member]  # by address: every sender of the batch who is a member
     claimed: dict[int, str] = field(default_factory=dict)  # UID -> Message-ID, this batch
+    # UID -> (sender, game id): what the poller's one log line per mail names
+    logged: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def claim(self, arrival: Arrival, message_id: str) -> bool:
         """G2 for the batch: False when this mail was handled before (by Message-ID or
@@ -142,6 +144,8 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
                           trusted_authserv=cfg.bot.authserv_id)
     seen = (not batch.claim(arrival, mail.message_id) if batch is not None
             else _already_seen(session, arrival, mail.message_id))
+    if batch is not None:  # for the log line (logging hook)
+        batch.logged[arrival.uid] = (mail.from_addr, None)
     if seen:
         return "duplicate"  # G2: the same mail again (redelivery, new UIDVALIDITY)
     inbound = Inbound(
@@ -154,6 +158,8 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
     # moves it carries reach the session first and bring it along (Move.inbound).
     inbound.outcome = _route(session, cfg, mail, inbound, arrival, now,
                              batch.members if batch is not None else None)
+    if batch is not None:
+        batch.logged[arrival.uid] = (mail.from_addr, inbound.game_id)
     session.add(inbound)
     return inbound.outcome
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ def make_engine(url: str) -> Engine:
     The SQLite busy timeout is 30 s unless the URL says otherwise (``?timeout=2``).
     """
     if url.startswith("sqlite"):
+        _create_private(make_url(url).database)
         try:
             timeout = float(make_url(url).query.get("timeout", 30))  # type: ignore[arg-type]
         except (TypeError, ValueError):
@@ -39,6 +41,21 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def _create_private(database: str | None) -> None:
+    """Create a new SQLite file readable by its owner alone (0600): it holds every mail
+    and address. SQLite gives its -wal and -shm files the same mode. An existing file is
+    left as it is."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    try:
+        fd = os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError:
+        return  # a missing folder, say: SQLite's own error says it better when it connects
+    os.close(fd)
 
 
 def migrate(engine: Engine) -> None:

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from relaybot.config import TEMPLATE, ConfigError, add_missing_keys, load_config, new_config_text
+from relaybot.config import (
+    TEMPLATE,
+    ConfigError,
+    add_missing_keys,
+    load_config,
+    new_config_text,
+    redact_url,
+)
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:
@@ -119,3 +126,101 @@ def test_init_keeps_an_existing_secret_and_refuses_what_it_cannot_edit() -> None
         add_missing_keys('bot = { address = "relay@club.example" }\n')
     with pytest.raises(ConfigError, match="not valid TOML"):
         add_missing_keys("[bot\n")
+
+
+# --- issue 14: [log], [smtp] allow_plaintext_auth, passwords never printed ---------------
+
+@pytest.mark.parametrize(
+    ("host", "tls", "allow", "refused"),
+    [
+        ("smtp.club.example", "none", None, True),  # the password in the clear: refused
+        ("192.0.2.25", "none", None, True),
+        ("smtp.club.example", "starttls", None, False),
+        ("smtp.club.example", "ssl", None, False),
+        ("127.0.0.1", "none", None, False),  # a local MTA: nothing leaves the machine
+        ("localhost", "none", None, False),
+        ("::1", "none", None, False),
+        ("smtp.club.example", "none", "true", False),  # the operator said so
+    ],
+)
+def test_smtp_auth_in_the_clear_only_to_loopback_unless_allowed(
+        tmp_path: Path, host: str, tls: str, allow: str | None, refused: bool) -> None:
+    """Issue 12 item 11: AUTH without TLS to another host is refused, naming the option."""
+    env = {"RELAYBOT_SMTP_HOST": host, "RELAYBOT_SMTP_TLS": tls,
+           "RELAYBOT_SMTP_USER": "relay", "RELAYBOT_SMTP_PASSWORD": "pw"}
+    if allow is not None:
+        env["RELAYBOT_SMTP_ALLOW_PLAINTEXT_AUTH"] = allow
+    if refused:
+        with pytest.raises(ConfigError, match=r"smtp\.allow_plaintext_auth") as info:
+            load_config(tmp_path / "none.toml", environ=env)
+        assert "\n" not in str(info.value) and "pw" not in str(info.value)
+    else:
+        assert load_config(tmp_path / "none.toml", environ=env).smtp.host == host
+
+
+def test_no_auth_needs_no_tls(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path / "none.toml", environ={"RELAYBOT_SMTP_HOST": "postfix"})
+    assert cfg.smtp.user == "" and cfg.smtp.allow_plaintext_auth is False
+
+
+def test_allow_plaintext_auth_is_a_boolean(tmp_path: Path) -> None:
+    path = tmp_path / "relaybot.toml"
+    path.write_text("[smtp]\nallow_plaintext_auth = true\n", encoding="utf-8")
+    assert load_config(path, environ={}).smtp.allow_plaintext_auth is True
+    with pytest.raises(ConfigError, match="RELAYBOT_SMTP_ALLOW_PLAINTEXT_AUTH"):
+        load_config(path, environ={"RELAYBOT_SMTP_ALLOW_PLAINTEXT_AUTH": "perhaps"})
+    path.write_text('[smtp]\nallow_plaintext_auth = "yes please"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"smtp\.allow_plaintext_auth"):
+        load_config(path, environ={})
+
+
+def test_log_level_and_format(tmp_path: Path) -> None:
+    cfg = load_config(tmp_path / "none.toml", environ={})
+    assert (cfg.log.level, cfg.log.format) == ("info", "text")
+    env = {"RELAYBOT_LOG_LEVEL": "DEBUG", "RELAYBOT_LOG_FORMAT": "json"}
+    cfg = load_config(tmp_path / "none.toml", environ=env)
+    assert (cfg.log.level, cfg.log.format) == ("debug", "json")
+    with pytest.raises(ConfigError, match="RELAYBOT_LOG_LEVEL"):
+        load_config(tmp_path / "none.toml", environ={"RELAYBOT_LOG_LEVEL": "loud"})
+    with pytest.raises(ConfigError, match=r"log\.format"):
+        (tmp_path / "r.toml").write_text('[log]\nformat = "xml"\n', encoding="utf-8")
+        load_config(tmp_path / "r.toml", environ={})
+
+
+def test_template_names_the_new_keys_and_init_adds_them_to_an_old_config() -> None:
+    data = tomllib.loads(TEMPLATE)
+    assert data["log"] == {"level": "info", "format": "text"}
+    assert data["smtp"]["allow_plaintext_auth"] is False
+    old = '[bot]\naddress = "relay@chess.example"\nsecret = "k"\n'
+    text, added = add_missing_keys(old)
+    assert {"log.level", "log.format", "smtp.allow_plaintext_auth"} <= set(added)
+    again = tomllib.loads(text)
+    assert again["smtp"]["allow_plaintext_auth"] is False and again["log"]["level"] == "info"
+    assert again["bot"]["address"] == "relay@chess.example"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql+psycopg://relay:s3cr%40t@db:5432/relaybot",
+         "postgresql+psycopg://relay:***@db:5432/relaybot"),
+        ("postgresql+psycopg://relay@db/relaybot", "postgresql+psycopg://relay@db/relaybot"),
+        ("sqlite:///relaybot.db", "sqlite:///relaybot.db"),
+        ("postgresql://u:p@h/d and more text", "postgresql://u:***@h/d and more text"),
+    ],
+)
+def test_redact_url_never_shows_a_password(url: str, shown: str) -> None:
+    assert redact_url(url) == shown
+
+
+def test_the_smtp_sender_itself_never_sends_a_password_in_the_clear() -> None:
+    """Issue 12 item 11: even settings built in code (not loaded) cannot AUTH in clear to
+    another host: the sender refuses before it connects."""
+    import asyncio
+
+    from relaybot.config import SmtpConfig
+    from relaybot.mail.smtp import SmtpSender
+
+    remote = SmtpConfig(host="192.0.2.25", port=25, user="relay", password="pw", tls="none")
+    with pytest.raises(ConfigError, match=r"smtp\.allow_plaintext_auth"):
+        asyncio.run(SmtpSender(remote).__aenter__())

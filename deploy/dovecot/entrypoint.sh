@@ -1,0 +1,15 @@
+#!/bin/sh
+# Render the config from the environment, write the one user (relay@MAIL_DOMAIN, password
+# RELAY_IMAP_PASSWORD, stored hashed), run Dovecot in the foreground.
+set -eu
+: "${MAIL_DOMAIN:?set MAIL_DOMAIN (in .env)}"
+: "${RELAY_IMAP_PASSWORD:?set RELAY_IMAP_PASSWORD (in .env)}"
+: "${RELAY_USER:=relay}"
+envsubst '${MAIL_DOMAIN}' </etc/dovecot/relaybot.conf.in >/etc/dovecot/dovecot.conf
+hash="$(doveadm pw -s SHA512-CRYPT -p "$RELAY_IMAP_PASSWORD")"
+printf '%s@%s:%s\n' "$RELAY_USER" "$MAIL_DOMAIN" "$hash" >/etc/dovecot/users
+chown root:dovecot /etc/dovecot/users
+chmod 640 /etc/dovecot/users
+mkdir -p /var/mail/vhosts
+chown vmail:vmail /var/mail/vhosts
+exec dovecot -F
