@@ -61,6 +61,13 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "timeout": (60, "int"),
         "connections": (2, "count"),
     },
+    # issue 12 items 8 and 11: what one address's mail may cause in a day, and how long
+    # mail that concerns no member is kept raw
+    "mail": {
+        "reply_cap": (20, "int"),
+        "td_alert_cap": (30, "int"),
+        "retention_days": (30, "int"),
+    },
 }
 
 
@@ -137,12 +144,27 @@ class SmtpConfig:
 
 
 @dataclass(frozen=True)
+class MailConfig:
+    """Caps on what mail causes (issue 12 item 8) and retention (item 11)."""
+
+    # replies a day to one address caused by its own mail: acks, status, help, error
+    # replies, section replies, confirmation requests (error replies also count against
+    # bot.error_reply_cap)
+    reply_cap: int = 20
+    # alerts a day to the TD; the rest of the day's go out the next day in one summary
+    td_alert_cap: int = 30
+    # strangers' and automated mail is kept raw this many days, then only its ledger line
+    retention_days: int = 30
+
+
+@dataclass(frozen=True)
 class Config:
     database: DatabaseConfig
     bot: BotConfig
     imap: ImapConfig
     smtp: SmtpConfig
     source: str = field(default="defaults")
+    mail: MailConfig = field(default_factory=MailConfig)
 
 
 def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
@@ -223,6 +245,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         imap=ImapConfig(**values["imap"]),
         smtp=SmtpConfig(**values["smtp"]),
         source=source,
+        mail=MailConfig(**values["mail"]),
     )
 
 
@@ -271,6 +294,19 @@ password = ""
 tls = "none"          # none | starttls | ssl
 # connections = 2     # mails sent at once; after a crash up to this many may be
                       # resent, with the same Message-IDs (1: one at a time)
+
+[mail]
+# Replies a day to one address caused by its own mail (acks, status, help, errors,
+# confirmation requests); more mail from it that day is handled but not answered.
+# 1 つのアドレスへの 1 日の返信の上限（それを超えたメールは処理しますが返信しません）。
+reply_cap = 20
+# Alerts a day to the TD; the rest of the day's come the next day in one summary mail.
+# TD への 1 日の通知の上限。超えた分は翌日 1 通にまとめて送ります。
+td_alert_cap = 30
+# Mail from strangers and automated mail (bounces, auto-replies) is kept raw this many
+# days, then only its ledger line (sender, subject, date) stays.
+# 会員以外からのメールと自動送信メールの原文を保存する日数。
+retention_days = 30
 """
 
 

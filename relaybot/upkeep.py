@@ -1,0 +1,85 @@
+"""The sweep's daily upkeep (issue 12 items 8 and 11): the TD's summary of the mail the
+caps held back, and forgetting the raw text of mail that concerns no member.
+
+Both are cheap when there is nothing to do: the summary reads outbox rows by status
+(indexed), and the raw text is forgotten at most once an hour per process.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from email.parser import BytesHeaderParser
+from email.policy import default
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from relaybot.config import Config
+from relaybot.core.clocks import local_day
+from relaybot.pipeline.effects import HELD_FOR_SUMMARY, SUMMARY_KIND, Mail, emit, to_td
+from relaybot.store.models import Inbound, Outbox
+
+SUMMARY_LIMIT = 500
+"""At most this many held mails are listed one by one in a summary; the rest counted."""
+
+DISPOSABLE_OUTCOMES = frozenset({
+    "stranger", "automated", "no_sender", "bounce", "bounce_unknown", "bounce_delayed",
+    "not_a_bounce", "td_unauthenticated",
+})
+"""Ledger outcomes of mail that concerns no member's game: from strangers, automated
+mail (auto-replies, bounces), forgeries. Their raw text goes after ``[mail]
+retention_days``; the ledger line (Message-ID, sender, subject, date) stays for G2."""
+
+_HOUR = timedelta(hours=1)
+_last_forget: dict[str, datetime] = {}  # database URL -> when raw text was last forgotten
+
+
+def td_summary(session: Session, cfg: Config, now: datetime) -> int:
+    """One mail to the TD listing the mail held back by the caps on the days before
+    today (``[mail] td_alert_cap``, and the TD's replies over ``reply_cap``); the held
+    rows are then marked ``summarised``. Returns 1 when a summary was queued."""
+    today = local_day(now, cfg.bot.timezone)
+    held = [row for row in session.scalars(
+        select(Outbox).where(Outbox.status == HELD_FOR_SUMMARY).order_by(Outbox.id))
+        if local_day(row.created_at, cfg.bot.timezone) < today]
+    if not held:
+        return 0
+    items = [{"kind": row.kind, "game_id": row.game_id or "",
+              "subject": _subject(row.raw),
+              "day": local_day(row.created_at, cfg.bot.timezone).isoformat()}
+             for row in held[:SUMMARY_LIMIT]]
+    queued = emit(session, cfg, Mail(
+        kind=SUMMARY_KIND, template="summary", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, dedupe_key=f"{SUMMARY_KIND}:{today.isoformat()}:{held[0].id}",
+        context={"items": items, "more": max(0, len(held) - SUMMARY_LIMIT),
+                 "total": len(held), "cap": cfg.mail.td_alert_cap}), now)
+    for row in held:
+        row.status = "summarised"
+    return 1 if queued is not None else 0
+
+
+def _subject(raw: bytes) -> str:
+    """The Subject line of a queued mail (written by us: one encoded header line)."""
+    try:
+        msg = BytesHeaderParser(policy=default).parsebytes(raw)
+        return " ".join(str(msg.get("Subject", "")).split())[:200]
+    except Exception:  # our own mail; a header we cannot read is left blank
+        return ""
+
+
+def forget_raw(session: Session, cfg: Config, now: datetime, url: str = "") -> int:
+    """Blank the raw text of strangers' and automated mail older than ``[mail]
+    retention_days`` (issue 12 item 11); at most once an hour per database and process.
+    Returns how many mails were blanked."""
+    last = _last_forget.get(url)
+    if last is not None and timedelta(0) <= now - last < _HOUR:
+        return 0
+    _last_forget[url] = now
+    cutoff = now - timedelta(days=cfg.mail.retention_days)
+    result = session.execute(
+        update(Inbound)
+        .where(Inbound.outcome.in_(sorted(DISPOSABLE_OUTCOMES)),
+               Inbound.received_at < cutoff, func.length(Inbound.raw) > 0)
+        .values(raw=b"")
+        .execution_options(synchronize_session=False))
+    return int(getattr(result, "rowcount", 0) or 0)
