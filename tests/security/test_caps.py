@@ -117,3 +117,30 @@ def test_td_alerts_over_the_cap_come_in_one_summary(club: Club) -> None:
         statuses = {r.status for r in s.scalars(select(Outbox).where(
             Outbox.kind == "td_question"))}
         assert statuses == {"sent", "summarised"}
+
+
+def test_forty_forged_td_command_mails_get_at_most_the_daily_cap(club: Club) -> None:
+    """40 forged TD command mails -> at most reply_cap mails to the TD that day, the rest
+    named in one summary the next day
+
+    Someone writes `From: <the TD>` mails with a command, to make the bot flood the TD
+    (with command confirmations, or confirmation requests once unproven commands are
+    held)."""
+    club.cfg = dataclasses.replace(club.cfg, mail=MailConfig(reply_cap=3))
+    sato = club.member("Sato, Hanako", SATO)
+    brown = club.member("Brown, Tom", BROWN)
+    club.game(sato, brown)
+    before = len(club.sink.captured)
+    start = club.clock
+    for n in range(40):
+        raw = (f"From: TD <{TD}>\r\nTo: relay@club.example\r\nSubject: commands {n}\r\n"
+               f"Message-ID: <td-forged-{n}@evil.example>\r\n\r\nanswer 999 hello\r\n")
+        club.deliver(raw.encode(), start + timedelta(minutes=n + 1))
+    club.cycle()
+    first_day = len(kinds_to(club, TD, before))
+    assert 0 < first_day <= 3
+    club.clock = start + timedelta(days=1)
+    club.cycle()
+    club.clock += timedelta(hours=1)
+    club.cycle()
+    assert kinds_to(club, TD, before)[first_day:] == ["td_summary"]

@@ -119,3 +119,20 @@ def test_init_keeps_an_existing_secret_and_refuses_what_it_cannot_edit() -> None
         add_missing_keys('bot = { address = "relay@club.example" }\n')
     with pytest.raises(ConfigError, match="not valid TOML"):
         add_missing_keys("[bot\n")
+
+
+def test_mail_caps_and_retention_defaults_file_and_env(tmp_path: Path) -> None:
+    """issue 12: [mail] reply_cap, td_alert_cap, retention_days; init adds them to an old
+    config."""
+    cfg = load_config(tmp_path / "none.toml", environ={})
+    assert (cfg.mail.reply_cap, cfg.mail.td_alert_cap, cfg.mail.retention_days) == (20, 30, 30)
+    path = tmp_path / "relaybot.toml"
+    path.write_text(TEMPLATE.replace("retention_days = 30", "retention_days = 7"),
+                    encoding="utf-8")
+    cfg = load_config(path, environ={"RELAYBOT_MAIL_REPLY_CAP": "5"})
+    assert (cfg.mail.reply_cap, cfg.mail.retention_days) == (5, 7)
+    with pytest.raises(ConfigError, match=r"mail\.td_alert_cap"):
+        load_config(path, environ={"RELAYBOT_MAIL_TD_ALERT_CAP": "many"})
+    old = "[bot]\naddress = \"relay@club.example\"\n"
+    _text, added = add_missing_keys(old)
+    assert {"mail.reply_cap", "mail.td_alert_cap", "mail.retention_days"} <= set(added)
