@@ -165,8 +165,8 @@ def decide(
     if distinct + sum(len(v) for v in record.variations.values()) > MAX_CONDITIONALS:
         return done("too_many_conditionals")
     longest = max((len(c.plies) for c in conditionals), default=0)
-    if record.first_ply + len(record.tokens) > record_limit(len(game.plies), longest):
-        return done("too_long")
+    if len(record.tokens) > record_limit(len(game.plies), longest):
+        return done("too_long")  # (a wrong move number is a sync error, not this)
     if (intent.help or intent.status) and not record.tokens:
         return done("help" if intent.help else "status")
     if intent.resign:

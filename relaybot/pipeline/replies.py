@@ -129,8 +129,7 @@ def error(
 def _caps(game: GameFile | None, verdict: Verdict | None) -> dict[str, int]:
     """The per-mail caps a refusal names (issue 12 item 10)."""
     return {"conditionals": MAX_CONDITIONALS, "sections": MAX_SECTIONS,
-            "written": (verdict.record.first_ply + len(verdict.record.tokens)
-                        if verdict is not None else 0),
+            "written": len(verdict.record.tokens) if verdict is not None else 0,
             "played": len(game.plies) if game is not None else 0}
 
 

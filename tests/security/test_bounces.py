@@ -139,8 +139,9 @@ def test_out_of_office_to_the_verp_address_is_never_a_bounce(club: Club) -> None
 
 
 def test_delayed_delivery_report_is_not_a_bounce(club: Club) -> None:
-    """"delivery delayed" report at the VERP address -> not counted (only permanent
-    failures count against a member)"""
+    """"delivery delayed" report at the VERP address -> not counted, not answered
+
+    Only permanent failures count against a member (G6)."""
     sato, brown, gid = two_players(club)
     more_mail_to_brown(club, sato, brown, gid)
     for n, c in enumerate(to_brown(club)):
@@ -151,8 +152,9 @@ def test_delayed_delivery_report_is_not_a_bounce(club: Club) -> None:
 
 
 def test_genuine_delivery_report_at_the_verp_address_is_counted(club: Club) -> None:
-    """genuine path: a real DSN at an issued VERP address -> counted against the member,
-    the TD told once, no game forfeited"""
+    """genuine path: a real DSN at an issued VERP address -> counted, TD told once
+
+    Counted against the member; the TD is told once; no game is forfeited."""
     sato, brown, gid = two_players(club)
     more_mail_to_brown(club, sato, brown, gid)
     mails = to_brown(club)[:BOUNCE_ESCALATE]

@@ -70,8 +70,7 @@ def test_a_megabyte_of_conditional_lines_is_refused_whole(club: Club) -> None:
 
 
 def test_one_conditional_line_repeated_counts_once(club: Club) -> None:
-    """the same conditional line repeated for 1 MB -> read once: the move and one
-    proposal applied"""
+    """one conditional line repeated for 1 MB -> read once: move and proposal applied"""
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
     gid = club.game(sato, brown)
@@ -84,8 +83,9 @@ def test_one_conditional_line_repeated_counts_once(club: Club) -> None:
 
 
 def test_a_record_far_longer_than_the_game_is_refused_before_it_is_read(club: Club) -> None:
-    """a record of 2,000 legal plies sent into a new game -> refused unread, one reply,
-    nothing applied"""
+    """a record of 2,000 legal plies in a new game -> refused unread, one reply
+
+    Nothing is applied; the reply names the lengths of the record and of the game."""
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
     gid = club.game(sato, brown)
@@ -103,8 +103,7 @@ def test_a_record_far_longer_than_the_game_is_refused_before_it_is_read(club: Cl
 
 
 def test_more_sections_than_the_cap_are_refused_whole(club: Club) -> None:
-    """a mail with moves for more games than the section cap -> nothing applied, one
-    reply"""
+    """moves for more games than the section cap in one mail -> nothing applied, one reply"""
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
     gids = [club.game(sato, brown) for _ in range(MAX_SECTIONS + 1)]

@@ -29,8 +29,9 @@ def kinds_to(club: Club, address: str, since: int = 0) -> list[str]:
 
 
 def test_fifty_forged_status_mails_get_at_most_the_daily_cap(club: Club) -> None:
-    """50 forged `status` mails in a member's name -> at most reply_cap mails to that
-    address, nothing applied, the opponent hears nothing
+    """50 forged `status` mails in a member's name -> at most reply_cap replies, none applied
+
+    Nothing is applied and the opponent hears nothing.
 
     Someone writes 50 mails `From: brown@...` to the game's address (no reply token), each
     asking for `status`, to make the bot flood Brown's mailbox. Whatever the bot answers
@@ -64,8 +65,9 @@ def test_fifty_forged_status_mails_get_at_most_the_daily_cap(club: Club) -> None
 
 
 def test_genuine_player_over_the_cap_still_moves(club: Club) -> None:
-    """a player's own mail after the day's replies are used up -> the move is applied and
-    relayed; only the sender's acknowledgement is left out"""
+    """a player's move after the day's replies are used up -> applied and relayed
+
+    Only the sender's acknowledgement is left out."""
     club.cfg = dataclasses.replace(club.cfg, mail=MailConfig(reply_cap=2))
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
@@ -86,8 +88,10 @@ def test_genuine_player_over_the_cap_still_moves(club: Club) -> None:
 
 
 def test_td_alerts_over_the_cap_come_in_one_summary(club: Club) -> None:
-    """a player floods the TD with questions -> td_alert_cap alerts a day, the rest in one
-    summary mail the next day, and the player's acknowledgements within reply_cap"""
+    """a player floods the TD with questions -> td_alert_cap alerts a day, one summary
+
+    The rest are listed in one summary mail the next day; the player's acknowledgements
+    stay within reply_cap."""
     club.cfg = dataclasses.replace(club.cfg, mail=MailConfig(td_alert_cap=3, reply_cap=4))
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
@@ -120,8 +124,9 @@ def test_td_alerts_over_the_cap_come_in_one_summary(club: Club) -> None:
 
 
 def test_forty_forged_td_command_mails_get_at_most_the_daily_cap(club: Club) -> None:
-    """40 forged TD command mails -> at most reply_cap mails to the TD that day, the rest
-    named in one summary the next day
+    """40 forged TD command mails -> at most reply_cap mails to the TD, then one summary
+
+    The rest are named in one summary the next day.
 
     Someone writes `From: <the TD>` mails with a command, to make the bot flood the TD
     (with command confirmations, or confirmation requests once unproven commands are

@@ -36,8 +36,9 @@ def utf7_mail(to: str, sender: str = SATO) -> bytes:
 
 
 def test_utf7_and_lone_surrogates_never_reach_the_database(pg_club: Club) -> None:
-    """UTF-7 mail decoding to lone surrogates (on PostgreSQL) -> stored as plain text, the
-    mail processed once, never quarantined"""
+    """UTF-7 mail decoding to lone surrogates (PostgreSQL) -> stored as plain text
+
+    The mail is processed once and never quarantined."""
     club = pg_club
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
@@ -58,8 +59,9 @@ def test_utf7_and_lone_surrogates_never_reach_the_database(pg_club: Club) -> Non
 
 
 def test_strangers_and_automated_mail_is_forgotten_after_retention_days(club: Club) -> None:
-    """strangers' and automated mail kept raw for ever -> raw text blanked after
-    [mail] retention_days (30) by the sweep; members' mail kept (J19)"""
+    """strangers' and automated mail kept raw for ever -> blanked after retention_days
+
+    The sweep blanks it after [mail] retention_days (30); members' mail is kept (J19)."""
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
     gid = club.game(sato, brown)
