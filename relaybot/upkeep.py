@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
+from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import HELD_FOR_SUMMARY, SUMMARY_KIND, Mail, emit, to_td
 from relaybot.store.models import Inbound, Outbox
 
@@ -35,27 +36,33 @@ _last_forget: dict[str, datetime] = {}  # database URL -> when raw text was last
 
 
 def td_summary(session: Session, cfg: Config, now: datetime) -> int:
-    """One mail to the TD listing the mail held back by the caps on the days before
+    """One mail to each TD listing the mail held back by the caps on the days before
     today (``[mail] td_alert_cap``, and the TD's replies over ``reply_cap``); the held
-    rows are then marked ``summarised``. Returns 1 when a summary was queued."""
+    rows are then marked ``summarised``. Returns how many summaries were queued."""
     today = local_day(now, cfg.bot.timezone)
-    held = [row for row in session.scalars(
-        select(Outbox).where(Outbox.status == HELD_FOR_SUMMARY).order_by(Outbox.id))
-        if local_day(row.created_at, cfg.bot.timezone) < today]
-    if not held:
-        return 0
-    items = [{"kind": row.kind, "game_id": row.game_id or "",
-              "subject": _subject(row.raw),
-              "day": local_day(row.created_at, cfg.bot.timezone).isoformat()}
-             for row in held[:SUMMARY_LIMIT]]
-    queued = emit(session, cfg, Mail(
-        kind=SUMMARY_KIND, template="summary", audience="td", to=to_td(cfg),
-        lang=cfg.bot.language, dedupe_key=f"{SUMMARY_KIND}:{today.isoformat()}:{held[0].id}",
-        context={"items": items, "more": max(0, len(held) - SUMMARY_LIMIT),
-                 "total": len(held), "cap": cfg.mail.td_alert_cap}), now)
-    for row in held:
-        row.status = "summarised"
-    return 1 if queued is not None else 0
+    held: dict[str, list[Outbox]] = {}  # recipient -> rows, oldest first
+    for row in session.scalars(
+            select(Outbox).where(Outbox.status == HELD_FOR_SUMMARY).order_by(Outbox.id)):
+        if local_day(row.created_at, cfg.bot.timezone) < today:
+            held.setdefault(row.recipient, []).append(row)
+    queued = 0
+    for recipient, rows in held.items():
+        items = [{"kind": row.kind, "game_id": row.game_id or "",
+                  "subject": _subject(row.raw),
+                  "day": local_day(row.created_at, cfg.bot.timezone).isoformat()}
+                 for row in rows[:SUMMARY_LIMIT]]
+        to = to_td(cfg) if recipient == cfg.bot.td else Recipient("TD", recipient)
+        sent = emit(session, cfg, Mail(
+            kind=SUMMARY_KIND, template="summary", audience="td", to=to,
+            lang=cfg.bot.language,
+            dedupe_key=f"{SUMMARY_KIND}:{today.isoformat()}:{rows[0].id}",
+            context={"items": items, "more": max(0, len(rows) - SUMMARY_LIMIT),
+                     "total": len(rows), "cap": cfg.mail.td_alert_cap,
+                     "reply_cap": cfg.mail.reply_cap}), now)
+        queued += sent is not None
+        for row in rows:
+            row.status = "summarised"
+    return queued
 
 
 def _subject(raw: bytes) -> str:

@@ -175,7 +175,8 @@ def _capped(session: Session, cfg: Config, mail: Mail, now: datetime) -> str:
     relayed to the opponent is the game's, not the sender's to spend."""
     address = mail.to.address.strip().lower()
     cause = session.info.get(_CAUSE)
-    is_td = address == cfg.bot.td.strip().lower()
+    # the club's TD, an event's TD (audience "td") and the operator's alerts alike
+    is_td = mail.audience in ("td", "operator") or address == cfg.bot.td.strip().lower()
     reply = cause is not None and (address == cause or mail.auto_submitted == "auto-replied")
     if mail.kind == SUMMARY_KIND or not (reply or is_td or mail.capped):
         return "send"
