@@ -58,10 +58,13 @@ def test_utf7_and_lone_surrogates_never_reach_the_database(pg_club: Club) -> Non
     assert not SURROGATE.search(question.text + subject)
 
 
-def test_strangers_and_automated_mail_is_forgotten_after_retention_days(club: Club) -> None:
+@pytest.mark.parametrize("database", ["club", "pg_club"])
+def test_strangers_and_automated_mail_is_forgotten_after_retention_days(
+        database: str, request: pytest.FixtureRequest) -> None:
     """strangers' and automated mail kept raw for ever -> blanked after retention_days
 
     The sweep blanks it after [mail] retention_days (30); members' mail is kept (J19)."""
+    club: Club = request.getfixturevalue(database)
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
     gid = club.game(sato, brown)
