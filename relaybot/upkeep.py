@@ -11,14 +11,14 @@ from datetime import datetime, timedelta
 from email.parser import BytesHeaderParser
 from email.policy import default
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import HELD_FOR_SUMMARY, SUMMARY_KIND, Mail, emit, to_td
-from relaybot.store.models import Inbound, Outbox
+from relaybot.store.models import Inbound, Outbox, ReplyCount
 
 SUMMARY_LIMIT = 500
 """At most this many held mails are listed one by one in a summary; the rest counted."""
@@ -76,8 +76,9 @@ def _subject(raw: bytes) -> str:
 
 def forget_raw(session: Session, cfg: Config, now: datetime, url: str = "") -> int:
     """Blank the raw text of strangers' and automated mail older than ``[mail]
-    retention_days`` (issue 12 item 11); at most once an hour per database and process.
-    Returns how many mails were blanked."""
+    retention_days`` (issue 12 item 11), and drop the caps' day counters older than a
+    week; at most once an hour per database and process. Returns how many mails were
+    blanked."""
     last = _last_forget.get(url)
     if last is not None and timedelta(0) <= now - last < _HOUR:
         return 0
@@ -89,4 +90,8 @@ def forget_raw(session: Session, cfg: Config, now: datetime, url: str = "") -> i
                Inbound.received_at < cutoff, func.length(Inbound.raw) > 0)
         .values(raw=b"")
         .execution_options(synchronize_session=False))
+    # the caps' day counters are read only for today: a week's are kept for a look back
+    week_ago = local_day(now, cfg.bot.timezone) - timedelta(days=7)
+    session.execute(delete(ReplyCount).where(ReplyCount.day < week_ago)
+                    .execution_options(synchronize_session=False))
     return int(getattr(result, "rowcount", 0) or 0)

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.mail.inbound import parse_mail
-from relaybot.store.models import Inbound, Question
+from relaybot.store.models import Inbound, Question, ReplyCount
 from tests.integration.relay_harness import RELAY, Club
 
 pytestmark = pytest.mark.integration
@@ -96,3 +96,6 @@ def test_strangers_and_automated_mail_is_forgotten_after_retention_days(
     with club.store.session() as s:  # the ledger line stays: a redelivery is still a no-op
         assert s.scalars(select(Inbound.subject).where(
             Inbound.message_id == "stranger@else.example")).one() == "hello"
+        # the caps' day counters of a month ago are gone too
+        days = s.scalars(select(ReplyCount.day)).all()
+        assert days and min(days) > (start + timedelta(days=20)).date()
