@@ -1,7 +1,7 @@
 """VERP envelope senders looked up by address; replies and TD alerts counted per day
 
 Revision ID: 0014
-Revises: 0008
+Revises: 0009
 
 Issue 12 items 7 and 8: a delivery report is matched to the outbox row whose envelope
 sender it came back to (an index on outbox.envelope_from); reply_counts counts, besides
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
