@@ -752,10 +752,19 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+def _undecodable(argv: Sequence[str]) -> str | None:
+    """The first argument holding bytes that were not UTF-8 (Python keeps them as lone
+    surrogates, which no database can store: issue 12 item 11), or None."""
+    return next((a for a in argv if any("\ud800" <= ch <= "\udfff" for ch in a)), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``relaybot`` console script."""
+    bad = _undecodable(sys.argv[1:] if argv is None else argv)
+    if bad is not None:
+        shown = bad.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+        print(f"relaybot: not valid UTF-8 text: {shown}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

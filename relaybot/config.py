@@ -69,6 +69,13 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "level": ("info", "level"),
         "format": ("text", "logformat"),
     },
+    # issue 12 items 8 and 11: what one address's mail may cause in a day, and how long
+    # mail that concerns no member is kept raw
+    "mail": {
+        "reply_cap": (20, "int"),
+        "td_alert_cap": (30, "int"),
+        "retention_days": (30, "int"),
+    },
 }
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -172,12 +179,27 @@ class LogConfig:
 
 
 @dataclass(frozen=True)
+class MailConfig:
+    """Caps on what mail causes (issue 12 item 8) and retention (item 11)."""
+
+    # replies a day to one address caused by its own mail: acks, status, help, error
+    # replies, section replies, confirmation requests (error replies also count against
+    # bot.error_reply_cap)
+    reply_cap: int = 20
+    # alerts a day to the TD; the rest of the day's go out the next day in one summary
+    td_alert_cap: int = 30
+    # strangers' and automated mail is kept raw this many days, then only its ledger line
+    retention_days: int = 30
+
+
+@dataclass(frozen=True)
 class Config:
     database: DatabaseConfig
     bot: BotConfig
     imap: ImapConfig
     smtp: SmtpConfig
     source: str = field(default="defaults")
+    mail: MailConfig = field(default_factory=MailConfig)
     log: LogConfig = field(default_factory=LogConfig)
 
 
@@ -295,6 +317,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         smtp=smtp,
         source=source,
         log=LogConfig(**values["log"]),
+        mail=MailConfig(**values["mail"]),
     )
 
 
@@ -353,6 +376,19 @@ allow_plaintext_auth = false
 level = "info"
 # text (key=value) | json (one JSON object a line, for a log collector)
 format = "text"
+
+[mail]
+# Replies a day to one address caused by its own mail (acks, status, help, errors,
+# confirmation requests); more mail from it that day is handled but not answered.
+# 1 つのアドレスへの 1 日の返信の上限（それを超えたメールは処理しますが返信しません）。
+reply_cap = 20
+# Alerts a day to the TD; the rest of the day's come the next day in one summary mail.
+# TD への 1 日の通知の上限。超えた分は翌日 1 通にまとめて送ります。
+td_alert_cap = 30
+# Mail from strangers and automated mail (bounces, auto-replies) is kept raw this many
+# days, then only its ledger line (sender, subject, date) stays.
+# 会員以外からのメールと自動送信メールの原文を保存する日数。
+retention_days = 30
 """
 
 

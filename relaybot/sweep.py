@@ -26,6 +26,7 @@ from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.store.db import Store
 from relaybot.store.models import Game
+from relaybot.upkeep import forget_raw, td_summary
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,9 @@ def sweep(store: Store, cfg: Config, now: datetime) -> int:
     queued = 0
     with store.session() as session:
         holds.lapse(session, now)  # unconfirmed for seven days: never applied
+        # issue 12 items 8, 11: the TD's summary of the capped mail; old raw junk forgotten
+        queued += td_summary(session, cfg, now)
+        forget_raw(session, cfg, now, str(store.engine.url))
     while True:
         with store.session() as session:
             games = session.scalars(

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from relaybot.core.bounds import MAX_CONDITIONALS, dedupe_lines, record_limit
 from relaybot.core.conditionals import (
     Conditional,
     FollowResult,
@@ -56,6 +57,8 @@ VerdictKind = Literal[
     "help",
     "aside",  # only a leave notice or a TD question: the service handles those
     "declared",  # a game's own keyword ended the game (shogi: 入玉宣言)
+    "too_many_conditionals",  # over core.bounds.MAX_CONDITIONALS: nothing applied
+    "too_long",  # a record far longer than the game: refused before it is read
 ]
 
 
@@ -156,6 +159,8 @@ def decide(
     """
     if intent is None:
         intent = read_intent(text, rules.keywords)
+    # issue 12 item 10: a repeated proposal line is read once
+    text, distinct = dedupe_lines(text, rules.proposal_lines(text))
     record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
     penalty = rules.rule_set.bad_move_penalty  # J5 (5 days in chess; seed 002 rule 17: none)
     notes = ["fullwidth"] if record.fullwidth else []
@@ -167,6 +172,12 @@ def decide(
 
     if not game.active:
         return done("game_over")
+    # issue 12 item 10: bounded work, checked before any move is read
+    if distinct + sum(len(v) for v in record.variations.values()) > MAX_CONDITIONALS:
+        return done("too_many_conditionals")
+    longest = max((len(c.plies) for c in conditionals), default=0)
+    if len(record.tokens) > record_limit(len(game.plies), longest):
+        return done("too_long")  # (a wrong move number is a sync error, not this)
     if (intent.help or intent.status) and not record.tokens:
         return done("help" if intent.help else "status")
     if intent.resign:

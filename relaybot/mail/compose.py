@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import binascii
+import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -11,6 +13,8 @@ from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from typing import Any, TypeVar
+
+from relaybot.mail.inbound.bounces import verp_form
 
 
 class _CachedRegistry(HeaderRegistry):
@@ -93,9 +97,18 @@ def message_id_for(token: str, domain: str) -> str:
     return f"{token}@{domain}"
 
 
+def new_verp_token() -> str:
+    """A random token for one outgoing mail's envelope sender, distinct from its
+    Message-ID: 80 bits, lower-case base32 (16 characters). The Message-ID is quoted in
+    every thread the opponent sees; this token only the MTAs on the way see, so a
+    delivery report sent to it was caused by that mail (G6, issue 12 item 7)."""
+    return base64.b32encode(secrets.token_bytes(10)).decode("ascii").lower()
+
+
 def verp_address(local: str, domain: str, token: str) -> str:
-    """Envelope sender that names the outbox row a bounce belongs to (G6)."""
-    return f"{local}+bounce-{token}@{domain}"
+    """Envelope sender that names the outbox row a bounce belongs to (G6):
+    ``<local>+b.<token>@<domain>``, ``token`` from :func:`new_verp_token`."""
+    return verp_form(local, domain, token)
 
 
 def _address(display: str, addr: str) -> Address:

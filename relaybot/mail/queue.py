@@ -17,7 +17,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
-from relaybot.mail.compose import compose, message_id_for, new_token, verp_address
+from relaybot.mail.compose import (
+    compose,
+    message_id_for,
+    new_token,
+    new_verp_token,
+    verp_address,
+)
 from relaybot.store.models import Outbox
 
 
@@ -79,7 +85,10 @@ def queue_mail(
     values = {
         "message_id": message_id, "dedupe_key": dedupe_key, "kind": kind,
         "game_id": game_id, "member_id": to.member_id, "recipient": to.address,
-        "envelope_from": verp_address(bot.local, bot.domain, token), "raw": msg.as_bytes(),
+        # G6: a VERP token of its own, not the Message-ID's (issue 12 item 7); stored in
+        # lower case, the form identify looks a delivery report's address up in
+        "envelope_from": verp_address(bot.local.lower(), bot.domain.lower(), new_verp_token()),
+        "raw": msg.as_bytes(),
         "status": "pending", "attempts": 0, "next_attempt_at": now, "last_error": "",
         "created_at": now,
     }

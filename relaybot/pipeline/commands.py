@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
+from relaybot.core.bounds import MAX_SECTIONS
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.sections import Section, split_mail
 from relaybot.faults import crash_point
@@ -94,6 +95,10 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
     labels = _labels(mine, games[0] if games else None)
     greeting, sections = split_mail(mail.text, labels, _move_test(mine))
+    if len(sections) > MAX_SECTIONS:  # issue 12 item 10: refused whole, one reply
+        emit(session, cfg, replies.error(session, cfg, member, mail, "too_many_sections",
+                                         game=None), now)
+        return "too_many_sections"
     if sections:
         return _sections(mm, greeting, sections)
     if not games:

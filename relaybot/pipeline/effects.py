@@ -10,8 +10,9 @@ decided here once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -117,16 +118,81 @@ def render_mail(mail: Mail) -> tuple[str, str]:
 def under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bool:
     """Count one error reply to ``address`` today; False once ``error_reply_cap`` is
     reached (G7: a looping correspondent gets a few replies a day, not one per mail)."""
+    return _count(session, cfg, address, now, "count", cfg.bot.error_reply_cap)
+
+
+# --- caps on what a mail causes (issue 12 item 8) ------------------------------------
+
+SUMMARY_KIND = "td_summary"
+"""The one mail a day that lists the TD's mail held back by the caps."""
+HELD_FOR_SUMMARY = "summary"
+"""Outbox status of a TD mail over the day's cap: not sent, listed in the next summary."""
+_CAUSE = "relaybot.effects.cause"
+
+CapField = Literal["count", "replies", "alerts"]
+
+
+@contextmanager
+def caused_by(session: Session, address: str | None) -> Iterator[None]:
+    """Mail emitted inside is caused by an inbound mail from ``address`` (issue 12 item
+    8): a mail to that address, or any reply (``Auto-Submitted: auto-replied``: acks,
+    status, help, errors, section replies, confirmation requests), counts against its
+    recipient's ``[mail] reply_cap`` for the day; over it, it is not sent (the TD's is
+    kept for the next day's summary)."""
+    before = session.info.get(_CAUSE)
+    session.info[_CAUSE] = (address or "").strip().lower()
+    try:
+        yield
+    finally:
+        if before is None:
+            session.info.pop(_CAUSE, None)
+        else:
+            session.info[_CAUSE] = before
+
+
+def _count(session: Session, cfg: Config, address: str, now: datetime, which: CapField,
+           limit: int) -> bool:
+    """Count one mail to ``address`` today in ``which``; False (nothing counted) once
+    ``limit`` is reached."""
     day = local_day(now, cfg.bot.timezone)
+    key = address.strip().lower()
     row = session.scalar(
-        select(ReplyCount).where(ReplyCount.address == address, ReplyCount.day == day))
+        select(ReplyCount).where(ReplyCount.address == key, ReplyCount.day == day))
     if row is None:
-        session.add(ReplyCount(address=address, day=day, count=1))
-        return True
-    if row.count >= cfg.bot.error_reply_cap:
+        row = ReplyCount(address=key, day=day, count=0, replies=0, alerts=0)
+        session.add(row)
+    used = getattr(row, which) or 0
+    if used >= limit:
         return False
-    row.count += 1
+    setattr(row, which, used + 1)
     return True
+
+
+def _capped(session: Session, cfg: Config, mail: Mail, now: datetime) -> str:
+    """What the caps say of one mail: ``send``, ``drop`` (over a member's cap, or already
+    queued under its dedupe key) or ``summary`` (over the TD's cap: kept for the
+    summary). Mail to anyone but the sender and the TD is never capped here: a move
+    relayed to the opponent is the game's, not the sender's to spend."""
+    address = mail.to.address.strip().lower()
+    cause = session.info.get(_CAUSE)
+    # the club's TD, an event's TD (audience "td") and the operator's alerts alike
+    is_td = mail.audience in ("td", "operator") or address == cfg.bot.td.strip().lower()
+    reply = cause is not None and (address == cause or mail.auto_submitted == "auto-replied")
+    if mail.kind == SUMMARY_KIND or not (reply or is_td or mail.capped):
+        return "send"
+    if mail.dedupe_key is not None and not mail.unique and session.scalar(
+            select(Outbox.id).where(Outbox.dedupe_key == mail.dedupe_key)) is not None:
+        return "drop"  # queued before: counts nothing (the sweep asks again and again)
+    over = "summary" if is_td else "drop"
+    if mail.capped and not under_cap(session, cfg, address, now):
+        return over
+    if reply:
+        return "send" if _count(session, cfg, address, now, "replies",
+                                cfg.mail.reply_cap) else over
+    if is_td:
+        return "send" if _count(session, cfg, address, now, "alerts",
+                                cfg.mail.td_alert_cap) else over
+    return "send"
 
 
 def link_games(session: Session, game_ids: Iterable[str], own: str | None, *,
@@ -139,9 +205,13 @@ def link_games(session: Session, game_ids: Iterable[str], own: str | None, *,
 
 def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | None:
     """Render and queue one mail effect; None when its dedupe key was already queued or
-    a capped error reply is over the day's cap."""
-    if mail.capped and not under_cap(session, cfg, mail.to.address, now):
+    the mail is over a cap (:func:`caused_by`; the TD's is queued unsent, for the next
+    summary)."""
+    verdict = _capped(session, cfg, mail, now)
+    if verdict == "drop":
         return None
+    if verdict == "summary":
+        mail = replace(mail, defer=False, threads_game=False)
     subject, body = render_mail(mail)
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
     reply_to = (mail.reply_to if mail.reply_to_fixed
@@ -154,6 +224,8 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         dedupe_key=mail.dedupe_key, auto_submitted=mail.auto_submitted, unique=mail.unique,
         defer=mail.defer,
     )
+    if row is not None and verdict == "summary":
+        row.status = HELD_FOR_SUMMARY
     if row is not None and mail.about:
         assert not mail.defer, "a deferred row is written apart from the session"
         link_games(session, mail.about, mail.game_id, outbox=row)

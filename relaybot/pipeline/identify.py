@@ -26,8 +26,8 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.tokens import TokenAddress, verify
 from relaybot.mail.inbound import InboundMail, reply_tokens, verp_id
-from relaybot.outbox import note_bounce
-from relaybot.store.models import Event, Member, MemberAddress, Outbox
+from relaybot.pipeline.bounces import delivery_report
+from relaybot.store.models import Event, Member, MemberAddress
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ def identify(session: Session, cfg: Config, mail: InboundMail, arrived: datetime
     for rcpt in mail.recipients:
         token = verp_id(rcpt, cfg.bot.address)
         if token is not None:
-            return Sender(_bounce(session, cfg, token, arrived))
+            # G6: counted only at an issued VERP address and in a report's shape
+            return Sender(delivery_report(session, cfg, mail, token, arrived))
     if mail.automated:
         return Sender("automated")  # G7: never answer automated mail
     if mail.from_addr is None:
@@ -140,16 +141,3 @@ def authenticated(cfg: Config, mail: InboundMail, recipient: str) -> bool:
         if scope is not None and verify(keys, scope, recipient, found.token):
             return True
     return False
-
-
-def _bounce(session: Session, cfg: Config, token: str, now: datetime) -> str:
-    """A delivery report for one of our mails (G6): record it against the row and the
-    member; repeated bounces go to the TD, and never forfeit a game by themselves."""
-    row = session.scalar(select(Outbox).where(Outbox.message_id == f"{token}@{cfg.bot.domain}"))
-    if row is None:
-        return "bounce_unknown"
-    if row.status != "bounced":
-        row.status = "bounced"
-        row.last_error = "delivery report received"
-        note_bounce(session, cfg, row, now)
-    return "bounce"

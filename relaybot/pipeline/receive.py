@@ -20,6 +20,7 @@ from relaybot.config import Config
 from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids
 from relaybot.pipeline import commands, holds
+from relaybot.pipeline.effects import caused_by
 from relaybot.pipeline.identify import identify, members_by_address
 from relaybot.pipeline.play import Received
 from relaybot.pipeline.td import find_commands, td_mail
@@ -156,8 +157,9 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
     )
     # Added last, with its outcome: one INSERT instead of an INSERT and two UPDATEs. The
     # moves it carries reach the session first and bring it along (Move.inbound).
-    inbound.outcome = _route(session, cfg, mail, inbound, arrival, now,
-                             batch.members if batch is not None else None)
+    with caused_by(session, mail.from_addr):  # issue 12 item 8: its replies are capped
+        inbound.outcome = _route(session, cfg, mail, inbound, arrival, now,
+                                 batch.members if batch is not None else None)
     if batch is not None:
         batch.logged[arrival.uid] = (mail.from_addr, inbound.game_id)
     session.add(inbound)

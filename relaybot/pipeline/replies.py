@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
+from relaybot.core.bounds import MAX_CONDITIONALS, MAX_SECTIONS
 from relaybot.core.conditionals import Conditional, format_conditional
 from relaybot.core.game import replay_from
 from relaybot.core.referee import Verdict
@@ -108,7 +109,7 @@ def error(
     """One polite reply in the member's language saying what was wrong (J5, J1), capped
     per address and day (G7)."""
     ctx: dict[str, Any] = {"kind": kind, "reader": member.name, "notes": [],
-                           "subject": mail.subject}
+                           "subject": mail.subject, "caps": _caps(game, verdict)}
     if game is not None:
         ctx.update(game_context(cfg, game, member))
     if verdict is not None:
@@ -124,6 +125,13 @@ def error(
                 via_game=gid is not None, in_reply_to=mail.message_id,
                 references=(*mail.references, mail.message_id), auto_submitted="auto-replied",
                 capped=True)
+
+
+def _caps(game: GameFile | None, verdict: Verdict | None) -> dict[str, int]:
+    """The per-mail caps a refusal names (issue 12 item 10)."""
+    return {"conditionals": MAX_CONDITIONALS, "sections": MAX_SECTIONS,
+            "written": len(verdict.record.tokens) if verdict is not None else 0,
+            "played": len(game.plies) if game is not None else 0}
 
 
 def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) -> dict[str, Any]:

@@ -239,7 +239,8 @@ class Outbox(Base):
     game_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True)
     recipient: Mapped[str] = mapped_column(String(320))
-    envelope_from: Mapped[str] = mapped_column(String(320))
+    # the VERP envelope sender (G6): a delivery report is matched to its row by it
+    envelope_from: Mapped[str] = mapped_column(String(320), index=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     status: Mapped[str] = mapped_column(String(16), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -250,7 +251,9 @@ class Outbox(Base):
 
 
 class ReplyCount(Base):
-    """Error replies per address per day (G7 cap)."""
+    """Mail to one address on one day, counted against the caps (G7, issue 12 item 8):
+    ``count`` error replies, ``replies`` every reply caused by that address's own mail,
+    ``alerts`` the TD's alerts (those over the cap go into one summary mail)."""
 
     __tablename__ = "reply_counts"
     __table_args__ = (UniqueConstraint("address", "day", name="uq_reply_counts"),)
@@ -259,6 +262,8 @@ class ReplyCount(Base):
     address: Mapped[str] = mapped_column(String(320))
     day: Mapped[date] = mapped_column(Date)
     count: Mapped[int] = mapped_column(Integer, default=0)
+    replies: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    alerts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Lock(Base):

@@ -7,9 +7,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from relaybot.mail.inbound import verp_id
 from relaybot.outbox import send_pending
 from relaybot.store.models import Outbox
-from tests.integration.relay_harness import TD, Club
+from tests.integration.relay_harness import RELAY, TD, Club
 
 pytestmark = pytest.mark.integration
 
@@ -85,9 +86,14 @@ def test_gives_up_after_five_days_and_tells_the_td(club: Club) -> None:
 def test_envelope_sender_is_verp(club: Club) -> None:
     queued_game(club)
     send_pending(club.store, club.cfg, club.clock)
+    envelopes = {r.message_id: r.envelope_from for r in rows(club)}
     for captured in club.sink.captured:
-        token = captured.parsed["Message-ID"].strip("<>").split("@")[0]
-        assert captured.mail_from == f"relay+bounce-{token}@club.example"
+        message_id = captured.parsed["Message-ID"].strip("<>")
+        token = verp_id(captured.mail_from, RELAY)
+        # G6, issue 12 item 7: relay+b.<token>, a token of its own (not the Message-ID's)
+        assert token is not None and token not in message_id
+        assert captured.mail_from == envelopes[message_id]
+    assert len({c.mail_from for c in club.sink.captured}) == len(club.sink.captured)
 
 
 def test_g6_verp_delivery_reports_are_counted_and_escalate_to_the_td(club: Club) -> None:
@@ -110,7 +116,10 @@ def test_g6_verp_delivery_reports_are_counted_and_escalate_to_the_td(club: Club)
             f"Subject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn{n}@mx>\r\n"
             "Auto-Submitted: auto-replied\r\nContent-Type: multipart/report; "
             "report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain"
-            "\r\n\r\nMailbox full\r\n--b--\r\n").encode()
+            "\r\n\r\nMailbox full\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\n"
+            "Reporting-MTA: dns; mx.example.org\r\n\r\n"
+            "Final-Recipient: rfc822; brown@example.org\r\nAction: failed\r\n"
+            "Status: 5.2.2\r\n--b--\r\n").encode()
         club.deliver(dsn)
     report = club.cycle()
     assert report.poll.outcomes == {"bounce": 3}

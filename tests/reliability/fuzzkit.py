@@ -150,7 +150,8 @@ def random_mail(rng: random.Random, state: FuzzState, serial: int) -> bytes:
                          f"{WHITE})<{BLACK}>", "<>", f"{BLACK}, {WHITE}", "MAILER-DAEMON@x.jp",
                          f"=?utf-8?b?{base64.b64encode(WHITE.encode()).decode()}?= <{STRANGER}>",
                          f"\"{WHITE}\" <{STRANGER}>", f"{WHITE.upper()}"])
-    to = rng.choice([f"relay+{gid}@club.example", RELAY, f"relay+bounce-{serial:x}@club.example",
+    verp = base64.b32encode(serial.to_bytes(10, "big")).decode().lower()
+    to = rng.choice([f"relay+{gid}@club.example", RELAY, f"relay+b.{verp}@club.example",
                      "someone@else.example", f"RELAY+{gid.upper()}@CLUB.EXAMPLE"])
     subject = rng.choice([f"Re: [{gid}] move", f"【{gid}】", "hi", "",
                           "=?utf-8?B?W2cxXSBoaQ0KQmNjOiB2aWN0aW1AZXZpbC5leGFtcGxl?=",

@@ -224,3 +224,18 @@ def test_the_smtp_sender_itself_never_sends_a_password_in_the_clear() -> None:
     remote = SmtpConfig(host="192.0.2.25", port=25, user="relay", password="pw", tls="none")
     with pytest.raises(ConfigError, match=r"smtp\.allow_plaintext_auth"):
         asyncio.run(SmtpSender(remote).__aenter__())
+def test_mail_caps_and_retention_defaults_file_and_env(tmp_path: Path) -> None:
+    """issue 12: [mail] reply_cap, td_alert_cap, retention_days; init adds them to an old
+    config."""
+    cfg = load_config(tmp_path / "none.toml", environ={})
+    assert (cfg.mail.reply_cap, cfg.mail.td_alert_cap, cfg.mail.retention_days) == (20, 30, 30)
+    path = tmp_path / "relaybot.toml"
+    path.write_text(TEMPLATE.replace("retention_days = 30", "retention_days = 7"),
+                    encoding="utf-8")
+    cfg = load_config(path, environ={"RELAYBOT_MAIL_REPLY_CAP": "5"})
+    assert (cfg.mail.reply_cap, cfg.mail.retention_days) == (5, 7)
+    with pytest.raises(ConfigError, match=r"mail\.td_alert_cap"):
+        load_config(path, environ={"RELAYBOT_MAIL_TD_ALERT_CAP": "many"})
+    old = "[bot]\naddress = \"relay@club.example\"\n"
+    _text, added = add_missing_keys(old)
+    assert {"mail.reply_cap", "mail.td_alert_cap", "mail.retention_days"} <= set(added)

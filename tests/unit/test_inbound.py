@@ -394,7 +394,10 @@ def test_dsn_report() -> None:
     mail = parse("dsn_report")
     assert mail.automated is not None
     assert "1. d4" not in mail.full_text
-    assert verp_id(mail.recipients[0], BOT) == "42"
+    assert verp_id(mail.recipients[0], BOT) == "abcdefghijklmnop"
+    # G6: sent to a VERP address and report-shaped: flufl.bounce reads the failure
+    assert mail.report_shaped and mail.delivery_report is not None
+    assert mail.delivery_report.permanent == ("bob@x.org",)
 
 
 def test_dsn_without_auto_submitted() -> None:
@@ -591,20 +594,24 @@ def test_tagged_ids_subject_only() -> None:
 @pytest.mark.parametrize(
     ("address", "expected"),
     [
-        ("relay+bounce-42@club.example", "42"),
-        ("RELAY+BOUNCE-ab12@Club.Example", "ab12"),
-        ("<relay+bounce-o-17.3@club.example>", "o-17.3"),
-        ("relay+bounce-@club.example", None),
+        ("relay+b.abcdefghijklmnop@club.example", "abcdefghijklmnop"),
+        ("RELAY+B.ABCDEFGHIJKLMNOP@Club.Example", "abcdefghijklmnop"),
+        ("<relay+b.abcdefghij234567@club.example>", "abcdefghij234567"),
+        ("relay+b.@club.example", None),
+        ("relay+b.abcdefghij@club.example", None),  # a reply token's length: too short
+        ("relay+b.abcdefghijklmno1@club.example", None),  # not base32
         ("relay+g7k2@club.example", None),
-        ("relay+bounce-42@other.example", None),
-        ("other+bounce-42@club.example", None),
+        ("relay+b.abcdefghijklmnop@other.example", None),
+        ("other+b.abcdefghijklmnop@club.example", None),
         ("relay@club.example", None),
-        ("relay+bounce-4 2@club.example", None),
+        # the old form named the Message-ID, which the opponent sees: never a VERP now
+        ("relay+bounce-42@club.example", None),
+        ("relay+b.abcdefgh ijklmnop@club.example", None),
         ("", None),
     ],
 )
 def test_verp_id(address: str, expected: str | None) -> None:
-    """G6: VERP bounce addresses decode to their id."""
+    """G6, issue 12 item 7: VERP addresses ``relay+b.<token>`` decode to their token."""
     assert verp_id(address, BOT) == expected
 
 

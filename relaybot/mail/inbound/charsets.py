@@ -45,8 +45,12 @@ _CHARSET_ALIASES: dict[str, list[str]] = {
     "ks_c_5601-1987": ["cp949"],
     "euc-kr": ["cp949"],
 }
+# UTF-7 hides text from every filter that reads ASCII ("+ADw-script+AD4-") and decodes
+# to lone surrogates; no mail client sends it (RFC 2152 forbids it for mail bodies), so it
+# is read as if undeclared (issue 12 item 11)
 _REFUSED_CODECS = frozenset(
-    {"unicode_escape", "raw_unicode_escape", "idna", "punycode", "undefined", "mbcs", "oem"}
+    {"unicode_escape", "raw_unicode_escape", "idna", "punycode", "undefined", "mbcs", "oem",
+     "utf-7"}
 )
 _JIS_ESCAPES = (b"\x1b$B", b"\x1b$@", b"\x1b(I", b"\x1b(J", b"\x1b$(D")
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from email import policy
+from email.message import Message
 from email.parser import BytesParser
 
 from relaybot.mail.inbound.addresses import (
@@ -22,6 +23,12 @@ from relaybot.mail.inbound.addresses import (
 from relaybot.mail.inbound.auth_results import read_dmarc
 from relaybot.mail.inbound.automated import automated_reason
 from relaybot.mail.inbound.body import content_type, normalise_text, select_body
+from relaybot.mail.inbound.bounces import (
+    DeliveryReport,
+    read_report,
+    report_shaped,
+    verp_token,
+)
 from relaybot.mail.inbound.headers import Headers, decode_header, decode_rfc2047
 from relaybot.mail.inbound.lexical import clean_line, unfold
 from relaybot.mail.inbound.limits import MAX_RECIPIENTS, MAX_REFERENCES, MAX_SUBJECT_CHARS
@@ -29,6 +36,7 @@ from relaybot.mail.inbound.quotes import strip_quotes
 
 __all__ = ["InboundMail", "parse_mail"]
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _JAPANESE_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 
 
@@ -57,6 +65,11 @@ class InboundMail:
     # our MTA's topmost Authentication-Results says dmarc=pass for the From: domain
     # (and none of ours says fail): the From: line is believed (issue 12)
     dmarc_pass: bool = False
+    # G6, issue 12 item 7: a null return path or multipart/report (what a delivery report
+    # looks like), and, for such a mail sent to one of our VERP addresses, what
+    # flufl.bounce read out of it (None: no failed recipient, e.g. an out-of-office reply)
+    report_shaped: bool = False
+    delivery_report: DeliveryReport | None = None
 
 
 def _fallback(raw: bytes, reason: str) -> InboundMail:
@@ -167,6 +180,8 @@ def _parse(raw: bytes, own_addresses: Collection[str], trusted: str | None) -> I
         problems.append(f"body failed: {type(exc).__name__}")
         body = ""
     full_text = normalise_text(body, problems)
+    shaped, report = _delivery_report(msg, headers, top_type, subject, recipients,
+                                      own_addresses)
     try:
         text = strip_quotes(full_text)
     except Exception as exc:
@@ -181,19 +196,43 @@ def _parse(raw: bytes, own_addresses: Collection[str], trusted: str | None) -> I
         problems.append(f"{defects} MIME defects")
 
     return InboundMail(
-        message_id=message_id,
-        from_addr=from_addr,
-        from_name=from_name,
-        recipients=recipients,
-        subject=subject,
-        text=text,
-        full_text=full_text,
-        in_reply_to=in_reply_to,
-        references=references,
-        automated=automated,
+        message_id=_scrub(message_id),
+        from_addr=_scrub(from_addr) if from_addr else from_addr,
+        from_name=_scrub(from_name),
+        recipients=[_scrub(r) for r in recipients],
+        subject=_scrub(subject),
+        text=_scrub(text),
+        full_text=_scrub(full_text),
+        in_reply_to=_scrub(in_reply_to) if in_reply_to else in_reply_to,
+        references=[_scrub(r) for r in references],
+        automated=_scrub(automated) if automated else automated,
         dmarc_fail=dmarc.failed,
         size=len(raw),
-        problems=list(dict.fromkeys(problems)),
+        problems=[_scrub(p) for p in dict.fromkeys(problems)],
         language_hint="ja" if _JAPANESE_RE.search(text) else None,
         dmarc_pass=dmarc.passed and from_addr is not None,
+        report_shaped=shaped,
+        delivery_report=report,
     )
+
+
+def _scrub(text: str) -> str:
+    """Lone surrogates (a UTF-7 or surrogate-escaped leftover) as U+FFFD: no database
+    driver can store them, and a mail that cannot be stored would be retried as poison
+    (issue 12 item 11, G13)."""
+    return _SURROGATE_RE.sub("\ufffd", text)
+
+
+def _delivery_report(msg: Message, headers: Headers, top_type: str, subject: str,
+                     recipients: list[str], own_addresses: Collection[str],
+                     ) -> tuple[bool, DeliveryReport | None]:
+    """(report-shaped, what flufl.bounce read): read only for a report-shaped mail to one
+    of our VERP addresses, so that nobody else's mail pays for the detectors (G6)."""
+    try:
+        shaped = report_shaped(headers, top_type)
+        if not shaped or not any(verp_token(r, own) for r in recipients
+                                 for own in own_addresses if isinstance(own, str)):
+            return shaped, None
+        return shaped, read_report(msg, headers, top_type, subject)
+    except Exception:  # G13: never raise
+        return False, None

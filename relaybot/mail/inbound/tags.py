@@ -7,12 +7,12 @@ import re
 import unicodedata
 
 from relaybot.core.tokens import TokenAddress, parse_address
+from relaybot.mail.inbound.bounces import verp_token
 from relaybot.mail.inbound.parse import InboundMail
 
 __all__ = ["reply_tokens", "tagged_ids", "verp_id"]
 
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{1,40}")
-_VERP_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._=+-]{0,200}")
 _SUBJECT_TAG_RE = re.compile(r"[\[【〔]\s*([a-z0-9][a-z0-9-]{1,40})\s*[\]】〕]")
 
 
@@ -29,9 +29,9 @@ def tagged_ids(mail: InboundMail, bot_address: str) -> list[str]:
     ``relay+g7k2@club.example`` (for bot ``relay@club.example``) names ``g7k2``, and so
     does the token address ``relay+g7k2.<token>@club.example`` the bot's mail gives as
     Reply-To (whether the token verifies is the identify stage's question, not this
-    one's). VERP ``bounce-...`` ids are left to :func:`verp_id`. Subject tags ``[g7k2]`` /
-    ``【g7k2】`` count after NFKC normalisation. Ids are lower-cased and deduplicated; the
-    caller checks which games exist (G12).
+    one's). VERP addresses (``relay+b.<token>``) are left to :func:`verp_id`. Subject
+    tags ``[g7k2]`` / ``【g7k2】`` count after NFKC normalisation. Ids are lower-cased and
+    deduplicated; the caller checks which games exist (G12).
     """
     out: list[str] = []
     bot = _split_bot(bot_address)
@@ -75,20 +75,7 @@ def reply_tokens(mail: InboundMail, bot_address: str) -> list[TokenAddress]:
 
 
 def verp_id(address: str, bot_address: str) -> str | None:
-    """``relay+bounce-<id>@club.example`` -> ``<id>`` for bot ``relay@club.example`` (G6).
-
-    Local part and domain compare case-insensitively; the id keeps its case and may
-    contain letters, digits and ``. _ = + -``. Anything else gives None.
-    """
-    bot = _split_bot(bot_address)
-    if bot is None or not isinstance(address, str):
-        return None
-    addr = address.strip().strip("<>").strip()
-    local, at, domain = addr.rpartition("@")
-    if not at or domain.lower() != bot[1]:
-        return None
-    prefix = bot[0] + "+bounce-"
-    if not local.lower().startswith(prefix):
-        return None
-    ident = local[len(prefix) :]
-    return ident if _VERP_ID_RE.fullmatch(ident) else None
+    """``relay+b.<token>@club.example`` -> ``<token>`` for bot ``relay@club.example`` (G6):
+    the token of the VERP envelope sender one outgoing mail was sent with
+    (:func:`relaybot.mail.inbound.bounces.verp_token`). Anything else gives None."""
+    return verp_token(address, bot_address)

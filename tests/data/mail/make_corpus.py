@@ -308,7 +308,7 @@ def dsn_report() -> bytes:
     """A delivery status notification (multipart/report), From MAILER-DAEMON."""
     return _crlf(
         "From: Mail Delivery System <MAILER-DAEMON@mx.x.org>\n"
-        "To: relay+bounce-42@club.example\n"
+        "To: relay+b.abcdefghijklmnop@club.example\n"
         "Subject: Undelivered Mail Returned to Sender\n"
         "Message-ID: <dsn-1@mx.x.org>\n"
         "Auto-Submitted: auto-replied\n"
