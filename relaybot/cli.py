@@ -202,18 +202,33 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
-    """J15: the game's record (PGN in the JCCA report form for chess)."""
+    """J15: the game's record (PGN in the JCCA report form for chess), exactly as the
+    report goes to the TD."""
     from relaybot.views import GameFile, game_record
 
     store = _open(cfg)
     with store.session() as session:
         game = _game(session, args.id)
         gf = GameFile.load(session, game)  # type: ignore[arg-type]
-        wanted = getattr(args, "format", None)
+        print(game_record(cfg, gf))
+    return 0
+
+
+def cmd_game_record(cfg: Config, args: argparse.Namespace) -> int:
+    """The game's record file as programs read it (PGN with the standard headers for
+    chess: TimeControl, Termination, EventDate, WhiteElo/BlackElo, Site from the config)."""
+    from relaybot.views import GameFile, event_start, game_record
+
+    store = _open(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        wanted = args.format
         if wanted and wanted != gf.rules.record_format:
             raise CliError(f"--format: a {gf.rules.kind} game is written as "
                            f"{gf.rules.record_format}, not {wanted}")
-        print(game_record(cfg, gf))
+        print(game_record(cfg, gf, standard=True,
+                          event_date=event_start(session, gf.game.event)))
     return 0
 
 
@@ -443,6 +458,14 @@ def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(cfg: Config, args: argparse.Namespace) -> int:
+    """The read-only web pages (issue 15) until interrupted."""
+    from relaybot.web import serve
+
+    serve(cfg, _open(cfg), args.host, args.port)
+    return 0
+
+
 def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.demo import run_demo
 
@@ -519,7 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
     record.add_argument("id")
     record.add_argument("--format", choices=["pgn", "kif", "csa", "sgf"], default=None)
-    record.set_defaults(func=cmd_game_pgn)
+    record.set_defaults(func=cmd_game_record)
 
     export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
     export.add_argument("id")
@@ -568,6 +591,11 @@ def build_parser() -> argparse.ArgumentParser:
     td = sub.add_parser("td", help="TD commands: forfeit, adjudicate, approve leave, ...")
     td.add_argument("words", nargs="+")
     td.set_defaults(func=cmd_td)
+
+    web = sub.add_parser("web", help="read-only pages: events, standings, games, players")
+    web.add_argument("--host", default="127.0.0.1")
+    web.add_argument("--port", type=int, default=8080)
+    web.set_defaults(func=cmd_web)
 
     sub.add_parser("demo", help="a self-contained tour: two players play by mail"
                    ).set_defaults(func=cmd_demo)

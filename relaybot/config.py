@@ -61,7 +61,13 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "timeout": (60, "int"),
         "connections": (2, "count"),
     },
+    # `relaybot web` (issue 15): its public URL for links in mail ("" = no links)
+    "web": {"base_url": ("", "url")},
+    # D1: the weekday the digest goes out, in each member's own time zone
+    "digest": {"weekday": ("monday", "weekday")},
 }
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 @dataclass(frozen=True)
@@ -137,12 +143,34 @@ class SmtpConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    # public URL of `relaybot web` without the trailing slash; "" when it does not run
+    base_url: str = ""
+
+    def link(self, path: str) -> str:
+        """An absolute link to ``path`` on the web pages, or "" without a base URL."""
+        return f"{self.base_url.rstrip('/')}{path}" if self.base_url else ""
+
+
+@dataclass(frozen=True)
+class DigestConfig:
+    weekday: str = "monday"
+
+    @property
+    def weekday_index(self) -> int:
+        """Monday 0 .. Sunday 6, as ``date.weekday()`` counts."""
+        return WEEKDAYS.index(self.weekday)
+
+
+@dataclass(frozen=True)
 class Config:
     database: DatabaseConfig
     bot: BotConfig
     imap: ImapConfig
     smtp: SmtpConfig
     source: str = field(default="defaults")
+    web: WebConfig = field(default_factory=WebConfig)
+    digest: DigestConfig = field(default_factory=DigestConfig)
 
 
 def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
@@ -172,6 +200,12 @@ def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
             raise ConfigError(f"{where}: unknown time zone {value!r}") from None
     if kind == "lang" and value not in ("ja", "en"):
         raise ConfigError(f"{where}: expected ja or en, got {value!r}")
+    if kind == "url" and value and not re.match(r"^https?://[^\s/]+(/\S*)?$", value):
+        raise ConfigError(f"{where}: expected an http(s) URL or \"\", got {value!r}")
+    if kind == "weekday" and value.lower() not in WEEKDAYS:
+        raise ConfigError(f"{where}: expected a weekday ({', '.join(WEEKDAYS)}), got {value!r}")
+    if kind == "weekday":
+        return value.lower()
     if kind == "tls" and value not in ("none", "starttls", "ssl"):
         raise ConfigError(f"{where}: expected none, starttls or ssl, got {value!r}")
     return value
@@ -223,6 +257,8 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         imap=ImapConfig(**values["imap"]),
         smtp=SmtpConfig(**values["smtp"]),
         source=source,
+        web=WebConfig(**values["web"]),
+        digest=DigestConfig(**values["digest"]),
     )
 
 
@@ -271,6 +307,17 @@ password = ""
 tls = "none"          # none | starttls | ssl
 # connections = 2     # mails sent at once; after a crash up to this many may be
                       # resent, with the same Message-IDs (1: one at a time)
+
+[web]
+# Public URL of `relaybot web` (e.g. "https://chess.club.example"): mails then link to
+# each game's page and digests offer one-click unsubscribe. "" = no links.
+# `relaybot web` の公開 URL。設定するとメールに対局ページへのリンクが付きます。
+base_url = ""
+
+[digest]
+# The weekday the weekly digest goes out, in each member's own time zone.
+# 週刊ダイジェストを送る曜日（各会員のタイムゾーン）。
+weekday = "monday"
 """
 
 

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.gamefile import GameFile
 from relaybot.games.base import RecordInfo
-from relaybot.store.models import Member
+from relaybot.store.models import Event, Member
+
+
+def event_start(session: Session, name: str | None) -> date | None:
+    """The start date of the event named ``name`` (PGN's EventDate), None without one."""
+    if not name:
+        return None
+    return session.scalar(select(Event.start_date).where(Event.name == name))
 
 
 def local_date(moment: datetime | None, tz: str) -> str:
@@ -31,9 +41,11 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     sides = gf.rules.side_names(lang)
     last = gf.moves[-1] if gf.moves else None
     previous = gf.moves[-2] if len(gf.moves) > 1 else None
-    ctx: dict[str, Any] = {"clock_ok": False}
+    ctx: dict[str, Any] = {"clock_ok": False, "last_dates": []}
     if gf.books is not None and gf.now is not None:
         ctx = clock_context(gf.books, colour, gf.now)
+        ctx["last_dates"] = date_line(ctx)
+    viewer = colour if colour is not None else 0  # each reads the board from their seat
     return ctx | {
         "game_id": gf.game.id,
         "label": gf.game.label or "",
@@ -48,7 +60,12 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "reader_colour": sides[colour] if colour is not None else "",
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),
-        "board": gf.rules.board_text(position, lang),
+        "board": gf.rules.board_text(position, lang, viewer),
+        # the HTML part draws it as an image (mail/html.py); the string is the game's own
+        "board_svg": gf.rules.board_svg(gf.rules.load(position), viewer),
+        "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
+        "position": position,
+        "game_link": cfg.web.link(f"/games/{gf.game.id}"),
         "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",
@@ -66,6 +83,26 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     }
 
 
+# what a game's saved position text is called, for the line that quotes it in a mail
+POSITION_NAMES = {"chess": "FEN", "shogi": "SFEN"}
+
+
+def date_line(clock: dict[str, Any]) -> list[dict[str, str]]:
+    """The last move's three dates (J18) in the order they happened.
+
+    A reply sent on the day of the relay comes before its deemed receipt (J6: the next
+    day), so a fixed order would read backwards; on a tie the relay, then the receipt,
+    then the reply. ``what`` is ``relayed``, ``received`` or ``sent``; the templates
+    word it.
+    """
+    days = [("relayed", clock.get("last_relayed_day", "-"), 0),
+            ("received", clock.get("last_receipt_day", "-"), 1),
+            ("sent", clock.get("last_reply_day", "-"), 2)]
+    if any(day == "-" for _, day, _ in days):
+        return []
+    return [{"what": what, "day": day} for what, day, _ in sorted(days, key=lambda d: d[1:])]
+
+
 def record_text(gf: GameFile, notation: str, letters: str) -> str:
     """The record in a reader's notation from the stored moves, without replaying (J3)."""
     if len(gf.moves) != len(gf.plies) or any(not m.text for m in gf.moves):
@@ -73,10 +110,14 @@ def record_text(gf: GameFile, notation: str, letters: str) -> str:
     return gf.rules.format_stored([(m.canon, m.text) for m in gf.moves], notation, letters)
 
 
-def record_info(cfg: Config, gf: GameFile) -> RecordInfo:
-    """What the game's record file says besides the moves (J15 for chess)."""
+def record_info(cfg: Config, gf: GameFile, *, standard: bool = False,
+                event_date: date | None = None) -> RecordInfo:
+    """What the game's record file says besides the moves (J15 for chess; with
+    ``standard`` also what a reader's program expects)."""
     game = gf.game
     return RecordInfo(
+        standard=standard, time_control=game.time_control, termination=game.termination or "",
+        event_date=event_date,
         event=game.event or "", site=cfg.bot.site, start=game.start_date,
         round=game.round or "-", players=(gf.white.name, gf.black.name),
         ratings=(game.side0_rating, game.side1_rating), result=game.result or "",
@@ -84,6 +125,16 @@ def record_info(cfg: Config, gf: GameFile) -> RecordInfo:
         moves=[(m.canon, local_date(m.sent_at, cfg.bot.timezone)) for m in gf.moves])
 
 
-def game_record(cfg: Config, gf: GameFile) -> str:
-    """The game's record in its own format (PGN for chess, J15)."""
-    return gf.rules.write_record(record_info(cfg, gf))
+def game_record(cfg: Config, gf: GameFile, *, standard: bool = False,
+                event_date: date | None = None) -> str:
+    """The game's record in its own format: for chess the JCCA report form (J15), or
+    with ``standard`` the headers PGN readers expect (TimeControl, Termination, ...)."""
+    return gf.rules.write_record(
+        record_info(cfg, gf, standard=standard, event_date=event_date))
+
+
+def record_file(cfg: Config, gf: GameFile, event_date: date | None = None) -> dict[str, str]:
+    """The game's record as a file to download or attach: name, format and text."""
+    fmt = gf.rules.record_format
+    return {"name": f"{gf.game.id}.{fmt}", "format": fmt,
+            "text": game_record(cfg, gf, standard=True, event_date=event_date)}

@@ -150,6 +150,12 @@ class RecordInfo:
     result: str  # as the game writes it; "" while unfinished
     end: date | None
     moves: Sequence[tuple[str, str]]  # (canonical ply, the day it was sent, ISO) in order
+    # False: the federation's report form (chess: JCCA, J15); True: the headers programs
+    # reading the format expect (PGN: TimeControl, Termination, EventDate, WhiteElo, ...)
+    standard: bool = False
+    time_control: str = ""  # the bot's own notation ("10/30", "bank:20")
+    termination: str = ""  # a Termination value; "" while unfinished
+    event_date: date | None = None  # the event's start
 
 
 class GameRules(Protocol):
@@ -272,8 +278,9 @@ class GameRules(Protocol):
     def stored_move_text(self, canon: str, text: str, notation: str, letters: str = "en") -> str:
         """One stored ply in a reader's notation, without a position."""
 
-    def board_text(self, position: Any, lang: str) -> str:
-        """A plain-text board diagram (of a position or of ``save``'s text)."""
+    def board_text(self, position: Any, lang: str, viewer: int = 0) -> str:
+        """A plain-text board diagram (of a position or of ``save``'s text), seen from
+        side ``viewer``'s seat (each player reads the board from their own side)."""
 
     def board_svg(self, position: Any, viewer: int = 0) -> str:
         """The board as an SVG image, seen from side ``viewer``'s seat."""

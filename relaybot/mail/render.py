@@ -14,6 +14,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from relaybot.core.text import display_name
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -36,13 +37,47 @@ def _environment(root: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(root),
         undefined=StrictUndefined,
-        autoescape=False,  # plain-text mail; nothing is ever rendered as HTML
+        autoescape=False,  # plain-text mail; HTML goes through _html_environment
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=False,  # templates are read once per process: no stat() per mail
     )
+    env.filters["person"] = display_name
     return env
+
+
+@lru_cache(maxsize=4)
+def _html_environment(root: str) -> Environment:
+    # the web pages and the HTML part of mails: the same folders, escaped
+    env = Environment(
+        loader=FileSystemLoader(root), undefined=StrictUndefined, autoescape=True,
+        trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    env.filters["person"] = display_name
+    return env
+
+
+def render_html(lang: str, name: str, /, **context: Any) -> str:
+    """Render an HTML template ``<lang>/web/<name>.html.j2`` (a web page, or the HTML
+    part of a mail); every value is escaped, names as ``lang`` writes them."""
+    if lang not in LANGS:
+        lang = "en"
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"no such page: {name}")
+    template = _html_environment(str(templates_dir())).get_template(f"{lang}/web/{name}.html.j2")
+    return template.render(lang=lang, **named(context, lang))
+
+
+# The context keys that hold a member's stored "Family, Given" name: every template shows
+# them as the reader's language writes names ("Ann Smith", 山田太郎), so no mail says
+# "Dear Smith, Ann" whoever built its context
+NAME_KEYS = ("reader", "white", "black", "sender", "player", "to_move_name", "opponent")
+
+
+def named(context: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``context`` with the names under :data:`NAME_KEYS` as ``lang`` writes them."""
+    return context | {key: display_name(context[key], lang) for key in NAME_KEYS
+                      if isinstance(context.get(key), str)}
 
 
 def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str, str]:
@@ -52,6 +87,6 @@ def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str,
     if audience not in AUDIENCES or not kind.replace("_", "").isalnum():
         raise ValueError(f"no such template: {audience}/{kind}")
     template = _environment(str(templates_dir())).get_template(f"{lang}/{audience}/{kind}.txt.j2")
-    text = template.render(**context)
+    text = template.render(**named(context, lang))
     subject, _, body = text.partition("\n\n")
     return " ".join(subject.split()), body.strip("\n") + "\n"

@@ -22,7 +22,7 @@ from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
 from relaybot.rating_book import rate_game
 from relaybot.store.models import Game, GameEvent
-from relaybot.views import game_context, game_record
+from relaybot.views import event_start, game_context, game_record, record_file
 
 
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:
@@ -145,9 +145,10 @@ def game_over(
     if score:
         record = f"{record}\n{gf.player(reporter).name}: {score}"
     in_reply_to, refs = thread_of(game, thread)
+    attached = record_file(cfg, gf, event_start(session, game.event))  # issue 15
     mails = [player_mail(cfg, gf, colour, "game_end",
                          {"words": words if colour != words_from else "", "pgn": record,
-                          "end_date": end_day.isoformat()},
+                          "end_date": end_day.isoformat(), "record_file": attached},
                          in_reply_to=in_reply_to, references=refs,
                          dedupe_key=f"end:{game.id}:{colour}")
              for colour in (0, 1)]

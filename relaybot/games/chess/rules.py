@@ -259,21 +259,27 @@ class ChessRules:
         board = _board(position)
         return _nt.format_move(board, _move(board, ply), notation, letters)
 
-    def board_text(self, position: object, lang: str) -> str:
-        """A monospace diagram from White's side plus whose move it is.
+    def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
+        """A monospace diagram from White's side (viewer 0) or Black's, plus whose move
+        it is.
 
         ``position`` is a board or its saved FEN (the mails use the stored FEN, so no
         board is built for them). Upper case is White, lower case Black, ``.`` empty.
         """
         placement, white = _placement(position)
-        lines = []
+        rows: list[tuple[int, list[str]]] = []
         # the FEN's placement field lists ranks 8..1 with the letters of Piece.symbol()
         for rank, row in zip(range(8, 0, -1), placement.split("/"), strict=True):
             cells: list[str] = []
             for char in row:
                 cells.extend("." * int(char) if char.isdigit() else char)
-            lines.append(f"{rank} " + " ".join(cells))
-        lines.append("  " + " ".join(chess.FILE_NAMES))
+            rows.append((rank, cells))
+        files = list(chess.FILE_NAMES)
+        if viewer == 1:  # Black's seat: rank 1 on top, the h-file on the left
+            rows = [(rank, cells[::-1]) for rank, cells in reversed(rows)]
+            files.reverse()
+        lines = [f"{rank} " + " ".join(cells) for rank, cells in rows]
+        lines.append("  " + " ".join(files))
         if lang == "ja":
             lines.append("白番" if white else "黒番")
         else:
