@@ -309,7 +309,7 @@ def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
 
     store = _open(cfg)
     now = _now(args.now) or datetime.now(UTC)
-    queued = send_digests(store, cfg, now)
+    queued = send_digests(store, cfg, now, force=True)  # "this week's digests now"
     counts = send_pending(store, cfg, now)
     print(f"digests queued: {queued}; sent: {counts.sent}, retrying: {counts.retried}")
     return 0

@@ -11,9 +11,23 @@ from sqlalchemy.orm import Session
 
 from relaybot.books import clock_context
 from relaybot.config import Config
+from relaybot.core import tokens
 from relaybot.gamefile import GameFile
 from relaybot.games.base import RecordInfo
 from relaybot.store.models import Event, Member
+
+UNSUBSCRIBE_SCOPE = "unsubscribe"  # the scope of the one-click token (core/tokens.py)
+
+
+def unsubscribe_token(cfg: Config, member_id: int) -> str:
+    """The token of a member's one-click unsubscribe link (RFC 8058, the digest's
+    ``List-Unsubscribe``); ``relaybot web`` verifies it with the same keys."""
+    return tokens.issue(cfg.bot.token_keys()[0], UNSUBSCRIBE_SCOPE, str(member_id))
+
+
+def unsubscribe_path(cfg: Config, member_id: int) -> str:
+    """The path of a member's one-click unsubscribe link on the web pages."""
+    return f"/unsubscribe/{member_id}/{unsubscribe_token(cfg, member_id)}"
 
 
 def event_start(session: Session, name: str | None) -> date | None:

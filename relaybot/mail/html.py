@@ -36,8 +36,10 @@ def board_png(svg: str) -> bytes:
 
 
 def alternative(lang: str, subject: str, body: str, context: Mapping[str, Any],
-                domain: str) -> Alternative:
-    """The HTML part, inline board image and attachments of one mail.
+                domain: str) -> Alternative | None:
+    """The HTML part, inline board image and attachments of one mail; None for a mail
+    with neither a board nor a file (a digest, an error reply), which stays one plain
+    text part: the HTML would only repeat it, and a digest run builds thousands.
 
     The image's Content-ID is the hash of the picture in the bot's ``domain``: unique
     to that picture, as RFC 2392 asks, without a counter.
@@ -53,13 +55,15 @@ def alternative(lang: str, subject: str, body: str, context: Mapping[str, Any],
             cid = f"{BOARD_CID_LOCAL}.{hashlib.sha256(png).hexdigest()[:20]}@{domain}"
             before, after = head, tail
             images = (Part("board.png", "image", "png", png, cid),)
+    record = context.get("record_file")
+    if not images and not (isinstance(record, Mapping) and record.get("text")):
+        return None
     html = render_html(
         lang, "mail", subject=subject, before=before.strip("\n"), after=after.strip("\n"),
         board_cid=cid, board_alt=board_text or "",
         position=context.get("position", ""), position_name=context.get("position_name", ""),
         game_link=context.get("game_link", ""))
     attachments: tuple[Part, ...] = ()
-    record = context.get("record_file")
     if isinstance(record, Mapping) and record.get("text"):
         maintype, subtype = MEDIA_TYPES.get(str(record["format"]), ("text", "plain"))
         attachments = (Part(str(record["name"]), maintype, subtype,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import select
 from starlette.applications import Starlette
@@ -26,21 +25,11 @@ from relaybot.core.text import display_name
 from relaybot.mail.render import LANGS, render_html
 from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member
+from relaybot.views import UNSUBSCRIBE_SCOPE
 from relaybot.web import data
 from relaybot.web.calendar import feed
 
-UNSUBSCRIBE_SCOPE = "unsubscribe"  # the scope of the one-click token (core/tokens.py)
 LANG_COOKIE = "lang"
-
-
-def unsubscribe_token(cfg: Config, member_id: int) -> str:
-    """The token of a member's one-click unsubscribe link (the digest's header)."""
-    return tokens.issue(cfg.bot.token_keys()[0], UNSUBSCRIBE_SCOPE, str(member_id))
-
-
-def unsubscribe_path(cfg: Config, member_id: int) -> str:
-    """The path of the one-click unsubscribe link of a member."""
-    return f"/unsubscribe/{member_id}/{unsubscribe_token(cfg, member_id)}"
 
 
 def choose_lang(request: Request, default: str) -> str:
@@ -170,9 +159,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),
     ]
-    app = Starlette(routes=routes)
-    app.state.quote = quote
-    return app
+    return Starlette(routes=routes)
 
 
 def serve(cfg: Config, store: Store, host: str, port: int) -> None:

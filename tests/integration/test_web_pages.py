@@ -15,8 +15,8 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from relaybot.store.models import Game, Member
+from relaybot.views import unsubscribe_path
 from relaybot.web import create_app
-from relaybot.web.app import unsubscribe_path
 from tests.sample_club import EMAILS, EVENT, SampleClub, build
 
 pytestmark = pytest.mark.integration
