@@ -291,7 +291,9 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
             select(EventPlayer.event_id, Member.id, Member.name)
             .join(Member, Member.id == EventPlayer.member_id)
             .where(EventPlayer.event_id.in_(todo)).order_by(EventPlayer.seat)):
-        players[event_id].append((member_id, name))
+        # the crosstable shows names as people write them; the order of family and
+        # given name does not depend on the reader's language (core.text.display_name)
+        players[event_id].append((member_id, display_name(name, "en")))
     names = {common["events"][e].name: e for e in todo}
     finished: dict[int, list[Game]] = defaultdict(list)
     for game in session.scalars(select(Game).where(

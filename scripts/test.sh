@@ -14,6 +14,11 @@ command -v pg_isready >/dev/null 2>&1 || need_apt+=(postgresql-client)
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && ! command -v pg_ctlcluster >/dev/null 2>&1; then
   need_apt+=(postgresql)
 fi
+# the web pages' browser test (issue 15): Debian's chromium and its driver, and a
+# Japanese font so the screenshots (scripts/screens.py) show the Japanese pages
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+[ -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf ] || need_apt+=(fonts-ipafont-gothic)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
   $SUDO apt-get update -qq

@@ -8,10 +8,13 @@ tests check.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+
+from sqlalchemy import select
 
 from relaybot.admin import MemberInput, add_member
 from relaybot.config import (
@@ -40,11 +43,13 @@ MEMBERS = [
 EMAILS = [m.email for m in MEMBERS]
 
 
-def config(db_url: str, base_url: str = "https://chess.club.example") -> Config:
-    """The sample club's settings: a secret for reply tokens and a web address."""
+def config(db_url: str, base_url: str = "https://chess.club.example",
+           language: str = "ja") -> Config:
+    """The sample club's settings: a secret for reply tokens and a web address;
+    ``language`` is the bot's (the TD's mails)."""
     return Config(
         database=DatabaseConfig(url=db_url),
-        bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo", language="ja",
+        bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo", language=language,
                       td="td@club.example", name="関東通信チェス", site="Kanto CC",
                       secret="sample-club-secret-0123456789abcdef"),
         imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
@@ -88,14 +93,18 @@ class SampleClub:
             return emails[game.side0_id], emails[game.side1_id]
 
 
-def build(directory: Path, base_url: str = "https://chess.club.example") -> SampleClub:
+def build(directory: Path, base_url: str = "https://chess.club.example",
+          language: str = "ja", swap: bool = False) -> SampleClub:
     """The sample club in ``directory/club.db``: an event of four (12 games), one game
-    with a few moves, three decided games, and an announcement."""
+    with a few moves, three decided games, and an announcement. ``language`` is the
+    bot's; ``swap`` gives every member the other language."""
     store = Store.open(f"sqlite:///{directory / 'club.db'}")
     migrate(store.engine)
-    cfg = config(f"sqlite:///{directory / 'club.db'}", base_url)
+    cfg = config(f"sqlite:///{directory / 'club.db'}", base_url, language)
+    people = [dataclasses.replace(m, lang="en" if m.lang == "ja" else "ja") if swap else m
+              for m in MEMBERS]  # ``swap``: every member reads the other language
     with store.session() as session:
-        members = {m.email: add_member(session, cfg, m, T0).id for m in MEMBERS}
+        members = {m.email: add_member(session, cfg, m, T0).id for m in people}
         games = create_event(session, cfg, EventInput(
             name=EVENT, kind="group", players=EMAILS, start=date(2026, 11, 2)), T0)
         for game in games:
@@ -125,3 +134,34 @@ def play(club: SampleClub) -> None:
     w, b = club.sides(gid)
     club.send(w, gid, "1. c4\ndraw?")
     club.send(b, gid, "draw")
+
+
+def every_kind(club: SampleClub) -> None:
+    """The rest of what the bot writes: help, status, a wrong move, a leave, a long
+    think, a question and its answer, a draw offer, digest off, a reminder and the TD's
+    escalation, the weekly digest (after :func:`build`)."""
+    from relaybot.pipeline.td import run_commands
+    from relaybot.runner import run_scheduled
+    from relaybot.store.models import Question
+
+    first = club.games[0]
+    _, black = club.sides(first)
+    club.send(black, first, "help", days=0.1)
+    club.send(black, first, "status", days=0.1)
+    club.send(black, first, "1. e4 e5 2. Nf3 Nc6 3. Bb5 O-O", days=0.1)  # illegal: J5
+    club.send(black, first, "long think", days=0.1)
+    club.send(black, first, "td: May I claim a draw by repetition later?", days=0.1)
+    with club.store.session() as session:
+        question = session.scalars(select(Question).order_by(Question.id.desc())).first()
+        assert question is not None
+        run_commands(session, club.cfg, f"answer {question.id} Yes, when it happens.",
+                     club.now)
+    club.send(black, first, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\ndraw?", days=0.5)
+    fifth = club.games[4]
+    w5, _ = club.sides(fifth)
+    leave_from = (club.now + timedelta(days=3)).date()
+    club.send(w5, fifth, f"leave {leave_from} {leave_from + timedelta(days=4)}", days=0.1)
+    club.send(EMAILS[3], club.games[5], "digest off", days=0.1)
+    # silence: the reminder after 10 days, the TD after 20 (J11); the digests on Monday
+    for days in (11, 21, 22):
+        run_scheduled(club.store, club.cfg, club.now + timedelta(days=days))

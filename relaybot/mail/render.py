@@ -44,6 +44,7 @@ def _environment(root: str) -> Environment:
         auto_reload=False,  # templates are read once per process: no stat() per mail
     )
     env.filters["person"] = display_name
+    env.filters["termination"] = termination_name
     return env
 
 
@@ -54,6 +55,7 @@ def _html_environment(root: str) -> Environment:
         loader=FileSystemLoader(root), undefined=StrictUndefined, autoescape=True,
         trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.filters["person"] = display_name
+    env.filters["termination"] = termination_name
     return env
 
 
@@ -66,6 +68,37 @@ def render_html(lang: str, name: str, /, **context: Any) -> str:
         raise ValueError(f"no such page: {name}")
     template = _html_environment(str(templates_dir())).get_template(f"{lang}/web/{name}.html.j2")
     return template.render(lang=lang, **named(context, lang))
+
+
+# How a game ended, as each language says it (core.game.Termination values; a game
+# plug-in's own ending falls back to a neutral word, never to the English value)
+TERMINATIONS: dict[str, dict[str, str]] = {
+    "ja": {"checkmate": "チェックメイト", "resignation": "投了", "agreement": "合意によるドロー",
+           "stalemate": "ステイルメイト", "threefold": "同一局面3回によるドロー",
+           "fifty_moves": "50手ルールによるドロー", "insufficient_material": "駒不足によるドロー",
+           "seventyfive_moves": "75手ルールによるドロー",
+           "fivefold_repetition": "同一局面5回によるドロー", "time": "時間切れ",
+           "forfeit": "不戦敗（TDの裁定）", "adjudication": "TDの裁定",
+           "withdrawal_lost": "棄権による負け", "withdrawal_void": "棄権による無効", "": "終局"},
+    "en": {"checkmate": "checkmate", "resignation": "resignation", "agreement": "draw agreed",
+           "stalemate": "stalemate", "threefold": "draw by threefold repetition",
+           "fifty_moves": "draw by the fifty-move rule",
+           "insufficient_material": "draw by insufficient material",
+           "seventyfive_moves": "draw by the seventy-five-move rule",
+           "fivefold_repetition": "draw by fivefold repetition", "time": "lost on time",
+           "forfeit": "forfeit (the tournament director's decision)",
+           "adjudication": "adjudicated by the tournament director",
+           "withdrawal_lost": "lost by withdrawal", "withdrawal_void": "void by withdrawal",
+           "": "game over"},
+}
+
+
+def termination_name(termination: str, lang: str) -> str:
+    """How a game ended in ``lang``: ``resignation`` is 投了 in Japanese."""
+    names = TERMINATIONS.get(lang, TERMINATIONS["en"])
+    if termination in names:
+        return names[termination]
+    return termination.replace("_", " ") if lang == "en" else names[""]
 
 
 # The context keys that hold a member's stored "Family, Given" name: every template shows

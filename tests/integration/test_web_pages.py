@@ -4,9 +4,16 @@ one-click unsubscribe, and no mail address of anyone on any page (INTERFACE.md).
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -176,3 +183,28 @@ def test_rfc8058_one_click_unsubscribe_is_the_one_write(
     assert web.post(path.rsplit("/", 1)[0] + "/" + other.rsplit("/", 1)[1]).status_code == 404
     for write in ("/", f"/games/{club.games[0]}"):
         assert web.post(write).status_code == 405
+
+
+def test_relaybot_web_command_serves_the_pages(club: SampleClub, tmp_path: Path) -> None:
+    """INTERFACE.md: ``relaybot web [--host] [--port]`` from the command line."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
+    env["RELAYBOT_DATABASE_URL"] = club.cfg.database.url
+    proc = subprocess.Popen([sys.executable, "-m", "relaybot.cli", "web", "--host", "127.0.0.1",
+                             "--port", str(port)], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        page = ""
+        for _ in range(150):  # waiting for start-up, not a timing assertion (15 s at most)
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/?lang=en") as got:
+                    page = got.read().decode("utf-8")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert EVENT in page and "Games in progress" in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
