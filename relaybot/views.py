@@ -13,7 +13,7 @@ from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.gamefile import GameFile
-from relaybot.games.base import RecordInfo
+from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Event, Member
 
 UNSUBSCRIBE_SCOPE = "unsubscribe"  # the scope of the one-click token (core/tokens.py)
@@ -79,8 +79,9 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),
         "board": gf.rules.board_text(position, lang, viewer),
-        # the HTML part draws it as an image (mail/html.py); the string is the game's own
-        "board_svg": gf.rules.board_svg(gf.rules.load(position), viewer),
+        # the HTML part shows it as a picture (mail/html.py): the game's own PNG where it
+        # draws one (fast), else its SVG, rasterised there
+        **board_picture(gf.rules, position, viewer),
         "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
         "position": position,
         "game_link": cfg.web.link(f"/games/{gf.game.id}"),
@@ -99,6 +100,16 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
             sides[gf.game.draw_offer_by] if gf.game.draw_offer_by is not None else ""
         ),
     }
+
+
+def board_picture(rules: GameRules, position: str, viewer: int) -> dict[str, Any]:
+    """``board_png`` (bytes) when the game draws one (``GameRules`` may offer
+    ``board_png(position, viewer)``), else ``board_svg`` for the mail layer to rasterise."""
+    loaded = rules.load(position)
+    draw = getattr(rules, "board_png", None)
+    if callable(draw):
+        return {"board_png": draw(loaded, viewer), "board_svg": ""}
+    return {"board_png": b"", "board_svg": rules.board_svg(loaded, viewer)}
 
 
 # what a game's saved position text is called, for the line that quotes it in a mail

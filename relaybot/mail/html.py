@@ -45,13 +45,15 @@ def alternative(lang: str, subject: str, body: str, context: Mapping[str, Any],
     to that picture, as RFC 2392 asks, without a counter.
     """
     board_text = context.get("board")
+    drawn = context.get("board_png")
     svg = context.get("board_svg")
     before, after, cid = body, "", ""
     images: tuple[Part, ...] = ()
-    if isinstance(board_text, str) and board_text and isinstance(svg, str) and svg:
+    if isinstance(board_text, str) and board_text and (drawn or svg):
         head, found, tail = body.partition(board_text)
         if found:
-            png = board_png(svg)
+            # the game's own picture, else its SVG rasterised (slow: a tenth of a second)
+            png = drawn if isinstance(drawn, bytes) and drawn else board_png(str(svg))
             cid = f"{BOARD_CID_LOCAL}.{hashlib.sha256(png).hexdigest()[:20]}@{domain}"
             before, after = head, tail
             images = (Part("board.png", "image", "png", png, cid),)

@@ -131,3 +131,41 @@ def test_d1_digest_off_keyword_in_both_languages() -> None:
     assert read_intent("ダイジェスト停止").digest_off
     assert read_intent("Digest Off.").digest_off
     assert not read_intent("1. e4 e5").digest_off
+
+
+def _help(lang: str, **over: object) -> str:
+    context: dict[str, object] = {
+        "game_id": "g1", "reader": "Smith, Ann", "game_kind": "chess", "record_policy": "full",
+        "game_keywords": [], "conditionals": "binding"}
+    context.update(over)
+    # the game part of the mail is covered elsewhere: render the help text above it
+    from relaybot.mail.render import _environment, templates_dir
+
+    source = (templates_dir() / lang / "player" / "help.txt.j2").read_text("utf-8")
+    head = source.split("{% include")[0]
+    return _environment(str(templates_dir())).from_string(head).render(**context)
+
+
+def test_the_help_mail_lists_every_keyword_in_both_languages() -> None:
+    """Every registered keyword (core/intent.py) is in the help mail, in the reader's
+    language: leave, td:, long think, digest off... and conditional moves."""
+    from relaybot.core import intent
+
+    keywords = {type(k): set(k.words) | set(k.prefixes)
+                for k in [*intent._BY_WORD.values(), *intent._BY_PREFIX]}
+    assert intent.DigestOff in keywords and intent.LeaveRequest in keywords
+    for lang in ("en", "ja"):
+        text = _help(lang)
+        for cls, words in keywords.items():
+            assert any(w in text for w in words), (lang, cls.__name__)
+        assert ("if 3... Bc5 then 4. c3" if lang == "en" else "もし 3... Bc5 なら 4. c3") in text
+    assert "入玉宣言" in _help("ja", game_kind="shogi", game_keywords=["入玉宣言"])
+    assert "Conditional moves" not in _help("en", conditionals="off")
+
+
+def test_chess_draws_its_own_board_picture_from_either_side() -> None:
+    """The mail's picture without rasterising the SVG (fast), from the reader's seat."""
+    board = RULES.replay(["e2e4"])
+    white, black = RULES.board_png(board, 0), RULES.board_png(board, 1)
+    assert white[:8] == black[:8] == b"\x89PNG\r\n\x1a\n" and white != black
+    assert RULES.board_png(RULES.save(board), 1) == black  # also from the saved FEN

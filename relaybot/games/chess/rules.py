@@ -21,6 +21,7 @@ from relaybot.games.base import (
     RecordText,
 )
 from relaybot.games.chess import notation as _nt
+from relaybot.games.chess import picture as _picture
 from relaybot.games.chess import proposals as _proposals
 from relaybot.games.chess.notation.text import NUMERIC_RE, clean_token
 from relaybot.games.chess.pgn import write_pgn
@@ -181,6 +182,12 @@ class ChessRules:
         board = position if isinstance(position, chess.Board) else chess.Board(str(position))
         return chess.svg.board(board, orientation=chess.WHITE if viewer == 0 else chess.BLACK,
                                size=360)
+
+    def board_png(self, position: object, viewer: int = 0) -> bytes:
+        """The board as a PNG picture for mail, composed from cached piece pictures
+        (optional in the protocol: a game without it has its SVG rasterised)."""
+        board = position if isinstance(position, chess.Board) else chess.Board(str(position))
+        return _picture.board_png(board, viewer)
 
     def write_record(self, info: RecordInfo) -> str:
         """PGN in the JCCA report form (J15)."""
