@@ -66,9 +66,11 @@ class SampleClub:
     members: dict[str, int] = field(default_factory=dict)
     uid: int = 0
 
-    def send(self, sender: str, gid: str, text: str, days: float = 1.0) -> str:
-        """``sender`` replies in game ``gid`` to their reply-token address, ``days``
-        after the last mail; returns what the bot made of it."""
+    def send(self, sender: str, gid: str, text: str, days: float = 1.0,
+             token: bool = True) -> str:
+        """``sender`` replies in game ``gid`` to their reply-token address (``token``
+        False: to the game's plain address), ``days`` after the last mail; returns what
+        the bot made of it."""
         self.now += timedelta(days=days)
         self.uid += 1
         with self.store.session() as session:
@@ -77,7 +79,7 @@ class SampleClub:
             to = reply_address(self.cfg, Recipient(member.name, member.email, member.id), gid)
         msg = EmailMessage()
         msg["From"] = sender
-        msg["To"] = to or self.cfg.bot.game_address(gid)
+        msg["To"] = (to if token else None) or self.cfg.bot.game_address(gid)
         msg["Subject"] = f"Re: [{gid}]"
         msg["Message-ID"] = f"<sample{self.uid}@example.org>"
         msg.set_content(text)
@@ -162,6 +164,8 @@ def every_kind(club: SampleClub) -> None:
     leave_from = (club.now + timedelta(days=3)).date()
     club.send(w5, fifth, f"leave {leave_from} {leave_from + timedelta(days=4)}", days=0.1)
     club.send(EMAILS[3], club.games[5], "digest off", days=0.1)
+    held = next(g for g in club.games[4:] if EMAILS[2] in club.sides(g))
+    club.send(EMAILS[2], held, "resign", days=0.1, token=False)  # not proven: held
     # silence: the reminder after 10 days, the TD after 20 (J11); the digests on Monday
     for days in (11, 21, 22):
         run_scheduled(club.store, club.cfg, club.now + timedelta(days=days))

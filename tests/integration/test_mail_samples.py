@@ -35,8 +35,9 @@ def english_words(text: str, game_ids: set[str]) -> list[str]:
     links, acronyms such as TD or SAN, game ids, the ``td:`` keyword)."""
     found = []
     for line in text.splitlines():
-        if line.startswith(("[", "FEN:")):
-            continue  # PGN tags and the position string are formats, not prose
+        if line.startswith(("[", "FEN:", ">")):
+            continue  # PGN tags and the position string are formats; ">" quotes a mail
+        line = line.replace("Re: [", "[")  # a quoted mail's subject
         line = URL.sub(" ", line)
         for phrase in THEIRS:
             line = line.replace(phrase, " ")
@@ -102,6 +103,7 @@ def test_names_as_each_language_writes_them(mails: list[tuple[str, str, EmailMes
         if msg["To"].addresses[0].addr_spec == "td@club.example":
             continue
         first = text.splitlines()[0]
+        assert text.splitlines()[1] == "", (kind, text[:80])  # a blank line after it
         if lang == "ja":
             assert first.endswith("様") and " 様" not in first, (kind, first)
         else:
