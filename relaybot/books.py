@@ -18,6 +18,7 @@ from relaybot.core.clocks import (
     pending,
     question_pauses,
 )
+from relaybot.core.text import display_name
 from relaybot.gamefile import GameFile
 from relaybot.store.models import GameEvent, Leave, Question, UtcDateTime
 
@@ -123,15 +124,23 @@ def clock_context(books: Books, reader_colour: int | None, now: datetime) -> dic
     return ctx
 
 
-def ledgers(gf: GameFile) -> list[dict[str, object]]:
-    """Both sides' day ledgers as rows for TD mail (J9, J11)."""
+def ledgers(gf: GameFile, lang: str = "en") -> list[dict[str, object]]:
+    """Both sides' day ledgers as rows for TD mail (J9, J11), sides and names in ``lang``."""
     assert gf.books is not None
     out = []
     for colour, side in enumerate(gf.books.sides):
-        out.append({"name": gf.player(colour).name,
-                    "colour": gf.rules.side_names("en")[colour],  # White/Black, Sente/Gote
+        out.append({"name": display_name(gf.player(colour).name, lang),
+                    "colour": gf.rules.side_names(lang)[colour],
                     "total": side.total, "left": side.left, "rows": [
                         {"move": r.move, "relayed": r.relayed_day.isoformat(),
                          "reply": r.reply_day.isoformat(), "days": r.days,
                          "penalty": r.penalty_days, "total": r.total} for r in side.ledger]})
     return out
+
+
+def td_side(gf: GameFile, colour: int, lang: str) -> str:
+    """A side as the TD's command line names it: ``white``/``black`` in English, the
+    game's own side name in Japanese (白, 先手, ...), which the TD commands also read."""
+    if lang == "ja":
+        return gf.rules.side_names("ja")[colour]
+    return ("white", "black")[colour]

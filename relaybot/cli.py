@@ -279,15 +279,30 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
-    """J15: the game's record (PGN in the JCCA report form for chess)."""
+    """J15: the game's record (PGN in the JCCA report form for chess), exactly as the
+    report goes to the TD."""
     from relaybot.views import GameFile, game_record
 
     store = _open(cfg)
     with store.session() as session:
         game = _game(session, args.id)
         gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        print(game_record(cfg, gf))
+    return 0
+
+
+def cmd_game_record(cfg: Config, args: argparse.Namespace) -> int:
+    """The game's record file as programs read it (PGN with the standard headers for
+    chess: TimeControl, Termination, EventDate, WhiteElo/BlackElo, Site from the config)."""
+    from relaybot.views import GameFile, event_start, game_record
+
+    store = _open(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
         try:
-            text = game_record(cfg, gf, getattr(args, "format", None) or "")
+            text = game_record(cfg, gf, args.format or "", standard=True,
+                               event_date=event_start(session, gf.game.event))
         except ValueError as exc:
             raise CliError(f"--format: {exc}") from None
         print(text)
@@ -544,6 +559,14 @@ def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(cfg: Config, args: argparse.Namespace) -> int:
+    """The read-only web pages (issue 15) until interrupted."""
+    from relaybot.web import serve
+
+    serve(cfg, _open(cfg), args.host, args.port)
+    return 0
+
+
 def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.demo import run_demo
 
@@ -670,8 +693,9 @@ def build_parser() -> argparse.ArgumentParser:
     record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
     record.add_argument("id", help="the game id")
     record.add_argument("--format", choices=["pgn", "kif", "csa", "sgf"], default=None,
-                        help="the record format (default: the game's own)")
-    record.set_defaults(func=cmd_game_pgn)
+                        help="the record format (default: the game's own; chess PGN with "
+                        "the standard headers)")
+    record.set_defaults(func=cmd_game_record)
 
     export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
     export.add_argument("id", help="the game id")
@@ -741,6 +765,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--game", default="chess", choices=["chess", "shogi", "go"],
                       help="the game the tour plays (default chess)")
     demo.set_defaults(func=cmd_demo)
+
+    web = sub.add_parser("web", help="read-only pages: events, standings, games, players")
+    web.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    web.add_argument("--port", type=int, default=8080, help="the port to listen on")
+    web.set_defaults(func=cmd_web)
     return parser
 
 

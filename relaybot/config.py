@@ -76,11 +76,16 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "td_alert_cap": (30, "int"),
         "retention_days": (30, "int"),
     },
+    # `relaybot web` (issue 15): its public URL for links in mail ("" = no links)
+    "web": {"base_url": ("", "url")},
+    # D1: the weekday the digest goes out, in each member's own time zone
+    "digest": {"weekday": ("monday", "weekday")},
 }
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 @dataclass(frozen=True)
@@ -193,6 +198,26 @@ class MailConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    # public URL of `relaybot web` without the trailing slash; "" when it does not run
+    base_url: str = ""
+
+    def link(self, path: str) -> str:
+        """An absolute link to ``path`` on the web pages, or "" without a base URL."""
+        return f"{self.base_url.rstrip('/')}{path}" if self.base_url else ""
+
+
+@dataclass(frozen=True)
+class DigestConfig:
+    weekday: str = "monday"
+
+    @property
+    def weekday_index(self) -> int:
+        """Monday 0 .. Sunday 6, as ``date.weekday()`` counts."""
+        return WEEKDAYS.index(self.weekday)
+
+
+@dataclass(frozen=True)
 class Config:
     database: DatabaseConfig
     bot: BotConfig
@@ -201,6 +226,8 @@ class Config:
     source: str = field(default="defaults")
     mail: MailConfig = field(default_factory=MailConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    digest: DigestConfig = field(default_factory=DigestConfig)
 
 
 def is_loopback(host: str) -> bool:
@@ -255,6 +282,12 @@ def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
             raise ConfigError(f"{where}: unknown time zone {value!r}") from None
     if kind == "lang" and value not in ("ja", "en"):
         raise ConfigError(f"{where}: expected ja or en, got {value!r}")
+    if kind == "url" and value and not re.match(r"^https?://[^\s/]+(/\S*)?$", value):
+        raise ConfigError(f"{where}: expected an http(s) URL or \"\", got {value!r}")
+    if kind == "weekday" and value.lower() not in WEEKDAYS:
+        raise ConfigError(f"{where}: expected a weekday ({', '.join(WEEKDAYS)}), got {value!r}")
+    if kind == "weekday":
+        return value.lower()
     if kind == "tls" and value not in ("none", "starttls", "ssl"):
         raise ConfigError(f"{where}: expected none, starttls or ssl, got {value!r}")
     if kind == "level":
@@ -318,6 +351,8 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         source=source,
         log=LogConfig(**values["log"]),
         mail=MailConfig(**values["mail"]),
+        web=WebConfig(**values["web"]),
+        digest=DigestConfig(**values["digest"]),
     )
 
 
@@ -389,6 +424,17 @@ td_alert_cap = 30
 # days, then only its ledger line (sender, subject, date) stays.
 # 会員以外からのメールと自動送信メールの原文を保存する日数。
 retention_days = 30
+
+[web]
+# Public URL of `relaybot web` (e.g. "https://chess.club.example"): mails then link to
+# each game's page and digests offer one-click unsubscribe. "" = no links.
+# `relaybot web` の公開 URL。設定するとメールに対局ページへのリンクが付きます。
+base_url = ""
+
+[digest]
+# The weekday the weekly digest goes out, in each member's own time zone.
+# 週刊ダイジェストを送る曜日（各会員のタイムゾーン）。
+weekday = "monday"
 """
 
 

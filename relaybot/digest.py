@@ -1,8 +1,13 @@
-"""The weekly digest (D1): one per member who wants it, per ISO week, never lost.
+"""The weekly digest (D1): one per member who wants it, per week, never lost.
 
-Each digest is an outbox row under the key (member, ISO week), and the member's
-``last_digest_week`` moves on in the same transaction, so a sweep repeated after
-a crash or a stop over the week boundary sends the week's digest exactly once.
+A member's week starts on ``[digest] weekday`` (Monday by default) in the member's own
+time zone, so the digest comes on that day wherever they live, and never one week on
+Sunday and the next on Monday (issue 15). Each digest is an outbox row under the key
+(member, first day of the week), and the member's ``last_digest_week`` (that day, ISO)
+moves on in the same transaction, so a sweep repeated after a crash or a stop over the
+week boundary sends the week's digest exactly once. A member with no game and no
+announcement that week gets none. Every digest carries ``List-Unsubscribe``: a mailto
+of the ``digest off`` keyword and, where the web pages run, RFC 8058's one-click POST.
 Members are handled in batches with a few IN-queries per batch, so 10,000
 members cost seconds, not minutes.
 """
@@ -22,10 +27,11 @@ from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import crosstable_text, standings
+from relaybot.core.text import display_name
 from relaybot.events import event_results
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
-from relaybot.pipeline.effects import Mail, emit, to_member
+from relaybot.pipeline.effects import Mail, emit, reply_address, to_member
 from relaybot.rating_book import KINDS
 from relaybot.store.db import Store
 from relaybot.store.models import (
@@ -40,6 +46,7 @@ from relaybot.store.models import (
     Question,
     RatingChange,
 )
+from relaybot.views import unsubscribe_path
 
 BATCH = 1000
 
@@ -65,33 +72,78 @@ def iso_week(day: date) -> str:
     return f"{year}-W{week:02d}"
 
 
-def send_digests(store: Store, cfg: Config, now: datetime,
+def digest_week(now: datetime, tz: str, weekday: int) -> date:
+    """The first day of the digest week ``now`` falls in, in zone ``tz``: the last
+    ``weekday`` (Monday 0) on or before the local date."""
+    local = now.astimezone(ZoneInfo(tz)).date()
+    return local - timedelta(days=(local.weekday() - weekday) % 7)
+
+
+def sent_week(value: str | None) -> date | None:
+    """A member's ``last_digest_week`` as a date: ISO (``2026-11-23``), or the Monday of
+    an ISO week as releases before issue 15 stored it (``2026-W47``)."""
+    if not value:
+        return None
+    if "-W" in value:
+        year, _, week = value.partition("-W")
+        return date.fromisocalendar(int(year), int(week), 1)
+    return date.fromisoformat(value)
+
+
+# the zone whose day starts first (UTC+14): no member's week can start later than there
+_EARLIEST_ZONE = "Etc/GMT-14"
+
+
+def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = False,
                  progress: Callable[[int, int], None] | None = None) -> int:
     """Queue this week's digest for every member who wants it and has not had it.
 
+    A member's first digest waits for their first ``weekday`` (a member who joins on a
+    Sunday gets none that day and one on Monday, issue 15); after that a week the bot
+    was down on the weekday is caught up later in the week (D1: never none).
+    ``force`` (``relaybot digest send``) sends a new member's at once.
     ``progress(done, total)``: called after each batch of members (for a progress bar).
     """
-    week = iso_week(now.astimezone(ZoneInfo(cfg.bot.timezone)).date())
+    weekday = cfg.digest.weekday_index
+    latest = digest_week(now, _EARLIEST_ZONE, weekday).isoformat()
     queued = 0
+    after = 0
     shared: dict[str, Any] = {}
-    due = (Member.digest == "weekly",
-           or_(Member.last_digest_week.is_(None), Member.last_digest_week < week))
     total = done = 0
     if progress is not None:
         with store.session() as session:
-            total = session.scalar(select(func.count(Member.id)).where(*due)) or 0
+            total = session.scalar(
+                select(func.count(Member.id)).where(Member.digest == "weekly")) or 0
     while True:
         with store.session() as session:
+            # candidates by one indexed comparison; each one's own week is then checked in
+            # its zone (keyset paging: a member found not due stays as it was)
             members = list(session.scalars(
-                select(Member).where(*due).order_by(Member.id).limit(BATCH)
+                select(Member)
+                .where(Member.digest == "weekly", Member.id > after,
+                       or_(Member.last_digest_week.is_(None),
+                           Member.last_digest_week < latest,
+                           Member.last_digest_week.contains("W")))
+                .order_by(Member.id)
+                .limit(BATCH)
             ))
-            if members:
-                queued += _batch(session, cfg, members, week, now, shared)
+            due: list[tuple[Member, date]] = []
+            for member in members:
+                week = digest_week(now, member.tz, weekday)
+                last = sent_week(member.last_digest_week)
+                joined = member.created_at.astimezone(ZoneInfo(member.tz)).date()
+                if last is None and joined > week and not force:
+                    continue  # joined after this week's weekday: theirs starts next week
+                if last is None or last < week:
+                    due.append((member, week))
+            if due:
+                queued += _batch(session, cfg, due, now, shared)
         done += len(members)
         if progress is not None:
             progress(min(done, total), total)
         if len(members) < BATCH:
             return queued
+        after = members[-1].id
 
 
 def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str, Any]:
@@ -121,9 +173,10 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     return shared
 
 
-def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, now: datetime,
+def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], now: datetime,
            shared: dict[str, Any]) -> int:
     common = _shared(session, now, shared)
+    members = [m for m, _ in due]
     ids = [m.id for m in members]
     games = list(session.scalars(select(Game).where(
         Game.status == "active", or_(Game.side0_id.in_(ids), Game.side1_id.in_(ids)))))
@@ -173,7 +226,17 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
         by_member[game.side1_id].append(game)
     books_cache: dict[str, Any] = common.setdefault("books", {})
     queued = 0
-    for member in members:
+    for member, week_start in due:
+        week = iso_week(week_start)
+        # D1: the week is decided whether or not there is anything to say (G10)
+        member.last_digest_week = week_start.isoformat()
+        results = [_result_row(g, common["names"], member.lang) for g in common["results"]
+                   if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
+                   or member.id in (g.side0_id, g.side1_id)]
+        own_results = [g for g in common["results"] if member.id in (g.side0_id, g.side1_id)]
+        if not (by_member.get(member.id) or own_results or changes.get(member.id)
+                or common["announcements"]):
+            continue  # issue 15: no game (nor one ended) and no announcement, no digest
         rows = []
         for game in by_member.get(member.id, []):
             books = books_cache.get(game.id)
@@ -189,12 +252,13 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                 books_cache[game.id] = books
             rows.append(_game_row(member, game, people, books, now))
         ctx = {
-            "reader": member.name, "week": week, "games": rows,
-            "results": [_result_row(g, common["names"]) for g in common["results"]
-                        if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
-                        or member.id in (g.side0_id, g.side1_id)],
+            "reader": member.name, "week": week, "games": rows, "results": results,
+            "week_start": week_start.isoformat(),
+            "calendar_link": cfg.web.link(f"/players/{member.id}/calendar.ics"),
+            "player_link": cfg.web.link(f"/players/{member.id}"),
+            "unsubscribe_link": cfg.web.link(unsubscribe_path(cfg, member.id)),
             "corrections": [
-                _correction_row(e, g, common["names"], member.id)
+                _correction_row(e, g, common["names"], member.id, member.lang)
                 for e, g in common["corrections"]
                 if g.event in {common["events"][x].name for x in seats.get(member.id, [])}
                 or member.id in (g.side0_id, g.side1_id)],
@@ -209,8 +273,8 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
                 for kind, cs in sorted(changes.get(member.id, {}).items(),
                                        key=lambda item: _kind_order(item[0]))
             ],
-            "leaves": [{"name": people[mid].name, "first": lv.first.isoformat(),
-                        "last": lv.last.isoformat()}
+            "leaves": [{"name": display_name(people[mid].name, member.lang),
+                        "first": lv.first.isoformat(), "last": lv.last.isoformat()}
                        for mid, lvs in leaves.items() for lv in lvs
                        if mid == member.id or any(
                            mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
@@ -220,10 +284,27 @@ def _batch(session: Session, cfg: Config, members: Sequence[Member], week: str, 
         # and the unique key stays as the backstop (G10)
         row = emit(session, cfg, Mail(
             kind="digest", audience="member", to=to_member(member), lang=member.lang,
-            context=ctx, dedupe_key=f"digest:{member.id}:{week}", unique=True), now)
-        member.last_digest_week = week
+            context=ctx, dedupe_key=f"digest:{member.id}:{week_start.isoformat()}",
+            unique=True, headers=unsubscribe_headers(cfg, member)), now)
         queued += row is not None
     return queued
+
+
+def unsubscribe_headers(cfg: Config, member: Member) -> dict[str, str]:
+    """RFC 2369 ``List-Unsubscribe`` of a member's digest: a mail with ``digest off`` to
+    the member's own reply-token address, and, where the web pages run, the RFC 8058
+    one-click link (with ``List-Unsubscribe-Post``)."""
+    address = reply_address(cfg, to_member(member), None)
+    links = []
+    if address:
+        links.append(f"<mailto:{address}?subject=digest%20off&body=digest%20off>")
+    web = cfg.web.link(unsubscribe_path(cfg, member.id))
+    if web:
+        links.insert(0, f"<{web}>")
+    headers = {"List-Unsubscribe": ", ".join(links)} if links else {}
+    if web:
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return headers
 
 
 def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) -> None:
@@ -236,7 +317,9 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
             select(EventPlayer.event_id, Member.id, Member.name)
             .join(Member, Member.id == EventPlayer.member_id)
             .where(EventPlayer.event_id.in_(todo)).order_by(EventPlayer.seat)):
-        players[event_id].append((member_id, name))
+        # the crosstable shows names as people write them; the order of family and
+        # given name does not depend on the reader's language (core.text.display_name)
+        players[event_id].append((member_id, display_name(name, "en")))
     names = {common["events"][e].name: e for e in todo}
     finished: dict[int, list[Game]] = defaultdict(list)
     for game in session.scalars(select(Game).where(
@@ -267,7 +350,7 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     side = books.sides[colour]
     clock = pending(books, now)
     return {
-        "id": game.id, "opponent": opponent.name, "colour": colour,
+        "id": game.id, "opponent": display_name(opponent.name, member.lang), "colour": colour,
         "side": rules_for(game.kind).side_names(member.lang)[colour],
         "your_move": books.on_move == colour, "moves": game.ply_count,
         "used": side.total, "left": side.left, "control": side.control_move or "",
@@ -282,14 +365,15 @@ def _shown(rating: int, state: dict[str, Any] | None) -> str:
 
 
 def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
-                    reader: int) -> dict[str, Any]:
+                    reader: int, lang: str) -> dict[str, Any]:
     """A corrected result for the digest; the reader's own re-rating when they played."""
     mine = (event.detail.get("ratings") or {}).get(str(reader))
-    return {**_result_row(game, names), "old": event.detail.get("old", ""),
+    return {**_result_row(game, names, lang), "old": event.detail.get("old", ""),
             "new": event.detail.get("new", ""), "kind": game.kind,
             "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
-def _result_row(game: Game, names: dict[int, str]) -> dict[str, str]:
-    return {"white": names.get(game.side0_id, "?"), "black": names.get(game.side1_id, "?"),
+def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
+    return {"white": display_name(names.get(game.side0_id, "?"), lang),
+            "black": display_name(names.get(game.side1_id, "?"), lang),
             "result": game.result or "", "event": game.event or ""}

@@ -162,8 +162,11 @@ def find_event(session: Session, name: str) -> Event:
     return event
 
 
-def score_line(session: Session, game: Game, colour: int) -> str:
-    """J15: the reporter's score in the game's event, e.g. "2 wins 1 draws 0 losses"."""
+def score_line(session: Session, game: Game, colour: int, name: str = "",
+               lang: str = "en") -> str:
+    """J15: the reporter's score in the game's event as the report form writes it:
+    "Name: 2 wins 1 draws 0 losses", or in Japanese as seed 000's form
+    ("山田太郎の通算成績は 2 勝 1 ドロー 0 敗。"); "" for a game outside an event."""
     member_id = game.side0_id if colour == 0 else game.side1_id
     wins = draws = losses = 0
     if game.event is None:
@@ -180,7 +183,10 @@ def score_line(session: Session, game: Game, colour: int) -> str:
                 wins += 1
             else:
                 losses += 1  # a loss, or both losing (0-0)
-    return f"{wins} wins {draws} draws {losses} losses"
+    if lang == "ja":
+        return f"{name}の通算成績は {wins} 勝 {draws} ドロー {losses} 敗。"
+    score = f"{wins} wins {draws} draws {losses} losses"
+    return f"{name}: {score}" if name else score
 
 
 @dataclass(frozen=True)

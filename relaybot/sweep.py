@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.books import ledgers
+from relaybot.books import ledgers, td_side
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.game import Outcome, Termination
@@ -95,8 +95,8 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
         kind="td_silence", template="silence", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.ply}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
-                 "player": player.name, "colour": gf.rules.side_names("en")[plan.silent].lower(),
-                 "email": player.email, "ledgers": ledgers(gf),
+                 "player": player.name, "colour": td_side(gf, plan.silent, cfg.bot.language),
+                 "email": player.email, "ledgers": ledgers(gf, cfg.bot.language),
                  "relayed": (local_day(relayed, player.tz).isoformat()
                              if relayed else gf.game.start_date.isoformat())}), now)
     return 1 if row is not None else 0

@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from relaybot.books import clock_context
 from relaybot.config import Config
+from relaybot.core import tokens
 from relaybot.gamefile import GameFile
-from relaybot.games.base import RecordInfo
-from relaybot.store.models import Member
+from relaybot.games.base import GameRules, RecordInfo
+from relaybot.store.models import Event, Member
+
+UNSUBSCRIBE_SCOPE = "unsubscribe"  # the scope of the one-click token (core/tokens.py)
+
+
+def unsubscribe_token(cfg: Config, member_id: int) -> str:
+    """The token of a member's one-click unsubscribe link (RFC 8058, the digest's
+    ``List-Unsubscribe``); ``relaybot web`` verifies it with the same keys."""
+    return tokens.issue(cfg.bot.token_keys()[0], UNSUBSCRIBE_SCOPE, str(member_id))
+
+
+def unsubscribe_path(cfg: Config, member_id: int) -> str:
+    """The path of a member's one-click unsubscribe link on the web pages."""
+    return f"/unsubscribe/{member_id}/{unsubscribe_token(cfg, member_id)}"
+
+
+def event_start(session: Session, name: str | None) -> date | None:
+    """The start date of the event named ``name`` (PGN's EventDate), None without one."""
+    if not name:
+        return None
+    return session.scalar(select(Event.start_date).where(Event.name == name))
 
 
 def local_date(moment: datetime | None, tz: str) -> str:
@@ -31,11 +55,13 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     sides = gf.rules.side_names(lang)
     last = gf.moves[-1] if gf.moves else None
     previous = gf.moves[-2] if len(gf.moves) > 1 else None
-    ctx: dict[str, Any] = {"clock_ok": False}
+    ctx: dict[str, Any] = {"clock_ok": False, "last_dates": []}
     if gf.books is not None and gf.now is not None:
         ctx = clock_context(gf.books, colour, gf.now)
         if ctx["last_ply"] >= 0:  # numbered as the game numbers moves (15手目 in shogi)
             ctx["last_label"] = gf.rules.move_number(ctx["last_ply"])
+        ctx["last_dates"] = date_line(ctx)
+    viewer = colour if colour is not None else 0  # each reads the board from their seat
     return ctx | {
         "game_id": gf.game.id,
         "label": gf.game.label or "",
@@ -47,13 +73,20 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "side0": sides[0],  # the sides as the game names them (White/Black, 白/黒)
         "side1": sides[1],
         "record_policy": gf.rules.record_policy,
-        "game_kind": gf.rules.kind,  # picks the game's part of a mail (_how_<kind>.txt.j2)
-        "conditionals": gf.game.conditionals,  # J16: binding, optional (seed 002 rule 16), off
+        "game_kind": gf.rules.kind,  # not "kind": the error mail names its own
         "record_format": gf.rules.record_format.upper(),
+        "game_keywords": sorted(gf.rules.keywords),  # shogi's 入玉宣言, ... (the help mail)
+        "conditionals": gf.game.conditionals,
         "reader_colour": sides[colour] if colour is not None else "",
         "record": record_text(gf, notation, letters) or "-",
         "ply_count": len(plies),
-        "board": gf.rules.board_text(position, lang, colour or 0),  # from the reader's seat
+        "board": gf.rules.board_text(position, lang, viewer),
+        # the HTML part shows it as a picture (mail/html.py): the game's own PNG where it
+        # draws one (fast), else its SVG, rasterised there
+        **board_picture(gf.rules, position, viewer),
+        "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
+        "position": position,
+        "game_link": cfg.web.link(f"/games/{gf.game.id}"),
         "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",
@@ -71,6 +104,36 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     }
 
 
+def board_picture(rules: GameRules, position: str, viewer: int) -> dict[str, Any]:
+    """``board_png`` (bytes) when the game draws one (``GameRules`` may offer
+    ``board_png(position, viewer)``), else ``board_svg`` for the mail layer to rasterise."""
+    loaded = rules.load(position)
+    draw = getattr(rules, "board_png", None)
+    if callable(draw):
+        return {"board_png": draw(loaded, viewer), "board_svg": ""}
+    return {"board_png": b"", "board_svg": rules.board_svg(loaded, viewer)}
+
+
+# what a game's saved position text is called, for the line that quotes it in a mail
+POSITION_NAMES = {"chess": "FEN", "shogi": "SFEN"}
+
+
+def date_line(clock: dict[str, Any]) -> list[dict[str, str]]:
+    """The last move's three dates (J18) in the order they happened.
+
+    A reply sent on the day of the relay comes before its deemed receipt (J6: the next
+    day), so a fixed order would read backwards; on a tie the relay, then the receipt,
+    then the reply. ``what`` is ``relayed``, ``received`` or ``sent``; the templates
+    word it.
+    """
+    days = [("relayed", clock.get("last_relayed_day", "-"), 0),
+            ("received", clock.get("last_receipt_day", "-"), 1),
+            ("sent", clock.get("last_reply_day", "-"), 2)]
+    if any(day == "-" for _, day, _ in days):
+        return []
+    return [{"what": what, "day": day} for what, day, _ in sorted(days, key=lambda d: d[1:])]
+
+
 def record_text(gf: GameFile, notation: str, letters: str) -> str:
     """The record in a reader's notation from the stored moves, without replaying (J3)."""
     if len(gf.moves) != len(gf.plies) or any(not m.text for m in gf.moves):
@@ -78,19 +141,33 @@ def record_text(gf: GameFile, notation: str, letters: str) -> str:
     return gf.rules.format_stored([(m.canon, m.text) for m in gf.moves], notation, letters)
 
 
-def record_info(cfg: Config, gf: GameFile) -> RecordInfo:
-    """What the game's record file says besides the moves (J15 for chess)."""
+def record_info(cfg: Config, gf: GameFile, *, standard: bool = False,
+                event_date: date | None = None) -> RecordInfo:
+    """What the game's record file says besides the moves (J15 for chess; with
+    ``standard`` also what a reader's program expects)."""
     game = gf.game
     return RecordInfo(
+        standard=standard, time_control=game.time_control, termination=game.termination or "",
+        event_date=event_date,
         event=game.event or "", site=cfg.bot.site, start=game.start_date,
         round=game.round or "-", players=(gf.white.name, gf.black.name),
         ratings=(game.side0_rating, game.side1_rating), result=game.result or "",
-        end=game.end_date, termination=game.termination or "",
+        end=game.end_date,
         moves=[(m.canon, local_date(m.sent_at, cfg.bot.timezone)) for m in gf.moves],
         position=game.position)
 
 
-def game_record(cfg: Config, gf: GameFile, fmt: str = "") -> str:
-    """The game's record in its own format (PGN for chess, J15; KIF for shogi), or in
-    ``fmt`` where the game writes that too (ValueError if not)."""
-    return gf.rules.write_record(record_info(cfg, gf), fmt)
+def game_record(cfg: Config, gf: GameFile, fmt: str = "", *, standard: bool = False,
+                event_date: date | None = None) -> str:
+    """The game's record in its own format (chess: the JCCA report form, J15; KIF for
+    shogi; SGF for go) or in ``fmt`` where the game writes that too (ValueError if not);
+    ``standard``: the headers a reader's program expects (PGN: TimeControl, ...)."""
+    return gf.rules.write_record(
+        record_info(cfg, gf, standard=standard, event_date=event_date), fmt)
+
+
+def record_file(cfg: Config, gf: GameFile, event_date: date | None = None) -> dict[str, str]:
+    """The game's record as a file to download or attach: name, format and text."""
+    fmt = gf.rules.record_format
+    return {"name": f"{gf.game.id}.{fmt}", "format": fmt,
+            "text": game_record(cfg, gf, standard=True, event_date=event_date)}

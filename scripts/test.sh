@@ -42,6 +42,11 @@ if externally_managed; then
     || need_apt+=("python3.$(python3 -c 'import sys; print(sys.version_info[1])')-venv")
 fi
 
+# the web pages' browser test (issue 15): Debian's chromium and its driver, and a
+# Japanese font so the screenshots (scripts/screens.py) show the Japanese pages
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+[ -e /usr/share/fonts/opentype/ipafont-gothic/ipag.ttf ] || need_apt+=(fonts-ipafont-gothic)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
   $SUDO apt-get update -qq

@@ -415,7 +415,8 @@ class ToyRules:
         return canon
 
     def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
-        """Rank 3 on top, ``.`` empty, then whose move it is."""
+        """Rank 3 on top whoever reads it (the toy has no seats), ``.`` empty, then
+        whose move it is."""
         board = self.load(position) if isinstance(position, str) else _board(position)
         rows = [f"{rank} " + " ".join(board.cells[(rank - 1) * 3:rank * 3])
                 for rank in (3, 2, 1)]

@@ -176,6 +176,11 @@ class RecordInfo:
     moves: Sequence[tuple[str, str]]  # (canonical ply, the day it was sent, ISO) in order
     termination: str = ""  # how it ended (Outcome.termination); "" while unfinished
     position: str = ""  # the game's saved position now (go: it carries size, komi, stones)
+    # False: the federation's report form (chess: JCCA, J15); True: the headers programs
+    # reading the format expect (PGN: TimeControl, Termination, EventDate, WhiteElo, ...)
+    standard: bool = False
+    time_control: str = ""  # the bot's own notation ("10/30", "bank:20")
+    event_date: date | None = None  # the event's start
 
 
 @dataclass(frozen=True)

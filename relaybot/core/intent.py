@@ -3,7 +3,7 @@
 Each keyword is a small registered class (:class:`Keyword`, :func:`keyword`); English
 and Japanese keywords are equal (INTERFACE.md): ``resign``/``投了``,
 ``draw?`` (offer), ``draw``/``ドロー`` (accept or claim), ``leave A B``/``休戦``,
-``td: text``, ``status``, ``help``.
+``td: text``, ``status``, ``help``, ``digest off``/``ダイジェスト停止`` (D1).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ ACCEPT = {"draw", "accept draw", "draw accepted", "ドロー", "ドローに同�
 STATUS = {"status", "状況", "状態"}
 LONG_THINK = {"long think", "long-think", "notice: long think", "長考", "長考します", "長考の予告"}
 HELP = {"help", "ヘルプ", "使い方"}
+DIGEST_OFF = {"digest off", "no digest", "stop digest", "unsubscribe", "ダイジェスト停止",
+              "ダイジェスト不要", "ダイジェストを停止", "ダイジェストの停止"}
 
 LEAVE_RE = re.compile(
     r"^(?:leave|休戦)\s*[:：]?\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*(?:-|〜|~|to|から)?\s*"
@@ -45,6 +47,7 @@ class Intent:
     leave_invalid: bool = False
     td_question: str | None = None
     long_think: bool = False  # J10: notice that this reply may take 10 days or more
+    digest_off: bool = False  # D1: no more weekly digests for the sender
     declared: str | None = None  # a game's own keyword (GameRules.keywords), by its name
     keyword_lines: set[int] = field(default_factory=set)
 
@@ -54,6 +57,7 @@ class Intent:
         return bool(
             self.resign or self.draw_offer or self.draw_accept or self.status or self.help
             or self.leave or self.leave_invalid or self.td_question or self.long_think
+            or self.digest_off
         )
 
 
@@ -163,6 +167,17 @@ class LongThink(Keyword):
 
     def apply(self, intent: Intent) -> None:
         intent.long_think = True
+
+
+@keyword
+class DigestOff(Keyword):
+    """D1: ``digest off`` / ``ダイジェスト停止``: the weekly digest stops for the sender
+    (also what the digest's List-Unsubscribe mailto sends)."""
+
+    words = frozenset(DIGEST_OFF)
+
+    def apply(self, intent: Intent) -> None:
+        intent.digest_off = True
 
 
 @keyword

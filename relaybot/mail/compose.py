@@ -7,6 +7,7 @@ import binascii
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
@@ -111,6 +112,27 @@ def verp_address(local: str, domain: str, token: str) -> str:
     return verp_form(local, domain, token)
 
 
+@dataclass(frozen=True)
+class Part:
+    """A file in a mail: an inline image of the HTML part (``cid`` set) or an attachment."""
+
+    filename: str
+    maintype: str
+    subtype: str
+    data: bytes
+    cid: str = ""
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """What a mail carries besides its plain text (issue 15): an HTML part with its
+    inline images, and attachments (a finished game's record file)."""
+
+    html: str = ""
+    images: tuple[Part, ...] = ()
+    attachments: tuple[Part, ...] = ()
+
+
 def _address(display: str, addr: str) -> Address:
     local, _, domain = addr.partition("@")
     return Address(display_name=display, username=local, domain=domain)
@@ -131,8 +153,14 @@ def compose(
     references: Sequence[str] = (),
     auto_submitted: str = "auto-generated",
     extra: dict[str, str] | None = None,
+    alternative: Alternative | None = None,
 ) -> EmailMessage:
-    """Build one well-formed mail; header values go through the header registry."""
+    """Build one well-formed mail; header values go through the header registry.
+
+    With ``alternative`` the mail is multipart: the plain text first (the part every
+    client can show, and the one replies quote), then the HTML part with its images
+    (multipart/alternative, multipart/related), then any attachment (multipart/mixed).
+    """
     msg = EmailMessage(policy=POLICY)
     msg["From"] = _address(from_name, from_addr)
     msg["To"] = _address(to_name, to_addr)
@@ -151,6 +179,9 @@ def compose(
     msg["X-Auto-Response-Suppress"] = "All"
     for name, value in (extra or {}).items():
         msg[name] = " ".join(value.split())
+    if alternative is not None and (alternative.html or alternative.attachments):
+        _multipart(msg, body, alternative)
+        return msg
     # quoted-printable keeps every line under 998 bytes whatever the body holds; the C
     # encoder gives the same text as set_content(cte="quoted-printable") at a tenth of it
     msg["MIME-Version"] = "1.0"
@@ -158,3 +189,19 @@ def compose(
     msg["Content-Transfer-Encoding"] = "quoted-printable"
     msg.set_payload(binascii.b2a_qp(body.encode("utf-8"), istext=True).decode("ascii"))
     return msg
+
+
+def _multipart(msg: EmailMessage, body: str, alternative: Alternative) -> None:
+    """The body parts of a multipart mail (see :func:`compose`)."""
+    msg.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")
+    if alternative.html:
+        msg.add_alternative(alternative.html, subtype="html", charset="utf-8",
+                            cte="quoted-printable")
+        *_, html_part = msg.iter_parts()  # the text part, then the HTML one
+        assert isinstance(html_part, EmailMessage)
+        for image in alternative.images:
+            html_part.add_related(image.data, maintype=image.maintype, subtype=image.subtype,
+                                  cid=f"<{image.cid}>", filename=image.filename)
+    for part in alternative.attachments:
+        msg.add_attachment(part.data, maintype=part.maintype, subtype=part.subtype,
+                           filename=part.filename)

@@ -8,7 +8,7 @@ notices call :func:`queue_mail`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.mail.compose import (
+    Alternative,
     compose,
     message_id_for,
     new_token,
@@ -52,6 +53,8 @@ def queue_mail(
     from_address: str | None = None,
     unique: bool = False,
     defer: bool = False,
+    alternative: Alternative | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Outbox | None:
     """Add one outgoing mail to the session; None when ``dedupe_key`` was already queued.
 
@@ -80,7 +83,9 @@ def queue_mail(
         in_reply_to=in_reply_to,
         references=references,
         auto_submitted=auto_submitted,
-        extra={"X-Relaybot-Kind": kind, **({"X-Relaybot-Game": game_id} if game_id else {})},
+        extra={"X-Relaybot-Kind": kind, **({"X-Relaybot-Game": game_id} if game_id else {}),
+               **(headers or {})},
+        alternative=alternative,
     )
     values = {
         "message_id": message_id, "dedupe_key": dedupe_key, "kind": kind,

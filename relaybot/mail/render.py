@@ -14,6 +14,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from relaybot.core.text import display_name
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -36,13 +37,80 @@ def _environment(root: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(root),
         undefined=StrictUndefined,
-        autoescape=False,  # plain-text mail; nothing is ever rendered as HTML
+        autoescape=False,  # plain-text mail; HTML goes through _html_environment
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=False,  # templates are read once per process: no stat() per mail
     )
+    env.filters["person"] = display_name
+    env.filters["termination"] = termination_name
     return env
+
+
+@lru_cache(maxsize=4)
+def _html_environment(root: str) -> Environment:
+    # the web pages and the HTML part of mails: the same folders, escaped
+    env = Environment(
+        loader=FileSystemLoader(root), undefined=StrictUndefined, autoescape=True,
+        trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    env.filters["person"] = display_name
+    env.filters["termination"] = termination_name
+    return env
+
+
+def render_html(lang: str, name: str, /, **context: Any) -> str:
+    """Render an HTML template ``<lang>/web/<name>.html.j2`` (a web page, or the HTML
+    part of a mail); every value is escaped, names as ``lang`` writes them."""
+    if lang not in LANGS:
+        lang = "en"
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"no such page: {name}")
+    template = _html_environment(str(templates_dir())).get_template(f"{lang}/web/{name}.html.j2")
+    return template.render(lang=lang, **named(context, lang))
+
+
+# How a game ended, as each language says it (core.game.Termination values; a game
+# plug-in's own ending falls back to a neutral word, never to the English value)
+TERMINATIONS: dict[str, dict[str, str]] = {
+    "ja": {"checkmate": "チェックメイト", "resignation": "投了", "agreement": "合意によるドロー",
+           "stalemate": "ステイルメイト", "threefold": "同一局面3回によるドロー",
+           "fifty_moves": "50手ルールによるドロー", "insufficient_material": "駒不足によるドロー",
+           "seventyfive_moves": "75手ルールによるドロー",
+           "fivefold_repetition": "同一局面5回によるドロー", "time": "時間切れ",
+           "forfeit": "不戦敗（TDの裁定）", "adjudication": "TDの裁定",
+           "withdrawal_lost": "棄権による負け", "withdrawal_void": "棄権による無効", "": "終局"},
+    "en": {"checkmate": "checkmate", "resignation": "resignation", "agreement": "draw agreed",
+           "stalemate": "stalemate", "threefold": "draw by threefold repetition",
+           "fifty_moves": "draw by the fifty-move rule",
+           "insufficient_material": "draw by insufficient material",
+           "seventyfive_moves": "draw by the seventy-five-move rule",
+           "fivefold_repetition": "draw by fivefold repetition", "time": "lost on time",
+           "forfeit": "forfeit (the tournament director's decision)",
+           "adjudication": "adjudicated by the tournament director",
+           "withdrawal_lost": "lost by withdrawal", "withdrawal_void": "void by withdrawal",
+           "": "game over"},
+}
+
+
+def termination_name(termination: str, lang: str) -> str:
+    """How a game ended in ``lang``: ``resignation`` is 投了 in Japanese."""
+    names = TERMINATIONS.get(lang, TERMINATIONS["en"])
+    if termination in names:
+        return names[termination]
+    return termination.replace("_", " ") if lang == "en" else names[""]
+
+
+# The context keys that hold a member's stored "Family, Given" name: every template shows
+# them as the reader's language writes names ("Ann Smith", 山田太郎), so no mail says
+# "Dear Smith, Ann" whoever built its context
+NAME_KEYS = ("reader", "white", "black", "sender", "player", "to_move_name", "opponent")
+
+
+def named(context: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``context`` with the names under :data:`NAME_KEYS` as ``lang`` writes them."""
+    return context | {key: display_name(context[key], lang) for key in NAME_KEYS
+                      if isinstance(context.get(key), str)}
 
 
 def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str, str]:
@@ -52,6 +120,6 @@ def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str,
     if audience not in AUDIENCES or not kind.replace("_", "").isalnum():
         raise ValueError(f"no such template: {audience}/{kind}")
     template = _environment(str(templates_dir())).get_template(f"{lang}/{audience}/{kind}.txt.j2")
-    text = template.render(**context)
+    text = template.render(**named(context, lang))
     subject, _, body = text.partition("\n\n")
     return " ".join(subject.split()), body.strip("\n") + "\n"

@@ -92,6 +92,11 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
         link_games(session, [g.id for g in mine], got.inbound.game_id, inbound=got.inbound)
         if not _has_more(mm):
             return outcome
+    if intent.digest_off:
+        mm.send([digest_off(member, mail)])
+        if not _has_more(mm) and not (intent.help or intent.status or intent.long_think
+                                      or intent.td_question):
+            return "digest_off"
     games = [g for gid in tagged_ids(mail, cfg.bot.address) if (g := session.get(Game, gid))]
     labels = _labels(mine, games[0] if games else None)
     greeting, sections = split_mail(mail.text, labels, _move_test(mine))
@@ -135,6 +140,16 @@ def read_only(session: Session, cfg: Config, member: Member, mail: InboundMail) 
         intent.resign or intent.draw_offer or intent.draw_accept or intent.leave
         or intent.leave_invalid or intent.td_question or intent.long_think or intent.declared)
     return bool(only_asks) and not _moves_in(mail.text, intent, mine)
+
+
+def digest_off(member: Member, mail: InboundMail) -> Mail:
+    """D1: stop the member's weekly digest (``digest off`` / ``ダイジェスト停止``, or the
+    digest's List-Unsubscribe mailto); one reply says so and how to undo it."""
+    member.digest = "off"
+    return Mail(
+        kind="digest_off", audience="member", to=to_member(member), lang=member.lang,
+        context={"reader": member.name}, in_reply_to=mail.message_id,
+        references=(*mail.references, mail.message_id), auto_submitted="auto-replied")
 
 
 def _has_more(mm: MemberMail) -> bool:

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
+from relaybot.mail.html import alternative
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
 from relaybot.store.models import Event, Game, Inbound, MailGame, Member, Outbox, ReplyCount
@@ -60,6 +61,7 @@ class Mail:
     reply_to_fixed: bool = False  # ``reply_to`` wins over the token address (a ``c.`` one)
     about: tuple[str, ...] = ()  # more games this mail is about (J19: in their exports)
     capped: bool = False  # an error reply: at most error_reply_cap per address and day (G7)
+    headers: Mapping[str, str] = field(default_factory=dict)  # List-Unsubscribe, ...
 
 
 def to_member(member: Member) -> Recipient:
@@ -222,7 +224,10 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         from_address=game_address,
         in_reply_to=mail.in_reply_to, references=mail.references,
         dedupe_key=mail.dedupe_key, auto_submitted=mail.auto_submitted, unique=mail.unique,
-        defer=mail.defer,
+        defer=mail.defer, headers=mail.headers,
+        # issue 15: players and members also get an HTML part (board as a picture)
+        alternative=(alternative(mail.lang, subject, body, mail.context, cfg.bot.domain)
+                     if mail.audience in ("player", "member") else None),
     )
     if row is not None and verdict == "summary":
         row.status = HELD_FOR_SUMMARY

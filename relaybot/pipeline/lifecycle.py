@@ -11,10 +11,11 @@ from datetime import date, datetime
 
 from sqlalchemy.orm import Session
 
-from relaybot.books import books_for, compute, game_ledger, ledgers
+from relaybot.books import books_for, compute, game_ledger, ledgers, td_side
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
 from relaybot.core.game import Outcome, Termination
+from relaybot.core.text import display_name
 from relaybot.deadlines import schedule
 from relaybot.events import award_champion, score_line
 from relaybot.gamefile import GameFile
@@ -28,7 +29,7 @@ from relaybot.rating_book import (
     rerate_game,
 )
 from relaybot.store.models import Game, GameEvent
-from relaybot.views import game_context, game_record
+from relaybot.views import event_start, game_context, game_record, record_file
 
 
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:
@@ -100,11 +101,9 @@ def overrun_report(cfg: Config, gf: GameFile, overrun: Overrun, *,
         lang=cfg.bot.language, game_id=gf.game.id,
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "player": gf.player(overrun.colour).name,
-                 # the TD's SIDE word as the game spells it (white/black, sente/gote)
-                 "colour": gf.rules.side_names("en")[overrun.colour].lower(),
-                 "move": overrun.move,
+                 "colour": td_side(gf, overrun.colour, cfg.bot.language), "move": overrun.move,
                  "total": overrun.total, "limit": overrun.limit, "kind": overrun.kind,
-                 "ledgers": ledgers(gf), "time_control": gf.game.time_control,
+                 "ledgers": ledgers(gf, cfg.bot.language), "time_control": gf.game.time_control,
                  "automatic": automatic},
         dedupe_key=f"overrun:{gf.game.id}:{overrun.colour}:{overrun.move}")
 
@@ -148,15 +147,21 @@ def game_over(
     rate_game(session, game, now)  # R1: applied at the end, once
     award_champion(session, game.event)  # T1/R3: a final's winner is Japan champion
     record = game_record(cfg, gf)
-    # J15: the winner (the first side on a draw) reports, with their score in the event
+    # J15: the winner (the first side on a draw) reports, with their score in the event,
+    # written in each reader's language (seed 000's form in Japanese)
     reporter = outcome.winner if outcome.winner is not None else 0
-    score = score_line(session, game, reporter)
-    if score:
-        record = f"{record}\n{gf.player(reporter).name}: {score}"
+
+    def report(lang: str) -> str:
+        name = display_name(gf.player(reporter).name, lang)
+        score = score_line(session, game, reporter, name, lang)
+        return f"{record}\n{score}" if score else record
+
     in_reply_to, refs = thread_of(game, thread)
+    attached = record_file(cfg, gf, event_start(session, game.event))  # issue 15
     mails = [player_mail(cfg, gf, colour, "game_end",
-                         {"words": words if colour != words_from else "", "pgn": record,
-                          "end_date": end_day.isoformat()},
+                         {"words": words if colour != words_from else "",
+                          "pgn": report(gf.player(colour).lang),
+                          "end_date": end_day.isoformat(), "record_file": attached},
                          in_reply_to=in_reply_to, references=refs,
                          dedupe_key=f"end:{game.id}:{colour}")
              for colour in (0, 1)]
@@ -165,7 +170,7 @@ def game_over(
         lang=cfg.bot.language, game_id=game.id, dedupe_key=f"td_result:{game.id}",
         context={"game_id": game.id, "white": gf.white.name, "black": gf.black.name,
                  "result": result, "termination": termination, "event": game.event or "",
-                 "end_date": end_day.isoformat(), "pgn": record}))
+                 "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language)}))
     return mails
 
 

@@ -141,7 +141,7 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
         ctx.update(error_kind=verdict.error.kind, error_token=verdict.error.token,
                    error_detail=verdict.error.detail, penalty_days=verdict.penalty_days,
                    candidates=list(verdict.error.candidates),
-                   error_detail_ja=verdict.error.detail_ja or verdict.error.detail)
+                   error_detail_ja=verdict.error.detail_ja)
     if verdict.diff_ply is not None and game is not None:
         notation, letters = game.notation_for(member)
         plies = game.plies

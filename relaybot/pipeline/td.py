@@ -283,10 +283,15 @@ class Withdraw(Command):
     name = "withdraw"
     aliases = ("棄権",)
     usage = "withdraw <member address> <lost|void|suspended>"
+    # the decision in Japanese too (棄権 ADDR 負け|無効|保留), as the TD's mails offer it
+    HOW: ClassVar[dict[str, str]] = {
+        "lost": "lost", "void": "void", "suspended": "suspended",
+        "負け": "lost", "無効": "void", "保留": "suspended"}
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
-        if len(args) != 2 or args[1].lower() not in ("lost", "void", "suspended"):
+        if len(args) != 2 or args[1].lower() not in self.HOW:
             return self.refuse(f"usage: {self.usage}")
+        args = [args[0], self.HOW[args[1].lower()]]
         member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
         if member is None:
             return self.refuse(f"no member {args[0]}")

@@ -68,7 +68,12 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
     one_line_error(relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp",
                             "--black", "horie@example.org", "--grace", "5"), "--grace")
     record = relaybot(tmp_path, "game", "record", game_id)
-    assert record.returncode == 0 and record.stdout == pgn.stdout  # chess's own format: PGN
+    # chess's own format: PGN as programs read it (issue 15); `game pgn` stays J15's form
+    assert record.returncode == 0 and record.stdout != pgn.stdout
+    for tag in ('[Site "JCCA"]', '[WhiteElo "1850"]', '[TimeControl "10/2592000"]',
+                '[Termination "unterminated"]', '[Date "2026.11.01"]'):
+        assert tag in record.stdout
+    assert "WhiteJCCA" not in record.stdout and "TimeControl" not in pgn.stdout
     one_line_error(relaybot(tmp_path, "game", "record", game_id, "--format", "kif"), "pgn")
     # a game this relaybot does not play: one clear line naming the games it does
     one_line_error(relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp",

@@ -268,10 +268,23 @@ def test_postfix_drops_incoming_results_with_our_authserv_id(
 def safe_tmp() -> Iterator[Path]:
     """A temp folder no other user can write to, up to the root: OpenDKIM refuses a config
     under /tmp (world-writable)."""
-    base = ROOT / "build"
-    base.mkdir(exist_ok=True)
+    # the checkout's own build/ unless the checkout itself lies under a world-writable
+    # folder (a clone in /tmp): then one in the home folder
+    candidates = [ROOT / "build", Path.home() / ".cache" / "relaybot-tests"]
+    base = next(c for c in candidates if not _world_writable_above(c)) if any(
+        not _world_writable_above(c) for c in candidates) else candidates[-1]
+    base.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=base) as tmp:
         yield Path(tmp)
+
+
+def _world_writable_above(path: Path) -> bool:
+    """True if ``path`` or a folder above it may be written by any user (OpenDKIM then
+    refuses what lies inside)."""
+    for folder in [path, *path.parents]:
+        if folder.exists() and folder.stat().st_mode & 0o002:
+            return True
+    return False
 
 
 def test_opendkim_config_is_valid(safe_tmp: Path) -> None:

@@ -22,6 +22,7 @@ from relaybot.games.base import (
     RuleSet,
 )
 from relaybot.games.chess import notation as _nt
+from relaybot.games.chess import picture as _picture
 from relaybot.games.chess import proposals as _proposals
 from relaybot.games.chess.notation.text import NUMERIC_RE, clean_token
 from relaybot.games.chess.pgn import write_pgn
@@ -185,8 +186,15 @@ class ChessRules:
         return chess.svg.board(board, orientation=chess.WHITE if viewer == 0 else chess.BLACK,
                                size=360)
 
+    def board_png(self, position: object, viewer: int = 0) -> bytes:
+        """The board as a PNG picture for mail, composed from cached piece pictures
+        (optional in the protocol: a game without it has its SVG rasterised)."""
+        board = position if isinstance(position, chess.Board) else chess.Board(str(position))
+        return _picture.board_png(board, viewer)
+
     def write_record(self, info: RecordInfo, fmt: str = "") -> str:
-        """PGN in the JCCA report form (J15); ValueError for any other format."""
+        """PGN: the JCCA report form (J15), or the standard headers when
+        ``info.standard``; ValueError for any other format."""
         if fmt not in ("", "pgn"):
             raise ValueError(f"a chess game is written as pgn, not {fmt}")
         return write_pgn(info)
@@ -265,20 +273,26 @@ class ChessRules:
         return _nt.format_move(board, _move(board, ply), notation, letters)
 
     def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
-        """A monospace diagram from White's side plus whose move it is.
+        """A monospace diagram from White's side (viewer 0) or Black's, plus whose move
+        it is.
 
         ``position`` is a board or its saved FEN (the mails use the stored FEN, so no
         board is built for them). Upper case is White, lower case Black, ``.`` empty.
         """
         placement, white = _placement(position)
-        lines = []
+        rows: list[tuple[int, list[str]]] = []
         # the FEN's placement field lists ranks 8..1 with the letters of Piece.symbol()
         for rank, row in zip(range(8, 0, -1), placement.split("/"), strict=True):
             cells: list[str] = []
             for char in row:
                 cells.extend("." * int(char) if char.isdigit() else char)
-            lines.append(f"{rank} " + " ".join(cells))
-        lines.append("  " + " ".join(chess.FILE_NAMES))
+            rows.append((rank, cells))
+        files = list(chess.FILE_NAMES)
+        if viewer == 1:  # Black's seat: rank 1 on top, the h-file on the left
+            rows = [(rank, cells[::-1]) for rank, cells in reversed(rows)]
+            files.reverse()
+        lines = [f"{rank} " + " ".join(cells) for rank, cells in rows]
+        lines.append("  " + " ".join(files))
         if lang == "ja":
             lines.append("白番" if white else "黒番")
         else:

@@ -1,0 +1,48 @@
+"""A player's games' deadlines as an iCalendar feed (RFC 5545, the icalendar library).
+
+One all-day event per active game: the last day the player on move may send the reply
+(their own deadline, or the opponent's, marked as such). The UID names the game and
+the ply, so a calendar that polls the feed moves the event when the game moves on.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from icalendar import Calendar
+from icalendar import Event as CalEvent
+
+from relaybot.config import Config
+
+SUMMARIES = {
+    "en": {True: "Your move in game {game_id}: last day to reply (move {move})",
+           False: "Game {game_id}: {opponent}'s reply due (move {move})"},
+    "ja": {True: "対局 {game_id}: あなたの手番の期限（第{move}手）",
+           False: "対局 {game_id}: {opponent}さんの返信期限（第{move}手）"},
+}
+
+
+def feed(cfg: Config, member_name: str, lang: str, rows: list[dict[str, Any]],
+         now: datetime) -> bytes:
+    """The calendar of ``rows`` (``web.data.deadlines``) in the member's language."""
+    cal = Calendar()
+    cal.add("prodid", "-//relaybot//deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", ("対局の期限 " if lang == "ja" else "Game deadlines, ")
+            + member_name)
+    texts = SUMMARIES.get(lang, SUMMARIES["en"])
+    for row in rows:
+        event = CalEvent()
+        event.add("uid", f"{row['game_id']}-{row['ply']}@{cfg.bot.domain}")
+        event.add("dtstamp", now)
+        event.add("dtstart", row["day"])
+        event.add("dtend", row["day"] + timedelta(days=1))
+        event.add("summary", texts[row["mine"]].format(**row))
+        link = cfg.web.link(f"/games/{row['game_id']}")
+        if link:
+            event.add("url", link)
+        cal.add_component(event)
+    data = cal.to_ical()
+    assert isinstance(data, bytes)
+    return data

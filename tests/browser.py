@@ -1,0 +1,109 @@
+"""The web pages in a real browser: Debian's chromium driven by Selenium, headless.
+
+Shared by the browser test and ``scripts/screens.py`` (which rewrites docs/screens/):
+serve a club's pages with uvicorn on a free loopback port, open each page kind in both
+languages, and save a screenshot of each.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import uvicorn
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from relaybot.views import unsubscribe_path
+from relaybot.web import create_app
+from tests.sample_club import EMAILS, EVENT, SampleClub
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+@dataclass(frozen=True)
+class PageKind:
+    name: str  # the screenshot's file name, without the language
+    path: str
+    expect: dict[str, tuple[str, ...]]  # language -> texts the page must show
+
+
+def page_kinds(club: SampleClub) -> list[PageKind]:
+    """One page of every kind the web serves, with what a reader must see on it."""
+    first, decided = club.games[0], club.games[1]
+    player = club.members[EMAILS[0]]
+    return [
+        PageKind("home", "/", {"en": ("Events", EVENT, "Games in progress", "Ann Smith"),
+                               "ja": ("大会", EVENT, "対局中", "終局した対局")}),
+        PageKind("game", f"/games/{first}", {
+            "en": ("Days used", "Days left", "Last day to reply", "3. Bb5", "FEN:"),
+            "ja": ("消費日数", "残り日数", "返信の期限", "3. Bb5", "FEN:")}),
+        PageKind("game-black-side", f"/games/{first}?side=1", {
+            "en": ("Seen from", "Days used"), "ja": ("盤の向き", "消費日数")}),
+        PageKind("game-finished", f"/games/{decided}", {
+            "en": ("resignation", "Download the record"), "ja": ("投了", "棋譜をダウンロード")}),
+        PageKind("event", f"/events/{quote(EVENT, safe='')}", {
+            "en": ("Standings and crosstable", "SB", "Solkoff", "Median", "Direct encounter"),
+            "ja": ("順位表とクロス表", "SB", "ソルコフ", "ミディアム", "直接対決")}),
+        PageKind("player", f"/players/{player}", {
+            "en": ("山田太郎", "Deadlines as a calendar"),
+            "ja": ("山田太郎", "対局の期限をカレンダーに")}),
+        PageKind("unsubscribe", unsubscribe_path(club.cfg, club.members[EMAILS[1]]), {
+            "en": ("Weekly digest", "Stop the digest"), "ja": ("週刊ダイジェスト", "停止する")}),
+    ]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serving(club: SampleClub) -> Iterator[str]:
+    """``relaybot web`` over the club on a loopback port, in a thread; yields its URL."""
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(
+        create_app(club.cfg, club.store, clock=lambda: club.now), host="127.0.0.1",
+        port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):  # start-up, not a timing assertion: give up after 20 s
+        if server.started:
+            break
+        time.sleep(0.1)
+    assert server.started, "uvicorn did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@contextmanager
+def browser() -> Iterator[webdriver.Chrome]:
+    """Headless chromium (``--no-sandbox``: the tests run as root)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=1100,1000", "--lang=en"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def screenshot(driver: webdriver.Chrome, target: Path) -> None:
+    """The whole page as PNG (the window grown to the page's height first)."""
+    height = int(driver.execute_script("return document.body.scrollHeight"))
+    driver.set_window_size(1100, max(600, min(height + 40, 4000)))
+    driver.save_screenshot(str(target))

@@ -1,0 +1,149 @@
+"""D1 as members want it (issue 15): one fixed weekday in each member's own time zone,
+none without a game or an announcement, List-Unsubscribe with the ``digest off`` mailto
+and RFC 8058's one-click link, and the ``digest off`` keyword by mail."""
+
+from __future__ import annotations
+
+import dataclasses
+import email
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy import select
+
+from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.config import Config, DigestConfig
+from relaybot.digest import digest_week, send_digests, sent_week
+from relaybot.service import Arrival, process_mail
+from relaybot.store.db import Store, migrate
+from relaybot.store.models import Announcement, Member, Outbox
+from tests.sample_club import config
+
+pytestmark = pytest.mark.integration
+
+JOINED = datetime(2026, 11, 2, 3, 0, tzinfo=UTC)  # Monday in Tokyo, Sunday night in New York
+TOKYO, NEW_YORK = "tokyo@example.jp", "ny@example.org"
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    s = Store.open(db_url)
+    migrate(s.engine)
+    yield s
+    s.dispose()
+
+
+def _club(store: Store, cfg: Config) -> None:
+    with store.session() as s:
+        add_member(s, cfg, MemberInput("山田, 太郎", TOKYO, lang="ja", tz="Asia/Tokyo"), JOINED)
+        add_member(s, cfg, MemberInput("Smith, Ann", NEW_YORK, lang="en",
+                                       tz="America/New_York"), JOINED)
+        add_member(s, cfg, MemberInput("Idle, Ivan", "idle@example.org", lang="en",
+                                       tz="Europe/London"), JOINED)
+        create_game(s, cfg, GameInput(TOKYO, NEW_YORK), JOINED)
+
+
+def _digests(store: Store) -> list[tuple[str, datetime, EmailMessage]]:
+    with store.session() as s:
+        rows = s.execute(select(Outbox.recipient, Outbox.created_at, Outbox.raw)
+                         .where(Outbox.kind == "digest").order_by(Outbox.id)).all()
+    out = []
+    for to, at, raw in rows:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        out.append((to, at if at.tzinfo else at.replace(tzinfo=UTC), msg))
+    return out
+
+
+def test_d1_one_digest_a_week_on_the_weekday_in_each_members_zone(
+        store: Store, db_url: str) -> None:
+    cfg = config(db_url)
+    _club(store, cfg)
+    zones = {TOKYO: "Asia/Tokyo", NEW_YORK: "America/New_York"}
+    # every three hours for two and a half weeks, as the scheduler would
+    for hour in range(0, 18 * 24, 3):
+        send_digests(store, cfg, JOINED + timedelta(hours=hour))
+    sent = _digests(store)
+    by = {a: [at.astimezone(ZoneInfo(zones[a])) for to, at, _ in sent if to == a] for a in zones}
+    for address, days in by.items():
+        # a Monday each, one per week; New York joined on Sunday the 1st, local time,
+        # and got nothing that Sunday: its first digest came the next day
+        assert [d.weekday() for d in days] == [0] * len(days), address
+        assert len({digest_week(d, zones[address], 0) for d in days}) == len(days)
+    assert [d.date().isoformat() for d in by[TOKYO]] == ["2026-11-02", "2026-11-09",
+                                                         "2026-11-16"]
+    assert [d.date().isoformat() for d in by[NEW_YORK]] == ["2026-11-02", "2026-11-09",
+                                                            "2026-11-16"]
+    # no game, no announcement: nothing for the idle member, ever
+    assert not [to for to, _, _ in sent if to == "idle@example.org"]
+
+
+def test_d1_the_weekday_is_a_setting_and_a_missed_one_is_caught_up(
+        store: Store, db_url: str) -> None:
+    cfg = dataclasses.replace(config(db_url), digest=DigestConfig(weekday="friday"))
+    _club(store, cfg)
+    friday = datetime(2026, 11, 6, 1, 0, tzinfo=UTC)  # Friday 10:00 in Tokyo
+    assert send_digests(store, cfg, friday - timedelta(days=1)) == 0  # Thursday: not yet
+    assert send_digests(store, cfg, friday) == 1  # Tokyo's Friday
+    # the bot was down all of the next Friday: caught up on Saturday, once
+    assert send_digests(store, cfg, friday + timedelta(days=8)) == 2
+    assert send_digests(store, cfg, friday + timedelta(days=8, hours=6)) == 0
+    with store.session() as s:
+        weeks = {m.email: m.last_digest_week for m in s.scalars(select(Member))}
+    assert weeks[TOKYO] == "2026-11-13"  # the Friday that started the week
+    assert sent_week("2026-W47") == sent_week("2026-11-16")  # rows written before issue 15
+
+
+def test_d1_an_announcement_reaches_a_member_without_games(store: Store, db_url: str) -> None:
+    cfg = config(db_url)
+    _club(store, cfg)
+    monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
+    with store.session() as s:
+        s.add(Announcement(text="Club meeting on Sunday", created_at=monday))
+    send_digests(store, cfg, monday + timedelta(hours=1))
+    idle = [msg for to, _, msg in _digests(store) if to == "idle@example.org"]
+    assert len(idle) == 1
+    body = idle[0].get_body(preferencelist=("plain",))
+    assert body is not None and "Club meeting on Sunday" in body.get_content()
+    assert "Dear Ivan Idle," in body.get_content()
+
+
+def test_d1_list_unsubscribe_mailto_and_one_click_and_the_digest_off_keyword(
+        store: Store, db_url: str) -> None:
+    cfg = config(db_url)
+    _club(store, cfg)
+    monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
+    send_digests(store, cfg, monday)
+    (_, _, msg), = [d for d in _digests(store) if d[0] == TOKYO]
+    header = str(msg["List-Unsubscribe"])
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    with store.session() as s:
+        member_id = s.scalar(select(Member.id).where(Member.email == TOKYO))
+    assert f"<https://chess.club.example/unsubscribe/{member_id}/" in header
+    mailto = header.split("<mailto:")[1].split("?")[0]
+    assert mailto.startswith("relay+m.") and mailto == str(msg["Reply-To"].addresses[0].addr_spec)
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None and "ダイジェスト停止" in body.get_content()
+    assert f"https://chess.club.example/players/{member_id}/calendar.ics" in body.get_content()
+    # what the mail client sends for the mailto: the keyword, to the member's token address
+    reply = EmailMessage()
+    reply["From"], reply["To"], reply["Subject"] = TOKYO, mailto, "digest off"
+    reply["Message-ID"] = "<unsub1@example.jp>"
+    reply.set_content("digest off\n")
+    now = monday + timedelta(hours=1)
+    assert process_mail(store, cfg, Arrival(reply.as_bytes(), now, "INBOX", 1, 1), now) \
+        == "digest_off"
+    with store.session() as s:
+        member = s.scalar(select(Member).where(Member.email == TOKYO))
+        assert member is not None and member.digest == "off"
+        told = s.scalar(select(Outbox.raw).where(Outbox.kind == "digest_off"))
+    assert told is not None
+    said = email.message_from_bytes(told, policy=policy.default)
+    assert isinstance(said, EmailMessage)
+    text = said.get_body(preferencelist=("plain",))
+    assert text is not None and text.get_content().startswith("山田太郎様")
+    assert send_digests(store, cfg, monday + timedelta(days=7)) == 1  # New York's only
