@@ -5,7 +5,9 @@ in English, as its reader gets it (issue 15).
 
 A small club (tests/sample_club.py) plays through the real pipeline on a throwaway
 SQLite database: games started, moved, drawn, resigned, a wrong move, help, status, a
-leave, a question and its answer, a reminder and the TD's escalation, the digest. For
+leave, a question and its answer, one mail with two games' sections (J17), a held mail
+cancelled and a forged one, a reminder and the TD's escalation, the digest, an overrun
+report, the 24-month report and a quarantined mail. For
 each kind and language the first such mail is written as ``<kind>.<lang>.txt`` (the
 headers a reader sees, then the plain text) and, when it has one, ``<kind>.<lang>.html``
 (its HTML part, pictures inlined) and its attachments. TD mail is in the bot's language,

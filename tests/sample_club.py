@@ -51,7 +51,8 @@ def config(db_url: str, base_url: str = "https://chess.club.example",
         database=DatabaseConfig(url=db_url),
         bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo", language=language,
                       td="td@club.example", name="関東通信チェス", site="Kanto CC",
-                      secret="sample-club-secret-0123456789abcdef"),
+                      secret="sample-club-secret-0123456789abcdef",
+                      authserv_id="mx.club.example"),
         imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
         smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"),
         web=WebConfig(base_url=base_url))
@@ -81,6 +82,25 @@ class SampleClub:
         msg["From"] = sender
         msg["To"] = (to if token else None) or self.cfg.bot.game_address(gid)
         msg["Subject"] = f"Re: [{gid}]"
+        msg["Message-ID"] = f"<sample{self.uid}@example.org>"
+        msg.set_content(text)
+        return process_mail(self.store, self.cfg,
+                            Arrival(msg.as_bytes(), self.now, "INBOX", 1, self.uid), self.now)
+
+    def deliver(self, sender: str, to: str, text: str, days: float = 1.0,
+                subject: str = "Re:", dmarc: str = "") -> str:
+        """A mail from ``sender`` to ``to`` (any address), ``days`` after the last mail;
+        ``dmarc`` ``pass`` or ``fail``: our MTA's verdict for the From: domain."""
+        self.now += timedelta(days=days)
+        self.uid += 1
+        msg = EmailMessage()
+        if dmarc:
+            domain = sender.rsplit("@", 1)[-1]
+            msg["Authentication-Results"] = (f"mx.club.example; dmarc={dmarc} "
+                                             f"header.from={domain}")
+        msg["From"] = sender
+        msg["To"] = to
+        msg["Subject"] = subject
         msg["Message-ID"] = f"<sample{self.uid}@example.org>"
         msg.set_content(text)
         return process_mail(self.store, self.cfg,
@@ -140,9 +160,12 @@ def play(club: SampleClub) -> None:
 
 def every_kind(club: SampleClub) -> None:
     """The rest of what the bot writes: help, status, a wrong move, a leave, a long
-    think, a question and its answer, a draw offer, digest off, a reminder and the TD's
-    escalation, the weekly digest (after :func:`build`)."""
+    think, a question and its answer, a draw offer, digest off, a mail for two games
+    (J17), a held mail cancelled and a forged one, a reminder and the TD's escalation,
+    the weekly digest, an overrun report, the 24-month report and the operator's
+    quarantine alert (after :func:`build`)."""
     from relaybot.pipeline.td import run_commands
+    from relaybot.poller import _quarantine_alert
     from relaybot.runner import run_scheduled
     from relaybot.store.models import Question
 
@@ -164,8 +187,51 @@ def every_kind(club: SampleClub) -> None:
     leave_from = (club.now + timedelta(days=3)).date()
     club.send(w5, fifth, f"leave {leave_from} {leave_from + timedelta(days=4)}", days=0.1)
     club.send(EMAILS[3], club.games[5], "digest off", days=0.1)
+    # J17: two games against the same opponent (A and B), one mail with both sections
+    pair = [g for g in club.games if set(club.sides(g)) == {EMAILS[0], EMAILS[2]}]
+    game_a = next(g for g in pair if club.sides(g)[0] == EMAILS[2])
+    club.send(EMAILS[2], game_a, "1. e4", days=0.1)
+    club.send(EMAILS[0], game_a, "よろしくお願いします。\n\nA\n1. e4 e5\n\nB\n1. d4",
+              days=0.1)
     held = next(g for g in club.games[4:] if EMAILS[2] in club.sides(g))
     club.send(EMAILS[2], held, "resign", days=0.1, token=False)  # not proven: held
+    club.deliver(EMAILS[2], _reply_to(club, "hold_request"), "cancel", days=0.1)
+    club.deliver(EMAILS[2], club.cfg.bot.game_address(held), "resign", days=0.1,
+                 subject=f"Re: [{held}]", dmarc="fail")  # forged: nothing acts
     # silence: the reminder after 10 days, the TD after 20 (J11); the digests on Monday
     for days in (11, 21, 22):
         run_scheduled(club.store, club.cfg, club.now + timedelta(days=days))
+    # J9: white answers 35 days later, and at the 10th move is over 30 days: the TD's
+    # overrun report
+    white, black = club.sides(first)
+    record = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"
+    for number, moves in enumerate(("Ba4 Nf6", "O-O Be7", "Re1 b5", "Bb3 d6", "c3 O-O",
+                                    "h3 Nb8", "d4"), start=4):
+        w, *b = moves.split()
+        record += f" {number}. {w}"
+        club.send(white, first, record, days=35 if number == 4 else 0.1)
+        if b:
+            record += f" {b[0]}"
+            club.send(black, first, record, days=0.1)
+    # J14: unfinished after 24 months: to the TD for adjudication. (Not the TD's command
+    # mail and its confirmation: td_confirm says what each command did in English only.)
+    club.now += timedelta(days=2 * 366)
+    run_scheduled(club.store, club.cfg, club.now)
+    # G3: a mail that fails again and again is quarantined; the operator is told
+    with club.store.session() as session:
+        _quarantine_alert(session, club.cfg, "INBOX", 1, club.uid + 1,
+                          "ValueError: sample failure", club.now)
+
+
+def _reply_to(club: SampleClub, kind: str) -> str:
+    """The Reply-To of the latest mail of ``kind`` (a hold's ``c.`` token address)."""
+    import email
+    from email import policy
+
+    from relaybot.store.models import Outbox
+
+    with club.store.session() as session:
+        raw = session.scalars(select(Outbox.raw).where(Outbox.kind == kind)
+                              .order_by(Outbox.id.desc())).first()
+    assert raw is not None
+    return str(email.message_from_bytes(raw, policy=policy.default)["Reply-To"])

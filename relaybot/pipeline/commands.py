@@ -201,7 +201,7 @@ def _sections(mm: MemberMail, greeting: str, sections: list[Section]) -> str:
     """J17: each game's section checked and relayed on its own; one reply for all."""
     session, member = mm.session, mm.member
     parts: list[tuple[str, str]] = []
-    outcomes = []
+    outcomes: list[tuple[str, str]] = []  # (label, outcome word), said in the reader's words
     for section in sections:
         game = session.get(Game, section.game_id)
         if game is None:
@@ -223,10 +223,10 @@ def _sections(mm: MemberMail, greeting: str, sections: list[Section]) -> str:
         except Exception:  # one bad section must not block the others (J17)
             log.exception("section %s of %s failed", label, mm.mail.message_id)
             played = Played("error")
-        outcomes.append(f"{label}:{played.outcome}")
+        outcomes.append((label, played.outcome))
     emit(session, mm.cfg, Mail(
         kind="sections", audience="player", to=to_member(member), lang=member.lang,
         context={"reader": member.name, "parts": parts, "outcomes": outcomes},
         in_reply_to=mm.mail.message_id, references=(*mm.mail.references, mm.mail.message_id),
         auto_submitted="auto-replied", about=tuple(s.game_id for s in sections)), mm.now)
-    return "sections " + " ".join(outcomes)
+    return "sections " + " ".join(f"{label}:{word}" for label, word in outcomes)

@@ -27,7 +27,8 @@ WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#=-]*")  # not inside an 
 # the players' and the TD's own words, names, the event, the site and the zone
 THEIRS = ("May I claim a draw by repetition later?", "Yes, when it happens.", EVENT,
           "Kanto CC", "Ann Smith", "Tom Brown", "Smith, Ann", "Brown, Tom",
-          "iCalendar")  # ... and a format's name, as PGN or FEN
+          "iCalendar",  # ... and a format's name, as PGN or FEN
+          "Quarantine", "ValueError: sample failure")  # an IMAP folder, an error
 
 
 def english_words(text: str, game_ids: set[str]) -> list[str]:
