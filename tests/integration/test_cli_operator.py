@@ -204,6 +204,7 @@ def test_long_work_reports_its_progress(tmp_path: Path) -> None:
     from relaybot.config import load_config
     from relaybot.digest import send_digests
     from relaybot.store.db import Store, migrate
+    from relaybot.store.models import Announcement
 
     cfg = load_config(tmp_path / "none.toml", environ={
         "RELAYBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'p.db'}", "RELAYBOT_BOT_SECRET": "k"})
@@ -217,6 +218,8 @@ def test_long_work_reports_its_progress(tmp_path: Path) -> None:
     with store.session() as session:
         import_members(session, cfg, csv, now, progress=lambda d, t: seen.append((d, t)))
     assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+    with store.session() as session:  # members without a game get a digest only for news
+        session.add(Announcement(text="Club meeting on Sunday", created_at=now))
     batches: list[tuple[int, int]] = []
     assert send_digests(store, cfg, now, progress=lambda d, t: batches.append((d, t))) == 5
     assert batches[-1] == (5, 5)
