@@ -130,15 +130,16 @@ def confirm(session: Session, cfg: Config, mail: InboundMail, token: str,
         emit(session, cfg, _notice(cfg, who, mail, "gone", status=row.status), now)
         return "confirm_" + row.status
     row.resolved_at = now
-    if _cancels(mail.text):
-        row.status = "cancelled"
-        emit(session, cfg, _notice(cfg, who, mail, "cancelled"), now)
-        return "hold_cancelled"
-    row.status = "confirmed"
     held = session.get(Inbound, row.inbound_id)
     assert held is not None
     original = parse_mail(held.raw, own_addresses=[cfg.bot.address],
                           trusted_authserv=cfg.bot.authserv_id)
+    if _cancels(mail.text):
+        row.status = "cancelled"
+        # the answer to the reply, quoting what was dropped (not the word "cancel")
+        emit(session, cfg, _notice(cfg, who, mail, "cancelled", quoted=original), now)
+        return "hold_cancelled"
+    row.status = "confirmed"
     outcome = apply(session, cfg, row, original, now)
     held.outcome = ("confirmed " + outcome)[:40]
     return "confirmed"
@@ -191,16 +192,17 @@ def _quote(mail: InboundMail) -> str:
 
 def _notice(cfg: Config, who: Holder, mail: InboundMail, kind: str, *,
             token: str | None = None, until: date | None = None,
-            status: str = "") -> Mail:
-    """One short mail about a hold, in the holder's language; requests carry the ``c.``
-    token address as their Reply-To."""
+            status: str = "", quoted: InboundMail | None = None) -> Mail:
+    """One short mail about a hold, in the holder's language, answering ``mail`` and
+    quoting ``quoted`` (default: ``mail`` itself); requests carry the ``c.`` token
+    address as their Reply-To."""
     reply_to = (tokens.format_address(cfg.bot.local, cfg.bot.domain, "c", token)
                 if token is not None else None)
     return Mail(
         kind=f"hold_{kind}", template="hold", audience="member", to=who.recipient,
         lang=who.lang,
-        context={"reader": who.name, "kind": kind, "subject": mail.subject,
-                 "quoted": _quote(mail), "until": until, "status": status,
+        context={"reader": who.name, "kind": kind, "subject": (quoted or mail).subject,
+                 "quoted": _quote(quoted or mail), "until": until, "status": status,
                  "td": who.td is not None, "days": HOLD_DAYS},
         in_reply_to=mail.message_id, references=(*mail.references, mail.message_id),
         auto_submitted="auto-replied", reply_to=reply_to, reply_to_fixed=token is not None,

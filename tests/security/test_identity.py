@@ -201,6 +201,7 @@ def test_cancel_drops_the_held_mail(club: Club) -> None:
     assert deliver(club, white.compose("取消")) == {"hold_cancelled": 1}
     assert game_of(club, gid).status == "active"
     assert white.last()["X-Relaybot-Kind"] == "hold_cancelled"
+    assert "> resign" in body_of(white.inbox()[-1])  # it quotes what was dropped
     # a second confirmation of the same hold is told it is gone, and applies nothing
     request = [c for c in club.mails_to(white.address)
                if c.parsed["X-Relaybot-Kind"] == "hold_request"][-1]
