@@ -201,10 +201,10 @@ def test_import_reads_game_and_provisional_columns(
     csv.write_text(
         "name,email,lang,tz,rating,notation,game,provisional,rank,titles\n"
         "\"A, A\",a@example.jp,ja,,1850,,,,,IM; japan_champion\n"
-        "\"B, B\",b@example.jp,ja,,1320,,chess,yes,\n"
-        "\"C, C\",c@example.jp,en,,(1450),,shogi,,\n"
-        "\"D, D\",d@example.jp,en,,,,go,,2d\n"
-        "\"E, E\",e@example.jp,en,,,,chess,,\n", encoding="utf-8")
+        "\"B, B\",b@example.jp,ja,,1320,,chess,yes,,\n"
+        "\"C, C\",c@example.jp,en,,(1450),,shogi,,,\n"
+        "\"D, D\",d@example.jp,en,,,,go,,2d,\n"
+        "\"E, E\",e@example.jp,en,,,,chess,,,\n", encoding="utf-8")
     with store.session() as s:
         assert len(import_members(s, cfg, csv, T0)) == 5
         assert titles_of(s, find_member(s, "a@example.jp").id) == ["IM", "japan_champion"]
