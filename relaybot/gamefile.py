@@ -17,6 +17,13 @@ from relaybot.store.models import Event, Game, Member, Move
 _MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
 
 
+def event_td(session: Session, event: str | None) -> str | None:
+    """The TD the event named ``event`` has of its own (``event new --td``), or None."""
+    if not event:
+        return None
+    return session.scalar(select(Event.td).where(Event.name == event))
+
+
 @dataclass
 class GameFile:
     """A game with its players and moves loaded once."""
@@ -39,9 +46,8 @@ class GameFile:
         black = session.get(Member, game.side1_id)
         assert white is not None and black is not None
         moves = list(session.scalars(_MOVES, {"game_id": game.id}))
-        td = (session.scalar(select(Event.td).where(Event.name == game.event))
-              if game.event else None)
-        return cls(game, white, black, moves, rules_for(game.kind), td=td)
+        return cls(game, white, black, moves, rules_for(game.kind),
+                   td=event_td(session, game.event))
 
     @property
     def first_mover(self) -> int:

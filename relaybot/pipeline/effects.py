@@ -22,10 +22,11 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
+from relaybot.gamefile import event_td
 from relaybot.mail.html import alternative
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
-from relaybot.store.models import Event, Game, Inbound, MailGame, Member, Outbox, ReplyCount
+from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
 
 Audience = Literal["player", "td", "member", "operator"]
 
@@ -78,11 +79,8 @@ def to_td(cfg: Config, address: str | None = None) -> Recipient:
 def td_of(session: Session, cfg: Config, game: Game | None) -> str:
     """The TD of a game: its event's ``--td``, else ``[bot] td`` (INTERFACE.md "TD
     commands")."""
-    if game is not None and game.event:
-        td = session.scalar(select(Event.td).where(Event.name == game.event))
-        if td:
-            return td
-    return cfg.bot.td.strip().lower()
+    return (event_td(session, game.event) if game is not None else None) or \
+        cfg.bot.td.strip().lower()
 
 
 def token_recipient(cfg: Config, to: Recipient) -> str | None:

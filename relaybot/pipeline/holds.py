@@ -148,7 +148,7 @@ def confirm(session: Session, cfg: Config, mail: InboundMail, token: str,
 def _asked(cfg: Config, row: Hold, member: Member | None, td: str | None,
            token: str) -> bool:
     """The reply comes from whom the hold's request went to, with their token."""
-    keys = tuple(k for k in (cfg.bot.secret, cfg.bot.secret_previous) if k)
+    keys = cfg.bot.verify_keys()
     scope = tokens.confirmation_scope(row.id)
     if row.member_id is not None:
         return member is not None and member.id == row.member_id and tokens.verify(

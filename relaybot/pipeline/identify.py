@@ -52,10 +52,12 @@ class Sender:
 
 
 def identify(session: Session, cfg: Config, mail: InboundMail, arrived: datetime,
-             members: dict[str, Member] | None = None) -> Sender:
+             members: dict[str, Member] | None = None,
+             tds: frozenset[str] | None = None) -> Sender:
     """Classify a mail by its sender; delivery reports are recorded here (G6).
 
-    ``members``: the batch's senders read at once by the poller (else one query).
+    ``members`` and ``tds``: the batch's senders and the TD addresses, read at once by
+    the poller (else a query each).
     """
     for rcpt in mail.recipients:
         token = verp_id(rcpt, cfg.bot.address)
@@ -69,7 +71,8 @@ def identify(session: Session, cfg: Config, mail: InboundMail, arrived: datetime
     sender = mail.from_addr
     member = (members.get(sender) if members is not None
               else members_by_address(session, [sender]).get(sender))
-    td = sender if is_td_address(session, cfg, sender) else None
+    is_td = sender in tds if tds is not None else is_td_address(session, cfg, sender)
+    td = sender if is_td else None
     if member is None and td is None:
         return Sender("stranger")  # G12: strangers get no reply at all
     confirm = next((t for t in reply_tokens(mail, cfg.bot.address) if t.kind == "c"), None)
@@ -109,6 +112,12 @@ def is_td_address(session: Session, cfg: Config, address: str) -> bool:
     return session.scalar(select(Event.id).where(Event.td == address).limit(1)) is not None
 
 
+def td_addresses(session: Session, cfg: Config) -> frozenset[str]:
+    """Every TD address: ``[bot] td`` and each event's ``--td`` (one query, for a batch)."""
+    events = session.scalars(select(Event.td).where(Event.td.is_not(None)).distinct())
+    return frozenset({cfg.bot.td.strip().lower(), *(td for td in events if td)})
+
+
 def td_recipient(cfg: Config, address: str) -> str:
     """Who a TD's reply token is issued to (:func:`relaybot.core.tokens.td_recipient`)."""
     return tokens.td_recipient(cfg.bot.td, address)
@@ -133,7 +142,7 @@ def authenticated(cfg: Config, mail: InboundMail, recipient: str) -> bool:
         return False  # fail closed: our MTA says the From: line was forged
     if mail.dmarc_pass:
         return True
-    keys = tuple(k for k in (cfg.bot.secret, cfg.bot.secret_previous) if k)
+    keys = cfg.bot.verify_keys()
     if not keys:
         return False
     for found in reply_tokens(mail, cfg.bot.address):

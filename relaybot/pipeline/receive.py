@@ -21,7 +21,7 @@ from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids
 from relaybot.pipeline import commands, holds
 from relaybot.pipeline.effects import caused_by
-from relaybot.pipeline.identify import identify, members_by_address
+from relaybot.pipeline.identify import identify, members_by_address, td_addresses
 from relaybot.pipeline.play import Received
 from relaybot.pipeline.td import find_commands, td_mail
 from relaybot.store.db import Store
@@ -72,6 +72,7 @@ class Prefetch:
     seen_ids: set[str]  # Message-IDs handled before, or earlier in this batch
     seen_uids: set[int]
     members: dict[str, Member]  # by address: every sender of the batch who is a member
+    tds: frozenset[str]  # every TD address ([bot] td, the events' own)
     claimed: dict[int, str] = field(default_factory=dict)  # UID -> Message-ID, this batch
     # UID -> (sender, game id): what the poller's one log line per mail names
     logged: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
@@ -116,7 +117,7 @@ def prefetch(session: Session, cfg: Config, arrivals: list[Arrival]) -> Prefetch
             seen_uids.add(uid)
     senders = sorted({m.from_addr for m in mails.values() if m.from_addr})
     members = members_by_address(session, senders)
-    return Prefetch(mails, seen_ids, seen_uids, members)
+    return Prefetch(mails, seen_ids, seen_uids, members, td_addresses(session, cfg))
 
 
 # Hot statements built once, run with parameters: neither rebuilt nor re-keyed per mail.
@@ -159,7 +160,7 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
     # moves it carries reach the session first and bring it along (Move.inbound).
     with caused_by(session, mail.from_addr):  # issue 12 item 8: its replies are capped
         inbound.outcome = _route(session, cfg, mail, inbound, arrival, now,
-                                 batch.members if batch is not None else None)
+                                 batch)
     if batch is not None:
         batch.logged[arrival.uid] = (mail.from_addr, inbound.game_id)
     session.add(inbound)
@@ -168,7 +169,7 @@ def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
 
 def _route(
     session: Session, cfg: Config, mail: InboundMail, inbound: Inbound, arrival: Arrival,
-    now: datetime, members: dict[str, Member] | None = None,
+    now: datetime, batch: Prefetch | None = None,
 ) -> str:
     """identify -> the trust gate -> the TD's commands or the member's commands; returns
     the outcome word for the ledger.
@@ -179,7 +180,9 @@ def _route(
     member's ``status`` or ``help`` alone is answered at once: the answer goes to the
     registered address only and changes nothing.
     """
-    sender = identify(session, cfg, mail, arrival.internaldate, members)
+    sender = identify(session, cfg, mail, arrival.internaldate,
+                      batch.members if batch is not None else None,
+                      batch.tds if batch is not None else None)
     if sender.kind == "confirm":
         assert sender.confirm is not None
         return holds.confirm(session, cfg, mail, sender.confirm.token, sender.member,
