@@ -188,11 +188,12 @@ def _route(
         return holds.confirm(session, cfg, mail, sender.confirm.token, sender.member,
                              sender.td, now, _apply_held)
     assert mail.from_addr is not None or sender.kind not in ("td", "member")
-    if sender.td is not None and (sender.member is None or find_commands(mail.text)):
+    ordered = bool(find_commands(mail.text)) if sender.td is not None else False
+    if sender.td is not None and (sender.member is None or ordered):
         who = holds.td_holder(cfg, sender.td)
         if sender.forged:
             return "td_" + holds.forged(session, cfg, who, mail, now)
-        if not find_commands(mail.text):
+        if not ordered:
             return "td_no_command"
         if not sender.td_authenticated:
             return "td_" + holds.hold(session, cfg, who, mail, inbound, now)
