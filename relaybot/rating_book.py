@@ -28,6 +28,7 @@ from relaybot.core.ratings import (
     grade_points,
     section_points,
 )
+from relaybot.games import rules_for
 from relaybot.results import result_form
 from relaybot.store.models import (
     Event,
@@ -173,7 +174,11 @@ def _go_deltas(game: Game) -> tuple[int, int] | None:
     text = (game.result or "").strip()
     if not (text[:2].upper() in ("B+", "W+") or text.lower() in ("jigo", "持碁")):
         return None
-    points = go_points(text)
+    try:
+        rules = rules_for(game.kind)
+    except ValueError:  # go's rules are not installed here: count as the result says
+        rules = None
+    points = go_points(text, free_game=rules is not None and rules.free_game(game.position))
     if not points.counted:
         return None
     return points.black, points.white

@@ -200,6 +200,14 @@ class ToyRules:
         holds = _board(position).cells[4] == ("X" if side == 0 else "O")
         return Outcome.win("declaration", side) if holds else Outcome.loss("declaration", side)
 
+    def may_declare(self, position: object, side: int) -> bool:
+        """On one's turn only."""
+        return self.to_move(position) == side
+
+    def free_game(self, position: object) -> bool:
+        """Every toy game counts."""
+        return False
+
     def claimable_draw(self, position: object) -> str | None:
         """Tic-tac-toe has no draw to claim."""
         return None

@@ -286,6 +286,14 @@ class GameRules(Protocol):
         :class:`Declared` when it only records something; MoveError when the game does
         not allow it now."""
 
+    def free_game(self, position: Any) -> bool:
+        """Whether a finished game of this position leaves the players' ratings as they
+        were (go: seed 004's free games, on a small board or with 7 stones or more)."""
+
+    def may_declare(self, position: Any, side: int) -> bool:
+        """Whether ``side`` may make a declaration now: on its turn, and in go also while
+        the result is being stated, since either player may state it first."""
+
     # --- reading what players write ---------------------------------------------
     def normalise_text(self, text: str) -> tuple[str, bool]:
         """A mail body cleaned for move reading, and whether it held full-width text."""

@@ -184,7 +184,7 @@ def decide(
         return done("resign", outcome=Outcome.loss(Termination.RESIGNATION, sender))
     if intent.declared is not None:
         position = rules.load(game.position)
-        if rules.to_move(position) != sender:
+        if not rules.may_declare(position, sender):
             return done("not_your_turn")
         try:
             declared = rules.declare(position, sender, intent.declared)

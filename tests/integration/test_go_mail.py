@@ -183,6 +183,22 @@ def test_a_disputed_result_goes_to_the_td_who_adjudicates(club: Club) -> None:
     assert "finished" in show and "B+4.5" in show
 
 
+def test_the_player_not_to_move_may_state_the_result_first(club: Club) -> None:
+    """After Black's pass White is to move, yet Black's statement is taken (not "not
+    your turn") and relayed; White's agreeing statement ends the game."""
+    game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
+        player.send(text)
+        club.cycle()
+    black.send("結果 黒3目半勝ち")
+    club.cycle()
+    assert "result B+3.5" in body_of(white.inbox()[-1])
+    white.send("result B+3.5")
+    club.cycle()
+    show = club.cli("game", "show", game_id).stdout
+    assert "finished" in show and "B+3.5" in show
+
+
 def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
     black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
     white = club.member("Shiro, Hanako", "shiro@example.org")

@@ -169,8 +169,14 @@ def test_r1_shogi_league_does_not_rate_draws(
         assert finish(s, chess, "1/2-1/2")  # JCCA rates draws (both unrated in chess)
 
 
-def test_r4_go_points_from_a_rank_and_results(
-        store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def go_game(s: object, cfg: Config, black: str, white: str,
+            *options: tuple[str, str]) -> Game:
+    """A go game of ``black`` (side 0) against ``white`` with ``game new``'s options."""
+    return create_game(s, cfg, GameInput(white=white, black=black,  # type: ignore[arg-type]
+                                         kind="go", options=options), T0)
+
+
+def test_r4_go_points_from_a_rank_and_results(store: Store, db_url: str) -> None:
     """R4: --rank sets go points from the salon's table (4k: the middle of 81-90, as seed
     004's example 4 counts); winner +1, loser -1, jigo 0 but counted; other kinds untouched."""
     cfg = cfg_for(db_url)
@@ -178,18 +184,35 @@ def test_r4_go_points_from_a_rank_and_results(
         black = member(s, cfg, "kuro@example.jp", rank="4k")  # --game go implied
         white = member(s, cfg, "shiro@example.jp", rating=125, game="go")
         assert display(rating_row(s, black.id, "go"), "go") == "85 (4k)"
-        game = other_game(s, cfg, black.email, white.email, "go", monkeypatch)
+        game = go_game(s, cfg, black.email, white.email)
         assert (game.side0_rating, game.side1_rating) == (85, 125)
         assert finish(s, game, "B+R")
-        assert not finish(s, other_game(s, cfg, black.email, white.email, "go", monkeypatch),
-                          "void")  # no result: not counted
-        assert finish(s, other_game(s, cfg, black.email, white.email, "go", monkeypatch),
-                      "jigo")
+        assert not finish(s, go_game(s, cfg, black.email, white.email), "void")  # not counted
+        assert finish(s, go_game(s, cfg, black.email, white.email), "jigo")
         b, w = rating_row(s, black.id, "go"), rating_row(s, white.id, "go")
         assert b is not None and w is not None
         assert (b.rating, b.rated_games, b.provisional) == (86, 2, 0)
         assert (w.rating, w.rated_games) == (124, 2)
         assert set(ratings_of(s, black.id)) == {"go"}
+
+
+@pytest.mark.parametrize("options", [(("size", "9"),), (("size", "13"),),
+                                     (("handicap", "7"),), (("handicap", "9"),)])
+def test_r4_a_free_game_leaves_the_points_as_they_were(
+        store: Store, db_url: str, options: tuple[tuple[str, str], ...]) -> None:
+    """Seed 004 section 1: a game on a 9x9 or 13x13 board, or one of 7 stones or more, is
+    a free game: the points stay, the game still counts as played. A 19x19 6-stone game
+    moves them."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        black = member(s, cfg, "kuro@example.jp", rank="5k")
+        white = member(s, cfg, "shiro@example.jp", rank="3d")
+        assert finish(s, go_game(s, cfg, black.email, white.email, *options), "B+R")
+        b, w = rating_row(s, black.id, "go"), rating_row(s, white.id, "go")
+        assert b is not None and w is not None
+        assert (b.rating, b.rated_games) == (75, 1) and (w.rating, w.rated_games) == (145, 1)
+        assert finish(s, go_game(s, cfg, black.email, white.email, ("handicap", "6")), "B+R")
+        assert (b.rating, w.rating) == (76, 144)
 
 
 def test_import_reads_game_and_provisional_columns(

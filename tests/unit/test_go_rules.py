@@ -314,6 +314,26 @@ def test_j15_agreed_results_end_the_game_with_the_margin() -> None:
     assert RULES.format_result(second.outcome) == "B+3.5"
 
 
+def test_either_player_may_state_the_result_first() -> None:
+    """After two passes it is White's turn, but Black may state first; the statements
+    agree whichever comes first, and a player who has stated waits for the other."""
+    game = _counting()
+    mover = RULES.to_move(game.position)
+    first = decide(RULES, game, 1 - mover, "result W+2.5")
+    assert first.kind == "declared" and first.declared is not None
+    game = StoredGame(plies=game.plies, keys=game.keys, position=first.declared.position)
+    assert RULES.to_move(game.position) == mover  # the mover still owes a statement
+    again = decide(RULES, game, 1 - mover, "result W+3.5")
+    assert again.kind == "not_your_turn"
+    second = decide(RULES, game, mover, "結果 白2目半勝ち")
+    assert second.outcome is not None and RULES.format_result(second.outcome) == "W+2.5"
+
+
+def test_a_result_out_of_turn_before_the_passes_is_not_your_turn() -> None:
+    game = stored("Q16 D4 pass")
+    assert decide(RULES, game, 0, "result B+3.5").kind == "not_your_turn"
+
+
 def test_j15_different_results_go_to_the_td() -> None:
     game = _counting()
     first = decide(RULES, game, 0, "result B+3.5")

@@ -244,6 +244,14 @@ class ChessRules:
             return Outcome.draw(termination)
         return Outcome.win(termination, 0 if result.winner == chess.WHITE else 1)
 
+    def free_game(self, position: object) -> bool:
+        """Every chess game of a rated event is rated (R1)."""
+        return False
+
+    def may_declare(self, position: object, side: int) -> bool:
+        """Only the side to move declares (chess declares nothing anyway)."""
+        return self.to_move(position) == side
+
     def declare(self, position: object, side: int, name: str) -> Outcome:
         """Chess has no declarations: every one is refused."""
         raise MoveError("unreadable", name, "chess has no such declaration")

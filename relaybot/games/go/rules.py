@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+from relaybot.core.ratings.go_salon import MAX_STONES
 from relaybot.core.text import has_fullwidth, normalise
 from relaybot.games.base import (
     Declared,
@@ -161,6 +162,19 @@ class GoRules:
     def claimable_draw(self, position: object) -> str | None:
         """Go has no draw to claim."""
         return None
+
+    def free_game(self, position: object) -> bool:
+        """Seed 004 section 1: a 9x9 or 13x13 game, or one of 7 stones or more, is a
+        free game: the points stay as they were (it counts as a game, not in the win
+        rate)."""
+        board = _position(position)
+        return board.size != 19 or board.handicap >= MAX_STONES
+
+    def may_declare(self, position: object, side: int) -> bool:
+        """On one's turn; and once both passed, either player may state the result
+        first (a player who has stated waits for the other's statement)."""
+        board = _position(position)
+        return board.to_move == side or (board.counting and not board.claims[side])
 
     def declare(self, position: object, side: int, name: str) -> Outcome | Declared:
         """``result B+3.5`` / ``結果 黒3目半勝ち`` after both passed.

@@ -132,6 +132,14 @@ class ShogiRules:
         """Shogi has no draw to claim: 千日手 ends the game by itself."""
         return None
 
+    def free_game(self, position: object) -> bool:
+        """Every shogi game of the league is rated (seed 002)."""
+        return False
+
+    def may_declare(self, position: object, side: int) -> bool:
+        """入玉宣言 is made on the declarer's turn (seed 002 rule 15)."""
+        return self.to_move(position) == side
+
     def declare(self, position: object, side: int, name: str) -> Outcome:
         """入玉宣言 (seed 002 rule 15): the declarer's king must stand in the enemy camp;
         each side counts 大駒 5 and 小駒 1 (board and hand, the king not counted). Fewer than
