@@ -18,7 +18,7 @@ not in the package: ``register(RULES)`` adds it, ``unregister("toy")`` removes i
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -172,6 +172,14 @@ class ToyRules:
         index = _index(ply)
         return (index is not None and board.cells[index] == EMPTY
                 and _winner(board.cells) is None)
+
+    def legal_plies(self, position: object) -> Iterator[str]:
+        """The empty squares while nobody has won."""
+        board = _board(position)
+        if _winner(board.cells) is not None:
+            return iter(())
+        return (FILES[i % 3] + str(i // 3 + 1) for i, cell in enumerate(board.cells)
+                if cell == EMPTY)
 
     def to_move(self, position: object) -> int:
         """0 when X is to move, 1 for O (of a board or a saved text)."""

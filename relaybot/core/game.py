@@ -10,7 +10,7 @@ result string (``1-0`` in chess) from them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -270,6 +270,10 @@ class GameRules(Protocol):
 
     def to_move(self, position: Any) -> int:
         """The side to move (0 or 1), of a position or of ``save``'s text."""
+
+    def legal_plies(self, position: Any) -> Iterable[str]:
+        """Every legal ply of the side to move, canonical, lazily where that is cheaper
+        (a proposed mating line must answer each of them, J16)."""
 
     def ply_index(self, position: Any) -> int:
         """0-based index of the next ply in the game (from the position itself)."""

@@ -22,8 +22,10 @@ from relaybot.core.conditionals import (
     Conditional,
     FollowResult,
     FollowStep,
+    Mode,
     Rejected,
     follow,
+    forces_win,
     validate,
 )
 from relaybot.core.game import (
@@ -232,8 +234,12 @@ def decide(
                 return done("bad_move", error=exc, penalty_days=penalty)
             result = FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
         else:
-            result = follow(rules, conditionals, new_tokens, position, letters,
-                            mode if mode in ("binding", "optional", "off") else "binding")  # type: ignore[arg-type]
+            bound = _mode(mode)
+            if bound == "optional" and forces_win(rules, position, conditionals, opponent):
+                bound = "binding"  # J16, seed 002 rule 16: a mating line cannot be ignored
+            result = follow(rules, conditionals, new_tokens, position, letters, bound)
+            if result.kind == "contradiction" and bound != _mode(mode):
+                result.penalty_days = penalty  # the game's own cost of a wrong move (J21)
         if result.kind == "too_many_moves":
             return done("too_many_moves")
         if result.kind == "bad_move":
@@ -256,6 +262,9 @@ def decide(
             if lines:
                 moved["new_conditionals"], moved["rejected"] = validate(rules, position, lines,
                                                                         letters)
+                if mode == "optional" and forces_win(rules, position,
+                                                     moved["new_conditionals"], sender):
+                    moved["notes"] = [*moved.get("notes", []), "mating_line"]
 
     if intent.draw_accept or (intent.draw_offer and allow_claims and not new_tokens):
         claim = (_claim(rules, game, moved.get("new_plies", [])) if allow_claims else None)
@@ -274,6 +283,13 @@ def decide(
     if intent.status or intent.help:
         return done("status" if intent.status else "help")
     return done("no_move", notes=["no_new_move"] if tokens else [])
+
+
+def _mode(mode: str) -> Mode:
+    """A stored game's proposal mode; anything unknown binds (J16's default)."""
+    if mode == "optional":
+        return "optional"
+    return "off" if mode == "off" else "binding"
 
 
 def _apply(rules: GameRules, position: Any, result: FollowResult, tokens: Sequence[str],

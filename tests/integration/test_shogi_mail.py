@@ -165,6 +165,28 @@ def test_nyugyoku_declaration_by_mail_ends_in_jishogi(club: Club) -> None:
     assert "   1 持将棋\nまで0手で持将棋\n" in kif
 
 
+def test_j16_a_mating_line_by_mail_binds_in_the_league(club: Club) -> None:
+    """Seed 002 rule 16: proposals are optional in the league, but a mating line that
+    answers every defence cannot be ignored. Both players are told so, each in their
+    language (the bot playing the answer is tests/unit/test_mating_lines.py: a record
+    from this made-up position could not be written)."""
+    from relaybot.store.models import Game
+
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    game_id = club.game(gote, sente, kind="shogi")
+    with club.store.session() as session:  # a position reached late in a long game
+        game = session.get(Game, game_id)
+        assert game is not None and game.conditionals == "optional"
+        game.position = "8k/9/7P1/9/9/9/9/9/4K4 b GS 1"
+    sente.send("1 ▲２二銀打\nもし △１二玉 なら ▲１三金打\n")
+    club.cycle()
+    assert "詰みの先読みです。相手は無視できず" in body_of(sente.inbox()[-1])
+    relay = body_of(gote.inbox()[-1])
+    assert "mating line that answers every defence: it binds you" in relay
+    assert "1 ▲２二銀" in relay and "１三金" in relay
+
+
 def test_the_demo_plays_shogi(tmp_path: Path) -> None:
     """``relaybot demo --game shogi``: a short game by mail with nothing configured."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}

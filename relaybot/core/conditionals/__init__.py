@@ -6,7 +6,7 @@ accepted line until the reply arrives (J16). Reading proposals from mail text is
 game's (``GameRules.read_proposals``); checking and following them is here.
 """
 
-from relaybot.core.conditionals.tree import follow, format_conditional, validate
+from relaybot.core.conditionals.tree import follow, forces_win, format_conditional, validate
 from relaybot.core.conditionals.values import (
     CONTRADICTION_PENALTY_DAYS,
     MAX_LINE_PLIES,
@@ -32,6 +32,7 @@ __all__ = [
     "RejectReason",
     "Rejected",
     "follow",
+    "forces_win",
     "format_conditional",
     "validate",
 ]

@@ -185,6 +185,43 @@ def _build_tree(conditionals: Sequence[Conditional]) -> dict[str, _Branch]:
     return tree
 
 
+def forces_win(rules: GameRules, board: Any, conditionals: Sequence[Conditional],
+               proposer: int) -> bool:
+    """Whether the proposals win by force: from ``board`` (the opponent to move), every
+    legal defence is predicted, and each bound answer either wins at once (詰み) or
+    leads to a position where the same holds again (J16; seed 002 rule 16: a mating
+    line that lists every defence cannot be ignored, even where proposals are optional).
+
+    The work is bounded by the proposals themselves (at most ``MAX_CONDITIONALS`` lines
+    of ``MAX_LINE_PLIES``): each node stops at the first defence it does not answer.
+    """
+    tree = _build_tree(conditionals)
+    return bool(tree) and _wins(rules, rules.copy(board), tree, proposer)
+
+
+def _wins(rules: GameRules, board: Any, node: dict[str, _Branch], proposer: int) -> bool:
+    """:func:`forces_win` below one node of the tree."""
+    defended = False
+    for defence in rules.legal_plies(board):
+        defended = True
+        branch = node.get(defence)
+        if branch is None:
+            return False  # a defence the line does not answer
+        after = rules.copy(board)
+        rules.play(after, defence)
+        if rules.outcome(after) is not None or not rules.is_legal(after, branch.answer):
+            return False  # the defence ends the game, or the answer does not fit
+        rules.play(after, branch.answer)
+        ending = rules.outcome(after)
+        if ending is not None:
+            if ending.winner != proposer:
+                return False
+            continue
+        if not branch.next or not _wins(rules, after, branch.next, proposer):
+            return False
+    return defended
+
+
 def format_conditional(
     rules: GameRules,
     board_after_proposer_move: Any,

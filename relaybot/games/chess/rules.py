@@ -6,7 +6,7 @@ player text (J2-J4) and writing records (J3) is :mod:`relaybot.games.chess.notat
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 import chess
@@ -78,6 +78,10 @@ class ChessRules:
             return chess.Move.from_uci(ply) in _board(position).legal_moves
         except ValueError:
             return False
+
+    def legal_plies(self, position: object) -> Iterator[str]:
+        """Every legal move of the side to move, in UCI."""
+        return (move.uci() for move in _board(position).legal_moves)
 
     def ply_index(self, position: object) -> int:
         """0-based index of the next ply, from the board's move number and turn."""

@@ -13,7 +13,7 @@ to move first: the same result ends the game, a different one goes to the TD, wh
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 from relaybot.core.ratings.go_salon import MAX_STONES
@@ -38,6 +38,7 @@ from relaybot.games.go.board import (
     WHITE,
     GoPosition,
     check,
+    from_rc,
     load,
     new_position,
     save,
@@ -137,6 +138,19 @@ class GoRules:
         """Apply a canonical ply in place (ValueError, a MoveError, if it is illegal)."""
         board = _position(position)
         board.assign(check(board, self._point(board, ply, ply), ply))
+
+    def legal_plies(self, position: object) -> Iterator[str]:
+        """``pass``, then every point where a stone may be played now (lazily: a
+        proposal rarely answers more than the first few)."""
+        board = _position(position)
+        if board.counting:
+            return
+        yield PASS
+        for row in range(board.size):
+            for col in range(board.size):
+                ply = from_rc(row, col, board.size)
+                if self.is_legal(board, ply):
+                    yield ply
 
     def is_legal(self, position: object, ply: str) -> bool:
         """Whether the canonical ``ply`` may be played now."""

@@ -9,6 +9,7 @@ position (its Zobrist hash in hex, ``+`` when the side to move was in check).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +88,12 @@ def is_legal(pos: Position, ply: str) -> bool:
         return bool(pos.board.is_legal(move_of(ply)))
     except ValueError:
         return False
+
+
+def legal_plies(pos: Position) -> Iterator[str]:
+    """Every legal move of the side to move, in USI (a promotion and its refusal are
+    two moves)."""
+    return (str(move.usi()) for move in pos.board.generate_legal_moves())
 
 
 def play(pos: Position, ply: str) -> None:

@@ -10,7 +10,7 @@ number or the whole record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 from relaybot.games.base import (
@@ -99,6 +99,10 @@ class ShogiRules:
     def is_legal(self, position: object, ply: str) -> bool:
         """Whether the USI ``ply`` is legal (二歩, 打ち歩詰め, self-check are not)."""
         return sp.is_legal(_pos(position), ply)
+
+    def legal_plies(self, position: object) -> Iterator[str]:
+        """Every legal move of the side to move, in USI."""
+        return sp.legal_plies(_pos(position))
 
     def to_move(self, position: object) -> int:
         """0 when 先手 is to move, else 1 (of a position or its saved text)."""
