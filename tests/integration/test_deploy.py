@@ -233,7 +233,7 @@ def test_postfix_config_is_valid_and_delivers_plus_addresses(postfix_dir: Path) 
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     # the map Postfix looks relay+<game>@ up in, after stripping the +detail
-    proc = subprocess.run([_tool("postmap"), "-q", "relay@club.example",
+    proc = subprocess.run([_tool("postmap"), "-c", str(postfix_dir), "-q", "relay@club.example",
                            f"texthash:{postfix_dir / 'vmailbox'}"], capture_output=True,
                           text=True)
     assert proc.stdout.strip() == "OK"
@@ -257,7 +257,8 @@ def test_postfix_config_is_valid_and_delivers_plus_addresses(postfix_dir: Path) 
 def test_postfix_drops_incoming_results_with_our_authserv_id(
         postfix_dir: Path, header: str, dropped: bool) -> None:
     """G12 / issue 12: the MTA strips arriving Authentication-Results with its own id."""
-    proc = subprocess.run([_tool("postmap"), "-q", header,
+    # -c: our config, not /etc/postfix/main.cf (Debian's package may leave none)
+    proc = subprocess.run([_tool("postmap"), "-c", str(postfix_dir), "-q", header,
                            f"regexp:{postfix_dir / 'header_checks'}"], capture_output=True,
                           text=True, timeout=30)
     assert proc.stderr == ""
