@@ -27,9 +27,11 @@ DISPOSABLE_OUTCOMES = frozenset({
     "stranger", "automated", "no_sender", "bounce", "bounce_unknown", "bounce_delayed",
     "not_a_bounce", "td_unauthenticated",
 })
-"""Ledger outcomes of mail that concerns no member's game: from strangers, automated
-mail (auto-replies, bounces), forgeries. Their raw text goes after ``[mail]
-retention_days``; the ledger line (Message-ID, sender, subject, date) stays for G2."""
+"""Ledger outcomes of mail that concerns no member's game: from strangers and automated
+mail (auto-replies, bounces). Their raw text goes after ``[mail] retention_days``; the
+ledger line (Message-ID, sender, subject, date) stays for G2. A forgery in a member's
+name (``forged``: our MTA said dmarc=fail) and a refused confirmation are kept whole:
+they concern a member's game, and the TD may need them as evidence."""
 
 _HOUR = timedelta(hours=1)
 _last_forget: dict[str, datetime] = {}  # database URL -> when raw text was last forgotten
