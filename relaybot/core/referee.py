@@ -212,6 +212,12 @@ def decide(
                 diff = first + len(tokens)
         if diff is not None:
             written = diff - first
+            if (rules.record_policy == "numbered" and diff == 0 < stored
+                    and len(tokens) == 1 and record.first_ply == 0):
+                # one move and no number (shogi, go): most likely the next move with
+                # its number left out; the reply shows how to write it (J1 holds)
+                return done("sync_error", diff_ply=stored, diff_token=tokens[0],
+                            notes=["unnumbered"])
             return done("sync_error", diff_ply=diff,
                         diff_token=tokens[written] if 0 <= written < len(tokens) else None)
     new_tokens = list(tokens[max(0, stored - first):])

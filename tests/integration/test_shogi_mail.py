@@ -187,6 +187,29 @@ def test_j16_a_mating_line_by_mail_binds_in_the_league(club: Club) -> None:
     assert "1 ▲２二銀" in relay and "１三金" in relay
 
 
+def test_j1_a_move_without_its_number_is_answered_with_the_line_to_send(
+        club: Club) -> None:
+    """A lone move with no number is not applied (J1: the number ties it to a position);
+    the polite reply, in each player's language, shows the numbered line to send."""
+    sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
+    gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
+    club.game(gote, sente, kind="shogi")
+    sente.send("1 ▲７六歩")
+    club.cycle()
+    gote.send("△３四歩")
+    club.cycle()
+    reply = body_of(gote.inbox()[-1])
+    assert "has no move number" in reply and "The next move is 2手目" in reply, reply
+    assert "  2 △34歩" in reply
+    assert len(sente.inbox()) == 2  # the start and the ack: nothing relayed
+    gote.send("2 △３四歩")
+    club.cycle()
+    sente.send("２六歩")
+    club.cycle()
+    reply = body_of(sente.inbox()[-1])
+    assert "に手数がありません" in reply and "  3 26歩" in reply, reply
+
+
 def test_the_demo_plays_shogi(tmp_path: Path) -> None:
     """``relaybot demo --game shogi``: a short game by mail with nothing configured."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}

@@ -452,3 +452,15 @@ def test_every_form_the_bot_writes_reads_back_in_random_games() -> None:
 def as_position(position: object) -> Position:
     assert isinstance(position, Position)
     return position
+
+
+def test_j1_a_move_without_its_number_is_answered_with_the_number_to_write() -> None:
+    """INTERFACE "Shogi moves": the move with its number; a lone move without one is a
+    sync error (nothing applied) whose reply shows the numbered line to send."""
+    game = _stored("7g7f", "3c3d")
+    verdict = decide(RULES, game, 0, "▲２六歩")
+    assert verdict.kind == "sync_error" and verdict.new_plies == []
+    assert "unnumbered" in verdict.notes and verdict.diff_ply == 2
+    assert RULES.move_label(verdict.diff_ply, verdict.diff_token or "") == "3 ▲26歩"
+    whole = decide(RULES, game, 0, "1 ▲７六歩 2 △３四歩 3 ▲２六歩")
+    assert whole.new_plies == ["2g2f"]  # the whole record still works
