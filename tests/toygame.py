@@ -392,7 +392,7 @@ class ToyRules:
         """``3. b2`` or ``3... b2`` for a 0-based ply."""
         return f"{self.move_number(ply)} {text}"
 
-    def move_number(self, ply: int) -> str:
+    def move_number(self, ply: int, lang: str = "en") -> str:
         """``3.`` before X's move, ``3...`` before O's."""
         return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
 

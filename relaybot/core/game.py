@@ -346,8 +346,9 @@ class GameRules(Protocol):
     def move_label(self, ply: int, text: str) -> str:
         """A ply with its number as players read it (``12. Nf3``, ``12... Nf6``)."""
 
-    def move_number(self, ply: int) -> str:
-        """The number alone as a proposal writes it (``3.``, ``3...``)."""
+    def move_number(self, ply: int, lang: str = "en") -> str:
+        """The number of a ply as a reader of ``lang`` names it (chess ``3.``, ``3...``;
+        shogi ``15手目`` / ``move 15``)."""
 
     def format_proposal(self, position: Any, plies: Sequence[str], notation: str,
                         letters: str = "en", lang: str = "en") -> str:

@@ -150,13 +150,13 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
             before = replay_from(game.rules, game.game.position, plies[: verdict.diff_ply])
             ctx["expected"] = game.rules.move_label(verdict.diff_ply, game.rules.format_ply(
                 before, plies[verdict.diff_ply], notation, letters))
-        ctx["diff_number"] = game.rules.move_number(verdict.diff_ply)
+        ctx["diff_number"] = game.rules.move_number(verdict.diff_ply, member.lang)
         ctx["diff_token"] = verdict.diff_token or ""
         if "unnumbered" in verdict.notes:  # the line to write: the move with its number
             ctx["numbered_example"] = game.rules.move_label(verdict.diff_ply,
                                                             verdict.diff_token or "")
     # J1: a fragment from a later move: where it starts, as the game numbers moves
-    ctx["starts_at"] = (game.rules.move_number(verdict.starts_at)
+    ctx["starts_at"] = (game.rules.move_number(verdict.starts_at, member.lang)
                         if verdict.starts_at and game is not None else "")
     if verdict.kind == "contradiction":
         ctx.update(expected=verdict.expected or "", diff_token=verdict.diff_token or "",

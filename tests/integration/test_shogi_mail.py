@@ -199,7 +199,7 @@ def test_j1_a_move_without_its_number_is_answered_with_the_line_to_send(
     gote.send("△３四歩")
     club.cycle()
     reply = body_of(gote.inbox()[-1])
-    assert "has no move number" in reply and "The next move is 2手目" in reply, reply
+    assert "has no move number" in reply and "The next one is move 2:" in reply, reply
     assert "  2 △34歩" in reply
     assert len(sente.inbox()) == 2  # the start and the ack: nothing relayed
     gote.send("2 △３四歩")

@@ -198,7 +198,8 @@ def test_the_board_marks_the_last_move_and_says_whose_turn() -> None:
 
 def test_the_record_is_numbered_move_by_move() -> None:
     assert RULES.format_record(["q16", "d4", "pass"], "coord") == "1 Q16  2 D4  3 pass"
-    assert RULES.move_label(46, "Q16") == "47 Q16" and RULES.move_number(46) == "47"
+    assert RULES.move_label(46, "Q16") == "47 Q16" and RULES.move_number(46) == "move 47"
+    assert RULES.move_number(46, "ja") == "47手目"
     assert RULES.format_stored([("q16", "Q16"), ("d4", "D4")], "coord") == "1 Q16  2 D4"
 
 

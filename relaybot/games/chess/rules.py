@@ -154,8 +154,9 @@ class ChessRules:
         """``12. Nf3`` or ``12... Nf6`` for a 0-based ply."""
         return f"{self.move_number(ply)} {text}"
 
-    def move_number(self, ply: int) -> str:
-        """``3.`` before White's move, ``3...`` before Black's (0-based ply)."""
+    def move_number(self, ply: int, lang: str = "en") -> str:
+        """``3.`` before White's move, ``3...`` before Black's (0-based ply), in either
+        language."""
         return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
 
     def format_proposal(self, position: object, plies: Sequence[str], notation: str,

@@ -359,9 +359,9 @@ class GoRules:
         """``47 Q16``: every ply has its own number."""
         return f"{ply + 1} {text}"
 
-    def move_number(self, ply: int) -> str:
-        """``47`` for the 0-based ply 46."""
-        return str(ply + 1)
+    def move_number(self, ply: int, lang: str = "en") -> str:
+        """``47手目`` (``move 47`` in English) for the 0-based ply 46."""
+        return f"{ply + 1}手目" if lang == "ja" else f"move {ply + 1}"
 
     def format_proposal(self, position: object, plies: Sequence[str], notation_: str,
                         letters: str = "en", lang: str = "en") -> str:

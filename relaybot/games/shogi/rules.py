@@ -245,9 +245,9 @@ class ShogiRules:
         """``15 ▲７七角``: every shogi move has its own number."""
         return f"{ply + 1} {text}"
 
-    def move_number(self, ply: int) -> str:
-        """``15手目`` for the 0-based ply 14."""
-        return f"{ply + 1}手目"
+    def move_number(self, ply: int, lang: str = "en") -> str:
+        """``15手目`` (``move 15`` in English) for the 0-based ply 14."""
+        return f"{ply + 1}手目" if lang == "ja" else f"move {ply + 1}"
 
     def format_proposal(self, position: object, plies: Sequence[str], notation: str,
                         letters: str = "en", lang: str = "en") -> str:
