@@ -70,7 +70,8 @@ def bod(pos: sp.Position, lang: str, viewer: int = 0) -> str:
         lines.append(f"手数＝{moves}　{SIDE_JA[pos.turn]}番")
     else:
         side = ("Sente (先手, ▲)", "Gote (後手, △, pieces marked v)")[pos.turn]
-        lines.append(f"{moves} moves played; {side} to move")
+        played = "1 move" if moves == 1 else f"{moves} moves"
+        lines.append(f"{played} played; {side} to move")
     return "\n".join(lines)
 
 
