@@ -101,6 +101,7 @@ class GoPosition:
     handicap: int = 0  # HA: stones placed (0: none)
     setup: tuple[str, ...] = ()  # AB: the handicap stones' points
     superko: bool = False
+    free: bool = False  # seed 004: a free game by the players' wish (points unchanged)
     board: boards.Board = None
     to_move: int = BLACK
     ply: int = 0
@@ -125,7 +126,8 @@ class GoPosition:
         """An independent copy."""
         return GoPosition(
             size=self.size, komi=self.komi, handicap=self.handicap, setup=self.setup,
-            superko=self.superko, board=self.board.copy(), to_move=self.to_move,
+            superko=self.superko, free=self.free, board=self.board.copy(),
+            to_move=self.to_move,
             ply=self.ply, ko=self.ko, captures=list(self.captures), passes=self.passes,
             last=self.last, claims=list(self.claims), first_claim=self.first_claim,
             history=set(self.history))
@@ -154,7 +156,7 @@ class GoPosition:
 
 
 def new_position(size: int = 19, handicap: int = 0, komi: float | None = None,
-                 superko: bool = False) -> GoPosition:
+                 superko: bool = False, free: bool = False) -> GoPosition:
     """The start of a game: handicap stones on the standard points, White to move in a
     handicap game; ``komi`` defaults to the salon's 5.5 in an even game and 0 with stones."""
     if size not in SIZES:
@@ -165,7 +167,7 @@ def new_position(size: int = 19, handicap: int = 0, komi: float | None = None,
     if komi is None:  # seed 004: an even game's komi is 5.5 from Black; none with stones
         komi = 0.0 if handicap else 5.5
     position = GoPosition(size=size, komi=komi, handicap=len(points), setup=points,
-                          superko=superko, to_move=WHITE if points else BLACK)
+                          superko=superko, free=free, to_move=WHITE if points else BLACK)
     for point in points:
         position.board.play(*to_rc(point, size), "b")
     if superko:
@@ -251,6 +253,8 @@ def save(position: GoPosition) -> str:
         f"fc={'-' if position.first_claim is None else position.first_claim}",
         f"board={position.grid()}",
     ]
+    if position.free:  # written only when set: positions saved before it read the same
+        fields.append("free=1")
     if position.superko:
         fields.append(f"hist={','.join(sorted(position.history)) or '-'}")
     return " ".join(fields)
@@ -282,6 +286,7 @@ def load(saved: str) -> GoPosition:
             stones[mark].append((size - 1 - index // size, index % size))
         if not position.board.apply_setup(stones["X"], stones["O"], ()):
             raise ValueError("a group without liberties")
+        position.free = values.get("free", "0") == "1"
         hist = values.get("hist", "-")
         position.history = set() if hist == "-" else set(hist.split(","))
     except (KeyError, ValueError, IndexError) as exc:

@@ -99,8 +99,9 @@ class GoRules:
 
     def setup(self, options: Mapping[str, str]) -> GoPosition:
         """A start position from ``game new``'s options: ``size`` (19, 13, 9),
-        ``handicap`` (0, 2-9 stones), ``komi`` (SGF's KM: added to White), ``superko``."""
-        unknown = set(options) - {"size", "handicap", "komi", "superko"}
+        ``handicap`` (0, 2-9 stones), ``komi`` (SGF's KM: added to White), ``superko``,
+        ``free`` (seed 004: a free game at the players' wish, which leaves the points)."""
+        unknown = set(options) - {"size", "handicap", "komi", "superko", "free"}
         if unknown:
             raise ValueError(f"go has no option {', '.join(sorted(unknown))}")
         try:
@@ -111,8 +112,10 @@ class GoRules:
             raise ValueError(f"go options: {exc}") from None
         if komi is not None and (komi * 2) != int(komi * 2):
             raise ValueError(f"komi must be a whole or half point, not {komi}")
+        yes = ("1", "true", "yes", "on")
         return new_position(size, 0 if handicap == 1 else handicap, komi,
-                            superko=options.get("superko", "") in ("1", "true", "yes", "on"))
+                            superko=options.get("superko", "") in yes,
+                            free=options.get("free", "") in yes)
 
     def replay(self, plies: Sequence[str], start: object | None = None) -> GoPosition:
         """The position after ``plies`` from ``start`` (a position or its saved text;
@@ -178,11 +181,11 @@ class GoRules:
         return None
 
     def free_game(self, position: object) -> bool:
-        """Seed 004 section 1: a 9x9 or 13x13 game, or one of 7 stones or more, is a
-        free game: the points stay as they were (it counts as a game, not in the win
-        rate)."""
+        """Seed 004 section 1: a 9x9 or 13x13 game, one of 7 stones or more, or one the
+        players made free (``game new --free``) is a free game: the points stay as they
+        were (it counts as a game, not in the win rate)."""
         board = _position(position)
-        return board.size != 19 or board.handicap >= MAX_STONES
+        return board.free or board.size != 19 or board.handicap >= MAX_STONES
 
     def may_declare(self, position: object, side: int) -> bool:
         """On one's turn; and once both passed, either player may state the result
@@ -421,7 +424,8 @@ class GoRules:
     def start_of(self, position: object) -> GoPosition:
         """The game's start (size, komi, handicap stones) from any of its positions."""
         board = _position(position)
-        return new_position(board.size, board.handicap, board.komi, board.superko)
+        return new_position(board.size, board.handicap, board.komi, board.superko,
+                            board.free)
 
 
 RULES = GoRules()
