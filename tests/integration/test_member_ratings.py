@@ -202,8 +202,8 @@ def test_r4_go_points_from_a_rank_and_results(store: Store, db_url: str) -> None
 def test_r4_a_free_game_leaves_the_points_as_they_were(
         store: Store, db_url: str, options: tuple[tuple[str, str], ...]) -> None:
     """Seed 004 section 1: a game on a 9x9 or 13x13 board, one of 7 stones or more, or
-    one the players asked to keep out of the record (``--free``) is a free game: the points stay, the game still counts as played. A 19x19 6-stone game
-    moves them."""
+    one the players asked to keep out of the record (``--free``) is a free game: the
+    points stay, the game still counts as played. A 19x19 6-stone game moves them."""
     cfg = cfg_for(db_url)
     with store.session() as s:
         black = member(s, cfg, "kuro@example.jp", rank="5k")
