@@ -159,6 +159,7 @@ class RuleSet:
     bad_move_penalty: int = 5  # J5
     both_lose: bool = False  # a TD may rule that both lose (the shogi league's J14)
     result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
+    result_words_ja: str = "1-0、0-1、1/2-1/2 のいずれか"  # the same, for a Japanese mail
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from relaybot.core.text import display_name
+from relaybot.mail.kinds import kind_name
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -45,6 +46,7 @@ def _environment(root: str) -> Environment:
     )
     env.filters["person"] = display_name
     env.filters["termination"] = termination_name
+    env.filters["mail_kind"] = kind_name
     return env
 
 
@@ -56,6 +58,7 @@ def _html_environment(root: str) -> Environment:
         trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.filters["person"] = display_name
     env.filters["termination"] = termination_name
+    env.filters["mail_kind"] = kind_name
     return env
 
 

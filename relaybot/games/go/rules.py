@@ -85,7 +85,8 @@ class GoRules:
     colour_options = ("black", "white")
     # the salon's rules (seed 004) set no day limits of their own: the club's defaults,
     # no J5 penalty (a move onto a stone is refused and costs only its days, as J21)
-    rule_set = RuleSet(bad_move_penalty=0, result_words="B+3.5, W+R or jigo")
+    rule_set = RuleSet(bad_move_penalty=0, result_words="B+3.5, W+R or jigo",
+                       result_words_ja="B+3.5、W+R、持碁 のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "coord"  # Q16
     keywords: Mapping[str, str] = MappingProxyType({RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD})
