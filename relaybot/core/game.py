@@ -230,6 +230,14 @@ def setup_position(rules: GameRules, options: Mapping[str, str]) -> Any:
     return own(options)
 
 
+def moves_in(rules: GameRules, text: str, lang: str) -> str:
+    """Moves or a record as a reader of ``lang`` reads them. A game may word some moves
+    in each language (go: a pass is パス in Japanese, issue 15) through an optional
+    ``localise(text, lang)``; without it the text is the notation, the same for all."""
+    own = getattr(rules, "localise", None)
+    return str(own(text, lang)) if own is not None else text
+
+
 class GameRules(Protocol):
     """What the core and the shells need from a game."""
 

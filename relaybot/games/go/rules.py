@@ -13,6 +13,7 @@ to move first: the same result ends the game, a different one goes to the TD, wh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -50,6 +51,7 @@ SIDES = {"en": ("Black", "White"), "ja": ("黒", "白")}
 SIDE_WORDS = {"black": BLACK, "b": BLACK, "黒": BLACK, "kuro": BLACK, "くろ": BLACK,
               "white": WHITE, "w": WHITE, "白": WHITE, "shiro": WHITE, "しろ": WHITE}
 RESULT_WORD = "result"
+_PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
 
 def _position(position: object) -> GoPosition:
@@ -357,6 +359,11 @@ class GoRules:
     def format_ply(self, position: object, ply: str, notation_: str, letters: str = "en") -> str:
         """``Q16`` or ``pass``."""
         return ply if ply == PASS else ply.upper()
+
+    def localise(self, text: str, lang: str) -> str:
+        """Moves as a reader of ``lang`` reads them (``core.game.moves_in``): a pass is
+        パス in Japanese, which the bot reads back as well."""
+        return _PASS_WORD.sub("パス", text) if lang == "ja" else text
 
     def format_stored(self, moves: Sequence[tuple[str, str]], notation_: str,
                       letters: str = "en") -> str:
