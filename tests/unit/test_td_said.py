@@ -103,3 +103,9 @@ def test_the_summary_names_each_kind_in_the_readers_language() -> None:
     assert "2026-11-02  無返信の報告  対局 abc123" in ja and "td_silence" not in ja
     _, en = render("en", "td", "summary", items=items, more=0, total=1, cap=30, reply_cap=20)
     assert "2026-11-02  silence report  game abc123" in en
+
+
+def test_every_error_a_players_mail_can_get_is_a_listed_kind() -> None:
+    from relaybot.pipeline.play import ERROR_KINDS
+
+    assert set(ERROR_KINDS) <= set(ERRORS)
