@@ -236,7 +236,7 @@ def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str
         lang=cfg.bot.language, game_id=row.game_id, dedupe_key=f"delivery:{row.id}",
         context={"why": why, "recipient": row.recipient, "kind": row.kind,
                  "game_id": row.game_id, "message_id": row.message_id,
-                 "detail": row.last_error}), now)
+                 "detail": row.last_error, "bounces": 0, "window": BOUNCE_WINDOW.days}), now)
 
 
 def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> int:
@@ -260,6 +260,6 @@ def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> in
         lang=cfg.bot.language, dedupe_key=f"bounces:{row.member_id}:{count // BOUNCE_ESCALATE}",
         context={"why": "bounced", "recipient": row.recipient, "kind": row.kind,
                  "game_id": row.game_id, "message_id": row.message_id,
-                 "detail": f"{count} permanent bounces for this member in "
-                           f"{BOUNCE_WINDOW.days} days; last: {row.last_error}"}), now)
+                 "detail": row.last_error, "bounces": count,
+                 "window": BOUNCE_WINDOW.days}), now)
     return count

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from relaybot.books import ledgers, td_side
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
-from relaybot.core.game import Outcome, Termination
+from relaybot.core.game import Outcome, Termination, moves_in
 from relaybot.deadlines import Schedule, schedule
 from relaybot.gamefile import GameFile
 from relaybot.pipeline import holds
@@ -109,5 +109,6 @@ def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"duration:{gf.game.id}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "start": gf.game.start_date.isoformat(), "game_kind": gf.rules.kind,
-                 "record": gf.rules.format_record(gf.plies, "san") or "-"}), now)
+                 "record": moves_in(gf.rules, gf.rules.format_record(gf.plies, "san") or "-",
+                                    cfg.bot.language)}), now)
     return 1 if row is not None else 0

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core import tokens
+from relaybot.core.game import moves_in
 from relaybot.gamefile import GameFile
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Event, Member
@@ -78,7 +79,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "game_keywords": sorted(gf.rules.keywords),  # shogi's 入玉宣言, ... (the help mail)
         "conditionals": gf.game.conditionals,
         "reader_colour": sides[colour] if colour is not None else "",
-        "record": record_text(gf, notation, letters) or "-",
+        "record": moves_in(gf.rules, record_text(gf, notation, letters) or "-", lang),
         "ply_count": len(plies),
         "board": gf.rules.board_text(position, lang, viewer),
         # the HTML part shows it as a picture (mail/html.py): the game's own PNG where it

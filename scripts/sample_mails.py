@@ -4,15 +4,13 @@ in English, as its reader gets it (issue 15).
     python3 scripts/sample_mails.py
 
 A small club (tests/sample_club.py) plays through the real pipeline on a throwaway
-SQLite database: games started, moved, drawn, resigned, a wrong move, help, status, a
-leave, a question and its answer, one mail with two games' sections (J17), a held mail
-cancelled and a forged one, a reminder and the TD's escalation, the digest, an overrun
-report, the 24-month report and a quarantined mail. For
-each kind and language the first such mail is written as ``<kind>.<lang>.txt`` (the
-headers a reader sees, then the plain text) and, when it has one, ``<kind>.<lang>.html``
-(its HTML part, pictures inlined) and its attachments. TD mail is in the bot's language,
-so the club runs twice: with ``[bot] language`` ja, then en with every member reading
-the other language.
+SQLite database until it has sent every kind of mail in ``relaybot.mail.kinds`` (see
+``every_kind`` there). For each kind and language the first such mail is written as
+``<kind>.<lang>.txt`` (the headers a reader sees, then the plain text) and, when it has
+one, ``<kind>.<lang>.html`` (its HTML part, pictures inlined) and its attachments; a
+shogi and a go move mail are written as ``move_shogi`` and ``move_go``. TD mail is in
+the bot's language, so the club runs twice: with ``[bot] language`` ja, then en with
+every member reading the other language.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import select  # noqa: E402
 
-from relaybot.store.models import Member, Outbox  # noqa: E402
+from relaybot.store.models import Game, Member, Outbox  # noqa: E402
 from tests.sample_club import build, every_kind  # noqa: E402
 
 OUT = ROOT / "docs" / "mails"
@@ -47,9 +45,14 @@ def collect(language: str, swap: bool) -> dict[tuple[str, str], EmailMessage]:
         every_kind(club)
         with club.store.session() as session:
             langs = {m.id: m.lang for m in session.scalars(select(Member))}
-            for kind, member_id, raw in session.execute(
-                    select(Outbox.kind, Outbox.member_id, Outbox.raw).order_by(Outbox.id)):
+            games = {g.id: g.kind for g in session.scalars(select(Game))}
+            for kind, member_id, game_id, raw in session.execute(
+                    select(Outbox.kind, Outbox.member_id, Outbox.game_id, Outbox.raw)
+                    .order_by(Outbox.id)):
                 lang = langs.get(member_id, language) if member_id else language
+                game = games.get(game_id or "", "chess")
+                if kind == "move" and game != "chess":
+                    kind = f"move_{game}"  # a shogi and a go move mail besides chess
                 if (kind, lang) not in found:
                     msg = email.message_from_bytes(raw, policy=policy.default)
                     assert isinstance(msg, EmailMessage)

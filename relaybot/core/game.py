@@ -159,6 +159,7 @@ class RuleSet:
     bad_move_penalty: int = 5  # J5
     both_lose: bool = False  # a TD may rule that both lose (the shogi league's J14)
     result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
+    result_words_ja: str = "1-0、0-1、1/2-1/2 のいずれか"  # the same, for a Japanese mail
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,14 @@ def setup_position(rules: GameRules, options: Mapping[str, str]) -> Any:
     if own is None:
         raise ValueError(f"{rules.kind} takes no {', '.join(sorted(options))} option")
     return own(options)
+
+
+def moves_in(rules: GameRules, text: str, lang: str) -> str:
+    """Moves or a record as a reader of ``lang`` reads them. A game may word some moves
+    in each language (go: a pass is パス in Japanese, issue 15) through an optional
+    ``localise(text, lang)``; without it the text is the notation, the same for all."""
+    own = getattr(rules, "localise", None)
+    return str(own(text, lang)) if own is not None else text
 
 
 class GameRules(Protocol):

@@ -14,7 +14,9 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from relaybot.core.clocks.controls import TimeControl
 from relaybot.core.text import display_name
+from relaybot.mail.kinds import kind_name
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -45,6 +47,8 @@ def _environment(root: str) -> Environment:
     )
     env.filters["person"] = display_name
     env.filters["termination"] = termination_name
+    env.filters["mail_kind"] = kind_name
+    env.filters["time_control"] = time_control_text
     return env
 
 
@@ -56,6 +60,8 @@ def _html_environment(root: str) -> Environment:
         trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     env.filters["person"] = display_name
     env.filters["termination"] = termination_name
+    env.filters["mail_kind"] = kind_name
+    env.filters["time_control"] = time_control_text
     return env
 
 
@@ -99,6 +105,15 @@ def termination_name(termination: str, lang: str) -> str:
     if termination in names:
         return names[termination]
     return termination.replace("_", " ") if lang == "en" else names[""]
+
+
+def time_control_text(text: str | None, lang: str) -> str:
+    """A game's time control as ``lang`` says it (``bank:20`` is 通算20日 in Japanese);
+    a text that is no time control stays as it is."""
+    try:
+        return TimeControl.parse(text).describe(lang) if text else ""
+    except ValueError:
+        return text or ""
 
 
 # The context keys that hold a member's stored "Family, Given" name: every template shows

@@ -49,6 +49,8 @@ def delivery_report(session: Session, cfg: Config, mail: InboundMail, token: str
     if row.status != "bounced":
         row.status = "bounced"
         named = ", ".join(report.permanent[:3])
-        row.last_error = f"delivery report received: {named}"[:2000]
+        # the report's words, no sentence of ours: the TD's notice shows it as the
+        # server's answer in the bot's language (issue 15)
+        row.last_error = f"DSN: {named}"[:2000]
         note_bounce(session, cfg, row, now)
     return "bounce"

@@ -24,6 +24,7 @@ from relaybot.core import tokens
 from relaybot.core.clocks import local_day
 from relaybot.gamefile import event_td
 from relaybot.mail.html import alternative
+from relaybot.mail.kinds import is_kind
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
 from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
@@ -63,6 +64,11 @@ class Mail:
     about: tuple[str, ...] = ()  # more games this mail is about (J19: in their exports)
     capped: bool = False  # an error reply: at most error_reply_cap per address and day (G7)
     headers: Mapping[str, str] = field(default_factory=dict)  # List-Unsubscribe, ...
+
+    def __post_init__(self) -> None:
+        # one list of kinds (mail.kinds): named in every language, sampled in docs/mails
+        if not is_kind(self.kind):
+            raise ValueError(f"unknown mail kind {self.kind!r}: add it to relaybot.mail.kinds")
 
 
 def to_member(member: Member) -> Recipient:

@@ -203,16 +203,20 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
                          "ratings": {str(m): [before[m], after[m]] for m in players
                                      if before[m] != after[m]}})
     record = game_record(cfg, gf)
-    # J15: the report as the winner (the first side on a draw) sends it, with their score
+    # J15: the report as the winner (the first side on a draw) sends it, with their score,
+    # in each reader's language (seed 000's form in Japanese)
     reporter = outcome.winner if outcome.winner is not None else 0
     score = score_line(session, game, reporter)
-    if score:
-        record = f"{record}\n{gf.player(reporter).name}: {score}"
+    name = gf.player(reporter).name
+    score_ja = score_line(session, game, reporter, display_name(name, "ja"), "ja")
+    reports = {"en": f"{record}\n{name}: {score}" if score else record,
+               "ja": f"{record}\n{score_ja}" if score else record}
     for colour in (0, 1):
         member = gf.player(colour)
         emit(session, cfg, player_mail(
             cfg, gf, colour, "result_corrected",
-            {"old": old, "new": new, "pgn": record, "kind": game.kind,
+            {"old": old, "new": new, "pgn": reports.get(member.lang, reports["en"]),
+             "kind": game.kind,
              "rating_before": before[member.id], "rating_shown": after[member.id]},
             dedupe_key=f"result_corrected:{game.id}:{colour}:{now.isoformat()}"), now)
     return old, new

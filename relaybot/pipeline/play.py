@@ -17,9 +17,10 @@ from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun, local_day
 from relaybot.core.conditionals import Conditional
-from relaybot.core.game import Outcome, Termination
+from relaybot.core.game import Outcome, Termination, moves_in
 from relaybot.core.intent import Intent
 from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.core.text import display_name
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.queue import discard_deferred
@@ -210,12 +211,14 @@ def _declared_context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
                       words: str) -> dict[str, object]:
     """What a recorded declaration says (go: each side's stated result)."""
     assert verdict.declared is not None
-    sides = gf.rules.side_names(gf.player(reader).lang)
+    lang = gf.player(reader).lang
+    sides = gf.rules.side_names(lang)
     stated = verdict.declared.stated
     return {"words": words, "notes": verdict.notes, "sender": gf.player(colour).name,
             "to_sender": reader == colour, "note": verdict.declared.note,
             "to_td": verdict.declared.to_td,
-            "stated": [(sides[side], gf.player(side).name, stated[side]) for side in (0, 1)],
+            "stated": [(sides[side], display_name(gf.player(side).name, lang), stated[side])
+                       for side in (0, 1)],
             "own_statement": stated[reader], "their_statement": stated[1 - reader]}
 
 
@@ -234,10 +237,12 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
             lang=lang, game_id=gf.game.id,
             context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                      "side0": sides[0], "side1": sides[1], "note": verdict.declared.note,
-                     "stated": [(sides[s], gf.player(s).name, verdict.declared.stated[s])
+                     "stated": [(sides[s], display_name(gf.player(s).name, lang),
+                                 verdict.declared.stated[s])
                                 for s in (0, 1)],
                      "board": gf.rules.board_text(gf.game.position, lang),
-                     "record": gf.rules.format_record(gf.plies, gf.rules.display_notation)},
+                     "record": moves_in(gf.rules, gf.rules.format_record(
+                         gf.plies, gf.rules.display_notation), lang)},
             dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"
                        f"{'/'.join(verdict.declared.stated)}"))
     return mails

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core.bounds import MAX_CONDITIONALS, MAX_SECTIONS
 from relaybot.core.conditionals import Conditional, format_conditional
-from relaybot.core.game import replay_from
+from relaybot.core.game import moves_in, replay_from
 from relaybot.core.referee import Verdict
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
@@ -29,7 +29,8 @@ def ply_text(gf: GameFile, reader: Member, index: int) -> str:
     """One stored ply in the reader's notation (J3)."""
     notation, letters = gf.notation_for(reader)
     move = gf.moves[index]
-    return gf.rules.stored_move_text(move.canon, move.text, notation, letters)
+    return moves_in(gf.rules, gf.rules.stored_move_text(move.canon, move.text, notation,
+                                                        letters), reader.lang)
 
 
 def new_moves(gf: GameFile, reader: Member, count: int) -> str:
@@ -56,8 +57,9 @@ def proposals(gf: GameFile, reader: Member) -> list[str]:
         return []
     notation, letters = gf.notation_for(reader)
     board = gf.rules.load(gf.game.position)
-    return [format_conditional(gf.rules, board, Conditional(plies=tuple(line)), notation,
-                               letters, reader.lang) for line in gf.game.proposals]
+    return [moves_in(gf.rules, format_conditional(gf.rules, board, Conditional(plies=tuple(line)),
+                                                  notation, letters, reader.lang), reader.lang)
+            for line in gf.game.proposals]
 
 
 def own_words(gf: GameFile, text: str, verdict: Verdict) -> str:
@@ -148,8 +150,9 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
         ctx["expected"] = ""
         if verdict.diff_ply < len(plies):
             before = replay_from(game.rules, game.game.position, plies[: verdict.diff_ply])
-            ctx["expected"] = game.rules.move_label(verdict.diff_ply, game.rules.format_ply(
-                before, plies[verdict.diff_ply], notation, letters))
+            ctx["expected"] = moves_in(game.rules, game.rules.move_label(
+                verdict.diff_ply, game.rules.format_ply(before, plies[verdict.diff_ply],
+                                                        notation, letters)), member.lang)
         ctx["diff_number"] = game.rules.move_number(verdict.diff_ply, member.lang)
         ctx["diff_token"] = verdict.diff_token or ""
         if "unnumbered" in verdict.notes:  # the line to write: the move with its number

@@ -23,11 +23,18 @@ from relaybot.core.clocks import local_day
 from relaybot.core.game import GameRules, Outcome, Termination
 from relaybot.core.leave import (
     EXTRA_WITH_APPROVAL,
+    NOT_ALLOWED,
+    ORDER,
     OVER_ALLOWANCE,
+    OVERLAP,
+    STARTED,
     YEARLY_ALLOWANCE,
     check_leave,
 )
+from relaybot.core.said import Said
+from relaybot.core.text import display_name
 from relaybot.games import rules_for
+from relaybot.mail.render import termination_name
 from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
@@ -36,12 +43,51 @@ from relaybot.store.models import Game, Inbound, Leave, Member, Question
 
 @dataclass(frozen=True)
 class Done:
-    """What one command did (``ok``) or why it did nothing."""
+    """What one command did (``ok``) or why it did nothing, in both languages: the TD's
+    confirmation is written in the bot's language (issue 15), the CLI prints English.
+    ``command`` is the command's English name, ``command_ja`` its Japanese one."""
 
     command: str
     ok: bool
-    message: str
+    said: Said
     games: tuple[str, ...] = ()  # the games it acted on (J19: the mail is in their exports)
+    command_ja: str = ""
+
+    @property
+    def message(self) -> str:
+        """What happened, in English (the CLI's line)."""
+        return self.said.en
+
+    def text(self, lang: str) -> str:
+        """What happened, in ``lang``."""
+        return self.said.in_lang(lang)
+
+    def name(self, lang: str) -> str:
+        """The command's name in ``lang`` (``forfeit``, 没収)."""
+        return (self.command_ja or self.command) if lang == "ja" else self.command
+
+
+# J12: why a leave cannot be approved, as a Japanese mail says it (English: the code)
+LEAVE_REASONS_JA = {
+    NOT_ALLOWED: "この大会では休戦が認められていません",
+    ORDER: "終了日が開始日より前です",
+    STARTED: "休戦がすでに始まっています",
+    OVERLAP: "ほかの休戦と期間が重なっています",
+    OVER_ALLOWANCE: "年間の休戦日数の枠を超えています",
+}
+
+# a game's state as a Japanese mail names it (Game.status)
+STATUS_JA = {"active": "対局中", "suspended": "中断中", "finished": "終局"}
+
+
+def leave_reason(code: str) -> Said:
+    """Why a leave cannot be taken (``core.leave`` reason codes), in both languages."""
+    return Said(code.replace("_", " "), LEAVE_REASONS_JA.get(code, code))
+
+
+def japanese_name(name: str) -> str:
+    """A member named in a Japanese sentence: ``山田太郎さん``, ``Ann Smithさん``."""
+    return display_name(name, "ja") + "さん"
 
 
 @dataclass(frozen=True)
@@ -64,30 +110,52 @@ class Context:
         "TD commands"). The operator at the CLI may act on every game."""
         return self.td is None or td_of(self.session, self.cfg, game) == self.td
 
-    def not_yours(self, game: Game) -> str:
+    def not_yours(self, game: Game) -> Said:
         """Why a command on another TD's game did nothing."""
-        return f"game {game.id} is not yours: its TD is {td_of(self.session, self.cfg, game)}"
+        td = td_of(self.session, self.cfg, game)
+        return Said(f"game {game.id} is not yours: its TD is {td}",
+                    f"対局 {game.id} はあなたの担当ではありません（担当の TD は {td} です）")
 
 
 class Command:
-    """A TD command: ``name`` (canonical, English), ``aliases`` (Japanese), ``usage``."""
+    """A TD command: ``name`` (canonical, English), ``aliases`` (Japanese, the first one
+    its Japanese name), ``usage`` and ``usage_ja`` (how to write it, for a mistake)."""
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     usage: ClassVar[str]
+    usage_ja: ClassVar[str]
     takes_rest: ClassVar[bool] = False  # the rest of the mail belongs to the command
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         """Carry the command out in ``ctx.session``; never raises for a TD's mistake."""
         raise NotImplementedError
 
-    def refuse(self, message: str) -> Done:
+    def refuse(self, said: Said) -> Done:
         """A command that did nothing, and why."""
-        return Done(self.name, False, message)
+        return Done(self.name, False, said, command_ja=self.aliases[0] if self.aliases else "")
 
-    def done(self, message: str, games: tuple[str, ...] = ()) -> Done:
+    def done(self, said: Said, games: tuple[str, ...] = ()) -> Done:
         """A command that did what it says (to ``games``)."""
-        return Done(self.name, True, message, games)
+        return Done(self.name, True, said, games,
+                    command_ja=self.aliases[0] if self.aliases else "")
+
+    def misused(self) -> Done:
+        """The command written wrong: how to write it."""
+        return self.refuse(Said(f"usage: {self.usage}",
+                                f"書き方が違います。書式: {self.usage_ja}"))
+
+
+def no_game(word: str) -> Said:
+    """No game has the id the TD wrote."""
+    return Said(f"no game {word}", f"対局 {word} はありません")
+
+
+def bad_result(rules: GameRules, word: str) -> Said:
+    """The TD's RESULT word is none of the game's results."""
+    return Said(f"result must be {result_words(rules)}, not {word}",
+                f"結果は {rules.rule_set.result_words_ja} で書いてください"
+                f"（「{word}」は結果として読めません）")
 
 
 COMMANDS: dict[str, Command] = {}
@@ -106,14 +174,15 @@ class _EndGame(Command):
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 2:
-            return self.refuse(f"usage: {self.usage}")
+            return self.misused()
         game = ctx.session.get(Game, args[0].strip().lower())
         if game is None:
-            return self.refuse(f"no game {args[0]}")
+            return self.refuse(no_game(args[0]))
         if not ctx.may_act(game):
             return self.refuse(ctx.not_yours(game))
         if game.status not in ("active", "suspended"):
-            return self.refuse(f"game {game.id} has already ended ({game.result})")
+            return self.refuse(Said(f"game {game.id} has already ended ({game.result})",
+                                    f"対局 {game.id} はすでに終局しています（{game.result}）"))
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
         if isinstance(outcome, Done):
@@ -122,8 +191,11 @@ class _EndGame(Command):
         game.status = "active"
         end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                  ctx.today, ctx.now)
-        return self.done(f"game {game.id}: {rules.format_result(outcome)} "
-                         f"({outcome.termination})", (game.id,))
+        result = rules.format_result(outcome)
+        return self.done(Said(f"game {game.id}: {result} ({outcome.termination})",
+                              f"対局 {game.id} を {result} で終局としました"
+                              f"（{termination_name(outcome.termination, 'ja')}）"),
+                         (game.id,))
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         """How the TD's word ends the game, or the refusal saying why it cannot."""
@@ -137,12 +209,16 @@ class Forfeit(_EndGame):
     name = "forfeit"
     aliases = ("没収",)
     usage = "forfeit <game> <side>"
+    usage_ja = "没収 <対局ID> <負けとする側: 白・黒、将棋は 先手・後手>"
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         side = rules.side_of(word)
         if side is None:
             names = " or ".join(rules.side_names("en")).lower()
-            return self.refuse(f"colour must be {names}, not {word}")
+            names_ja = " か ".join(rules.side_names("ja"))
+            return self.refuse(Said(f"colour must be {names}, not {word}",
+                                    f"負けとする側は {names_ja} で書いてください"
+                                    f"（「{word}」は読めません）"))
         return Outcome.loss(Termination.FORFEIT, side)
 
 
@@ -171,11 +247,13 @@ class Adjudicate(_EndGame):
     aliases = ("裁定",)
     usage = ("adjudicate <game> <result: 1-0|0-1|1/2-1/2, shogi sente|gote|draw|both-lose, "
              "go B+3.5|W+R|jigo>")
+    usage_ja = ("裁定 <対局ID> <結果: チェス 1-0・0-1・1/2-1/2、将棋 先手勝ち・後手勝ち・"
+                "引き分け・両者負け、囲碁 B+3.5・W+R・持碁>")
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         outcome = read_result(rules, word, Termination.ADJUDICATION)
         if outcome is None:
-            return self.refuse(f"result must be {result_words(rules)}, not {word}")
+            return self.refuse(bad_result(rules, word))
         return outcome
 
 
@@ -188,28 +266,35 @@ class CorrectResult(Command):
     name = "result"
     aliases = ("結果訂正",)
     usage = "result <game> <result>"
+    usage_ja = "結果訂正 <対局ID> <正しい結果>"
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 2:
-            return self.refuse(f"usage: {self.usage}")
+            return self.misused()
         game = ctx.session.get(Game, args[0].strip().lower())
         if game is None:
-            return self.refuse(f"no game {args[0]}")
+            return self.refuse(no_game(args[0]))
         if not ctx.may_act(game):
             return self.refuse(ctx.not_yours(game))
         if game.status != "finished":
-            return self.refuse(f"game {game.id} has not finished ({game.status}); "
-                               f"an unfinished game is decided with adjudicate")
+            return self.refuse(Said(
+                f"game {game.id} has not finished ({game.status}); "
+                f"an unfinished game is decided with adjudicate",
+                f"対局 {game.id} はまだ終局していません（{STATUS_JA.get(game.status, '未終局')}）。"
+                f"終局していない対局は 裁定 で決めてください"))
         rules = rules_for(game.kind)
         outcome = read_result(rules, args[1], game.termination or Termination.ADJUDICATION)
         if outcome is None:
-            return self.refuse(f"result must be {result_words(rules)}, not {args[1]}")
+            return self.refuse(bad_result(rules, args[1]))
         if rules.format_result(outcome) == game.result:
-            return self.refuse(f"game {game.id} already has the result {game.result}")
+            return self.refuse(Said(f"game {game.id} already has the result {game.result}",
+                                    f"対局 {game.id} の結果はすでに {game.result} です"))
         old, new = correct_result(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now),
                                   outcome, ctx.now)
-        return self.done(f"game {game.id}: result corrected from {old} to {new}; "
-                         f"both players re-rated", (game.id,))
+        return self.done(Said(f"game {game.id}: result corrected from {old} to {new}; "
+                              f"both players re-rated",
+                              f"対局 {game.id} の結果を {old} から {new} に訂正し、"
+                              f"両対局者のレーティングを計算し直しました"), (game.id,))
 
 
 class _LeaveDecision(Command):
@@ -217,13 +302,16 @@ class _LeaveDecision(Command):
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) < 1 or not args[0].isdigit():
-            return self.refuse(f"usage: {self.usage}")
+            return self.misused()
         leave = ctx.session.get(Leave, int(args[0]))
         if leave is None or leave.status != "pending":
-            return self.refuse(f"no leave request {args[0]} waiting for approval")
+            return self.refuse(Said(f"no leave request {args[0]} waiting for approval",
+                                    f"承認待ちの休戦の申請 {args[0]} はありません"))
         if ctx.td is not None and ctx.td != ctx.cfg.bot.td.strip().lower():
             # a leave covers all the member's games (J12): the club's TD decides it
-            return self.refuse(f"leave requests are decided by the club's TD, {ctx.cfg.bot.td}")
+            club_td = ctx.cfg.bot.td
+            return self.refuse(Said(f"leave requests are decided by the club's TD, {club_td}",
+                                    f"休戦の申請はクラブの TD（{club_td}）が決めます"))
         member = ctx.session.get(Member, leave.member_id)
         assert member is not None
         return self.decide(ctx, leave, member)
@@ -240,6 +328,7 @@ class ApproveLeave(_LeaveDecision):
     name = "approve leave"
     aliases = ("休戦承認",)
     usage = "approve leave <leave number>"
+    usage_ja = "休戦承認 <休戦の番号>"
 
     def decide(self, ctx: Context, leave: Leave, member: Member) -> Done:
         # J12 (seed 000 rule 16): 30 days a year, and 「さらに通算30日以内」 with approval
@@ -247,20 +336,28 @@ class ApproveLeave(_LeaveDecision):
             Leave.member_id == member.id, Leave.status == "active", Leave.id != leave.id))]
         check = check_leave(taken, (leave.first, leave.last), leave.first,
                             approved_extra_days=EXTRA_WITH_APPROVAL)
+        who = japanese_name(member.name)
         if not check.ok and check.reason_code != OVER_ALLOWANCE:
-            return self.refuse(f"leave {leave.id} of {member.name} cannot be approved: "
-                               f"{check.reason_code.replace('_', ' ')} (J12)")
+            reason = leave_reason(check.reason_code)
+            return self.refuse(Said(
+                f"leave {leave.id} of {member.name} cannot be approved: {reason.en} (J12)",
+                f"{who}の休戦 {leave.id} は承認できません: {reason.ja}（J12）"))
         if not check.ok:
             limit = YEARLY_ALLOWANCE + EXTRA_WITH_APPROVAL
-            return self.refuse(
+            left = max(0, check.left_this_year)
+            return self.refuse(Said(
                 f"leave {leave.id} of {member.name} ({leave.first} - {leave.last}) would pass "
                 f"{limit} days in {check.year} (30 a year and at most 30 more with approval, "
-                f"J12); {member.name} has {max(0, check.left_this_year)} left")
+                f"J12); {member.name} has {left} left",
+                f"{who}の休戦 {leave.id}（{leave.first} 〜 {leave.last}）を承認すると、"
+                f"{check.year}年の休戦が{limit}日を超えます（年30日、承認があればさらに30日まで、"
+                f"J12）。{who}の残りは{left}日です"))
         leave.status = "active"
         leave.extra_days = (leave.last - leave.first).days + 1
         announce_leave(ctx.session, ctx.cfg, member, leave, ctx.now)
-        return self.done(
-            f"leave {leave.id} of {member.name} approved ({leave.first} - {leave.last})")
+        return self.done(Said(
+            f"leave {leave.id} of {member.name} approved ({leave.first} - {leave.last})",
+            f"{who}の休戦 {leave.id}（{leave.first} 〜 {leave.last}）を承認しました"))
 
 
 @command
@@ -270,10 +367,12 @@ class RefuseLeave(_LeaveDecision):
     name = "refuse leave"
     aliases = ("休戦却下",)
     usage = "refuse leave <leave number>"
+    usage_ja = "休戦却下 <休戦の番号>"
 
     def decide(self, ctx: Context, leave: Leave, member: Member) -> Done:
         leave.status = "refused"
-        return self.done(f"leave {leave.id} of {member.name} refused")
+        return self.done(Said(f"leave {leave.id} of {member.name} refused",
+                              f"{japanese_name(member.name)}の休戦 {leave.id} を却下しました"))
 
 
 @command
@@ -283,18 +382,21 @@ class Withdraw(Command):
     name = "withdraw"
     aliases = ("棄権",)
     usage = "withdraw <member address> <lost|void|suspended>"
+    usage_ja = "棄権 <会員のアドレス> <負け|無効|保留>"
     # the decision in Japanese too (棄権 ADDR 負け|無効|保留), as the TD's mails offer it
     HOW: ClassVar[dict[str, str]] = {
         "lost": "lost", "void": "void", "suspended": "suspended",
         "負け": "lost", "無効": "void", "保留": "suspended"}
+    HOW_JA: ClassVar[dict[str, str]] = {"lost": "負け", "void": "無効", "suspended": "保留（中断）"}
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 2 or args[1].lower() not in self.HOW:
-            return self.refuse(f"usage: {self.usage}")
+            return self.misused()
         args = [args[0], self.HOW[args[1].lower()]]
         member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
         if member is None:
-            return self.refuse(f"no member {args[0]}")
+            return self.refuse(Said(f"no member {args[0]}",
+                                    f"アドレス {args[0]} の会員はいません"))
         how = args[1].lower()
         games = [g for g in ctx.session.scalars(select(Game).where(
             Game.status == "active",
@@ -309,7 +411,9 @@ class Withdraw(Command):
                        else Outcome(Termination.WITHDRAWAL_VOID, void=True))
             end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                      ctx.today, ctx.now)
-        return self.done(f"{member.name}: {len(games)} game(s) {how}",
+        return self.done(Said(f"{member.name}: {len(games)} game(s) {how}",
+                              f"{japanese_name(member.name)}の対局 {len(games)}局を"
+                              f"{self.HOW_JA[how]}としました"),
                          tuple(g.id for g in games))
 
 
@@ -320,14 +424,16 @@ class Answer(Command):
     name = "answer"
     aliases = ("回答",)
     usage = "answer <question number>, then the answer"
+    usage_ja = "回答 <質問の番号> に続けて回答の本文"
     takes_rest = True
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if not args or not args[0].isdigit():
-            return self.refuse(f"usage: {self.usage}")
+            return self.misused()
         question = ctx.session.get(Question, int(args[0]))
         if question is None or question.answered_at is not None:
-            return self.refuse(f"no open question {args[0]}")
+            return self.refuse(Said(f"no open question {args[0]}",
+                                    f"回答を待っている質問 {args[0]} はありません"))
         asked = ctx.session.get(Game, question.game_id)
         if asked is not None and not ctx.may_act(asked):
             return self.refuse(ctx.not_yours(asked))
@@ -344,7 +450,9 @@ class Answer(Command):
             context={"reader": asker.name, "game_id": game.id, "question": question.text,
                      "answer": question.answer}), ctx.now)
         refresh_due(ctx.session, gf, ctx.now)
-        return self.done(f"answer to question {question.id} sent to {asker.name}", (game.id,))
+        return self.done(Said(f"answer to question {question.id} sent to {asker.name}",
+                              f"質問 {question.id} への回答を{japanese_name(asker.name)}に"
+                              f"送りました"), (game.id,))
 
 
 _NAMES = sorted(COMMANDS, key=len, reverse=True)  # "approve leave" before shorter names

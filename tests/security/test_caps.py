@@ -116,7 +116,7 @@ def test_td_alerts_over_the_cap_come_in_one_summary(club: Club) -> None:
     summaries = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_summary"]
     assert len(summaries) == 1
     text = body_of(summaries[0])
-    assert text.count("td_question") == 3 and gid in text
+    assert text.count("question from a player") == 3 and gid in text  # kind_name
     with club.store.session() as s:
         statuses = {r.status for r in s.scalars(select(Outbox).where(
             Outbox.kind == "td_question"))}

@@ -169,3 +169,31 @@ def test_chess_draws_its_own_board_picture_from_either_side() -> None:
     white, black = RULES.board_png(board, 0), RULES.board_png(board, 1)
     assert white[:8] == black[:8] == b"\x89PNG\r\n\x1a\n" and white != black
     assert RULES.board_png(RULES.save(board), 1) == black  # also from the saved FEN
+
+
+def test_a_go_pass_is_written_in_the_readers_language() -> None:
+    """Issue 15: a Japanese reader's go record says パス (read back as a pass too);
+    other games' moves are notation, the same in every language."""
+    from relaybot.core.game import moves_in
+    from relaybot.games import rules_for
+
+    go = rules_for("go")
+    assert moves_in(go, "1 E5  2 C3  3 pass  4 pass", "ja") == "1 E5  2 C3  3 パス  4 パス"
+    assert moves_in(go, "3 pass", "en") == "3 pass"
+    assert moves_in(RULES, "1. e4 e5", "ja") == "1. e4 e5"
+    from relaybot.games.go.notation import PASS_WORDS
+
+    assert "パス" in PASS_WORDS
+
+
+def test_a_time_control_in_the_readers_language() -> None:
+    from relaybot.core.clocks.controls import TimeControl
+    from relaybot.mail.render import time_control_text
+
+    assert time_control_text("bank:20", "ja") == "通算20日（0日で負け）"
+    assert time_control_text("bank:20", "en") == "bank:20"
+    assert time_control_text("10/30", "ja") == "10/30"
+    assert TimeControl.parse("fischer:30+1:45,max:14").describe("ja") == (
+        "30日、1手ごとに1日加算、上限45日、1手あたり最大14日")
+    assert time_control_text("nonsense", "ja") == "nonsense"
+    assert time_control_text(None, "ja") == ""

@@ -104,6 +104,23 @@ class TimeControl:
             text += f",max:{self.max_per_move}"
         return text
 
+    def describe(self, lang: str) -> str:
+        """The time control as a reader of ``lang`` reads it: the settings' own text in
+        English (``bank:20``), words in Japanese (``通算20日（0日で負け）``, issue 15)."""
+        if lang != "ja":
+            return str(self)
+        if self.kind == "moves":
+            text = f"{self.moves}/{self.days}"
+        elif self.kind == "bank":
+            text = f"通算{self.days}日（0日で負け）"
+        else:
+            text = f"{self.days}日、1手ごとに{self.increment}日加算"
+            if self.cap is not None:
+                text += f"、上限{self.cap}日"
+        if self.max_per_move is not None:
+            text += f"、1手あたり最大{self.max_per_move}日"
+        return text
+
     def control_move(self, moves_made: int) -> int | None:
         """J8: the next control move after ``moves_made`` moves (``k*N > moves_made``).
 

@@ -13,6 +13,7 @@ to move first: the same result ends the game, a different one goes to the TD, wh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
@@ -52,6 +53,7 @@ SIDES = {"en": ("Black", "White"), "ja": ("黒", "白")}
 SIDE_WORDS = {"black": BLACK, "b": BLACK, "黒": BLACK, "kuro": BLACK, "くろ": BLACK,
               "white": WHITE, "w": WHITE, "白": WHITE, "shiro": WHITE, "しろ": WHITE}
 RESULT_WORD = "result"
+_PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
 
 def _position(position: object) -> GoPosition:
@@ -87,7 +89,8 @@ class GoRules:
     colour_options = ("black", "white")
     # the salon's rules (seed 004) set no day limits of their own: the club's defaults,
     # no J5 penalty (a move onto a stone is refused and costs only its days, as J21)
-    rule_set = RuleSet(bad_move_penalty=0, result_words="B+3.5, W+R or jigo")
+    rule_set = RuleSet(bad_move_penalty=0, result_words="B+3.5, W+R or jigo",
+                       result_words_ja="B+3.5、W+R、持碁 のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "coord"  # Q16
     keywords: Mapping[str, str] = MappingProxyType({RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD})
@@ -387,6 +390,11 @@ class GoRules:
     def format_ply(self, position: object, ply: str, notation_: str, letters: str = "en") -> str:
         """``Q16`` or ``pass``."""
         return ply if ply == PASS else ply.upper()
+
+    def localise(self, text: str, lang: str) -> str:
+        """Moves as a reader of ``lang`` reads them (``core.game.moves_in``): a pass is
+        パス in Japanese, which the bot reads back as well."""
+        return _PASS_WORD.sub("パス", text) if lang == "ja" else text
 
     def format_stored(self, moves: Sequence[tuple[str, str]], notation_: str,
                       letters: str = "en") -> str:

@@ -62,7 +62,8 @@ class ShogiRules:
     rule_set = RuleSet(time_control="bank:20", grace=2, leave=False, conditionals="optional",
                        bad_move_penalty=0, both_lose=True,
                        result_words="sente, gote, draw or both-lose "
-                                    "(先手勝ち, 後手勝ち, 引き分け, 両者負け)")
+                                    "(先手勝ち, 後手勝ち, 引き分け, 両者負け)",
+                       result_words_ja="先手勝ち、後手勝ち、引き分け、両者負け のいずれか")
     # INTERFACE "Keywords": shogi adds 入玉宣言 (the 24-point declaration)
     keywords: Mapping[str, str] = MappingProxyType(
         {"入玉宣言": DECLARE, "入玉宣言します": DECLARE, "declare": DECLARE,
