@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import base64
 import email
+import random
+import secrets
 import shutil
 import sys
 import tempfile
+import uuid
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -37,8 +40,20 @@ SHOWN = ("From", "To", "Reply-To", "Subject", "Date", "List-Unsubscribe",
          "List-Unsubscribe-Post")
 
 
+def repeatable(seed: str) -> None:
+    """Seeded stand-ins for the random game ids and tokens of this script's own run, so
+    that a regeneration changes only the files whose mail changed (never in the bot)."""
+    rng = random.Random(seed)
+    secrets.choice = rng.choice  # type: ignore[assignment]
+    secrets.token_bytes = rng.randbytes  # type: ignore[assignment]
+    secrets.token_urlsafe = (  # type: ignore[assignment]
+        lambda n=32: base64.urlsafe_b64encode(rng.randbytes(n)).rstrip(b"=").decode())
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)  # Message-IDs
+
+
 def collect(language: str, swap: bool) -> dict[tuple[str, str], EmailMessage]:
     """The first mail of each (kind, reader's language) of a club run."""
+    repeatable(f"docs/mails {language}")
     found: dict[tuple[str, str], EmailMessage] = {}
     with tempfile.TemporaryDirectory() as tmp:
         club = build(Path(tmp), language=language, swap=swap)
