@@ -11,10 +11,13 @@ from relaybot.core.events.pairings import (
     jcca_group,
     ladder,
     match,
+    round_robin,
+    shogi_league,
 )
 from relaybot.core.events.standings import (
     DEFAULT_TIEBREAKS,
     LAST_FINAL_50,
+    SALON_TIEBREAKS,
     SOLE_FIRST,
     TIEBREAKS,
     TIED_FIRST_70,
@@ -32,6 +35,7 @@ __all__ = [
     "ICCF_SECTION_SIZES",
     "JCCA_GROUP_SIZE",
     "LAST_FINAL_50",
+    "SALON_TIEBREAKS",
     "SOLE_FIRST",
     "TIEBREAKS",
     "TIED_FIRST_70",
@@ -46,5 +50,7 @@ __all__ = [
     "jcca_group",
     "ladder",
     "match",
+    "round_robin",
+    "shogi_league",
     "standings",
 ]

@@ -1,4 +1,5 @@
-"""Pairings for JCCA and ICCF events (T1, T2). Pure: stdlib only, no I/O.
+"""Pairings for JCCA and ICCF events, the shogi league and the go salon (T1-T4). Pure:
+stdlib only, no I/O.
 
 Every function returns games as ``(white, black)`` tuples. Correspondence events
 start all games at once, so the order only groups games by Berger round.
@@ -6,6 +7,7 @@ start all games at once, so the order only groups games by Berger round.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 __all__ = [
@@ -16,7 +18,12 @@ __all__ = [
     "jcca_group",
     "ladder",
     "match",
+    "round_robin",
+    "shogi_league",
 ]
+
+SHOGI_LEAGUE_GAMES = 8
+"""T3 (seed 002 rule 14): 8 players or fewer play all; 9 or more play 8 games each."""
 
 JCCA_GROUP_SIZE = 4
 """T1: JCCA preliminary groups are of 4 players (予選Tは4人1組)."""
@@ -118,3 +125,29 @@ def iccf_section(players: Sequence[str]) -> list[tuple[str, str]]:
         )
     _check_names(players, "ICCF section")
     return _named(players, berger_rounds(len(players)))
+
+
+def round_robin(players: Sequence[str]) -> list[tuple[str, str]]:
+    """Everyone plays everyone once, Berger-table colours (the go salon's league, T4:
+    who takes Black is then set by the players' points, R4)."""
+    _check_names(players, "round robin")
+    return _named(players, berger_rounds(len(players)))
+
+
+def shogi_league(players: Sequence[str], draw: str) -> list[tuple[str, str]]:
+    """A shogi league class (T3, seed 002 rule 14) as (先手, 後手) pairs.
+
+    Up to 8 players: all play all once, 先手 shared as evenly as the Berger table
+    shares White. 9 or more: 8 games each against opponents drawn at random
+    (乱数によって対局相手を決め、8局): the players in an order shuffled by ``draw``
+    (a seed, such as the event's name, so the draw can be checked and repeated), each
+    meeting the four after it as 先手 and the four before it as 後手, so everyone has
+    4 先手 and 4 後手 and no pair meets twice.
+    """
+    _check_names(players, "shogi league")
+    if len(players) <= SHOGI_LEAGUE_GAMES:
+        return round_robin(players)
+    order = list(players)
+    random.Random(draw).shuffle(order)
+    n, half = len(order), SHOGI_LEAGUE_GAMES // 2
+    return [(order[i], order[(i + k) % n]) for k in range(1, half + 1) for i in range(n)]

@@ -28,6 +28,18 @@ Tie-breaks, by name, applied in the order given to players still tied:
     a smaller number is higher; players without one come after those with one.
 ``entry``
     The order of ``players`` (参加表明順, T3): no two players tie on it.
+``margin``
+    Go salon league (T4, seed 004 5)(2)): the points won by minus the points lost by,
+    a win by resignation (or time, or forfeit) and any margin over 20 counting 20.
+``direct_pair``
+    Direct encounter between exactly two tied players (T4 (3)); no separation for three
+    or more, who go to ``rating``.
+``rating``
+    The players' ratings (go: the salon's points, 持ち点, T4 (4)), higher first, from
+    ``ratings``.
+
+The first key is the score (``primary="points"``), or the win rate (``"rate"``: the
+score over the games finished, T4 (1) 勝率).
 
 Players still tied after every tie-break share a rank ("1, 2, 2, 4").
 """
@@ -65,7 +77,14 @@ TIEBREAKS: tuple[str, ...] = (
     "wins",
     "start",
     "entry",
+    "margin",
+    "direct_pair",
+    "rating",
 )
+SALON_TIEBREAKS: tuple[str, ...] = ("margin", "direct_pair", "rating")
+"""T4: the go salon league's order after the win rate."""
+MARGIN_CAP = Fraction(20)
+"""T4: 中押し勝ちおよび20目以上の差は20目とする."""
 
 # Result -> (White's score, Black's score); None: not finished, not counted.
 _SCORES: dict[str, tuple[Fraction, Fraction] | None] = {
@@ -79,11 +98,14 @@ _SCORES: dict[str, tuple[Fraction, Fraction] | None] = {
 
 @dataclass(frozen=True)
 class GameResult:
-    """One game of an event: ``result`` is "1-0", "0-1", "1/2-1/2", "0-0" or "*"."""
+    """One game of an event: ``result`` is "1-0", "0-1", "1/2-1/2", "0-0" or "*";
+    ``margin`` the winner's margin in points where the game counts one (go ``B+3.5``),
+    None for a win without one (resignation, time, forfeit)."""
 
     white: str
     black: str
     result: str
+    margin: float | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +133,9 @@ class StandingRow:
     shared: bool = False
     results: Mapping[str, tuple[float | None, ...]] = field(default_factory=dict)
     tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+    margin: float = 0.0  # T4: points won by minus points lost by (capped at 20 a game)
+    rating: int | None = None  # T4: the rating the ``rating`` tie-break read
+    primary: str = "points"  # what ranks first: the score, or the win rate (T4)
 
     @property
     def percent(self) -> float:
@@ -125,6 +150,7 @@ class _Tally:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    margin: Fraction = Fraction(0)  # T4, capped per game
     # (opponent, own score) per finished game
     played: list[tuple[str, Fraction]] = field(default_factory=list)
     cells: dict[str, list[Fraction | None]] = field(default_factory=dict)
@@ -166,6 +192,12 @@ def _tally(players: Sequence[str], results: Sequence[GameResult]) -> dict[str, _
             tally.points += mine
             tally.games += 1
             tally.played.append((opp, mine))
+            won = min(MARGIN_CAP, Fraction(game.margin)) if game.margin is not None \
+                else MARGIN_CAP
+            if mine == 1:
+                tally.margin += won
+            elif mine == 0 and scores[1 - side] == 1:
+                tally.margin -= won
             if mine == 1:
                 tally.wins += 1
             elif mine == Fraction(1, 2):
@@ -181,18 +213,26 @@ def standings(
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     *,
     start_order: Mapping[str, int] | None = None,
+    ratings: Mapping[str, int] | None = None,
+    primary: str = "points",
 ) -> list[StandingRow]:
-    """The standings of an event, best first (T5; T3 with ``start``/``entry``).
+    """The standings of an event, best first (T5; T3 with ``start``/``entry``; T4 with
+    ``primary="rate"`` and :data:`SALON_TIEBREAKS`).
 
     ``players`` in entry order; ``results`` every game (unfinished ones as "*").
-    Rows are ordered by points, then by ``tiebreaks`` in turn (see the module text);
-    players tied on all of them share a rank and keep their entry order.
+    Rows are ordered by ``primary`` (points or win rate), then by ``tiebreaks`` in turn
+    (see the module text); players tied on all of them share a rank and keep their
+    entry order.
     """
+    if primary not in ("points", "rate"):
+        raise ValueError(f"primary must be points or rate, not {primary!r}")
     for name in tiebreaks:
         if name not in TIEBREAKS:
             raise ValueError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
     if "start" in tiebreaks and start_order is None:
         raise ValueError("tie-break 'start' needs start_order")
+    if "rating" in tiebreaks and ratings is None:
+        raise ValueError("tie-break 'rating' needs ratings")
     tallies = _tally(players, results)
     points = {p: t.points for p, t in tallies.items()}
     sb: dict[str, Fraction] = {}
@@ -223,6 +263,19 @@ def standings(
     def key_values(key: str, group: list[str]) -> dict[str, Fraction]:
         if key == "points":
             return {p: points[p] for p in group}
+        if key == "rate":
+            return {p: points[p] / tallies[p].games if tallies[p].games else Fraction(0)
+                    for p in group}
+        if key == "margin":
+            return {p: tallies[p].margin for p in group}
+        if key == "direct_pair":
+            if len(group) != 2:
+                return {p: Fraction(0) for p in group}
+            return direct_scores(group)
+        if key == "rating":
+            assert ratings is not None
+            return {p: Fraction(ratings[p]) if p in ratings else Fraction(-10**9)
+                    for p in group}
         if key == "sb":
             return {p: sb[p] for p in group}
         if key in ("solkoff", "buchholz"):
@@ -253,7 +306,7 @@ def standings(
 
     rows: list[StandingRow] = []
     position = 1
-    for group in order(list(players), ("points", *tiebreaks)):
+    for group in order(list(players), (primary, *tiebreaks)):
         for p in group:
             t = tallies[p]
             rows.append(
@@ -276,6 +329,9 @@ def standings(
                         for o, cell in t.cells.items()
                     },
                     tiebreaks=tuple(tiebreaks),
+                    margin=float(t.margin),
+                    rating=None if ratings is None else ratings.get(p),
+                    primary=primary,
                 )
             )
         position += len(group)
@@ -297,6 +353,9 @@ _HEADINGS: dict[str, dict[str, str]] = {
         "median": "Median",
         "median_buchholz": "MedBH",
         "wins": "Wins",
+        "rate": "Win%",
+        "margin": "Margin",
+        "rating": "Rating",
     },
     "ja": {
         "no": "番号",
@@ -309,6 +368,9 @@ _HEADINGS: dict[str, dict[str, str]] = {
         "median": "ミディアム",
         "median_buchholz": "MedBH",
         "wins": "勝数",
+        "rate": "勝率",
+        "margin": "目数差",
+        "rating": "持点",
     },
 }
 # Cell marks: win, draw, loss, not finished, the diagonal.
@@ -316,7 +378,8 @@ _MARKS: dict[str, tuple[str, str, str, str, str]] = {
     "en": ("1", "½", "0", ".", "x"),
     "ja": ("○", "△", "●", "・", "＊"),
 }
-_SHOWN = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "wins")
+_SHOWN = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "wins", "margin",
+          "rating")
 
 
 def _number(value: float) -> str:
@@ -364,6 +427,10 @@ def crosstable_data(rows: Sequence[StandingRow]) -> list[dict[str, object]]:
             "median": r.median,
             "median_buchholz": r.median_buchholz,
             "direct": r.direct,
+            "margin": r.margin,
+            "rating": r.rating,
+            "rate": round(r.percent, 1),
+            "primary": r.primary,
             "tiebreaks": list(r.tiebreaks),
             "results": [
                 {"opponent": o, "no": number.get(o), "scores": list(s)}
@@ -386,6 +453,8 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
     head = _HEADINGS[lang]
     diagonal = _MARKS[lang][4]
     shown = [t for t in (rows[0].tiebreaks if rows else ()) if t in _SHOWN]
+    if rows and rows[0].primary == "rate":
+        shown.insert(0, "rate")  # T4: the win rate ranks first
     columns: list[tuple[str, bool]] = [(head["no"], True), (head["player"], False)]
     columns += [(str(i + 1), True) for i in range(len(rows))]
     columns += [(head["points"], True)] + [(head[t], True) for t in shown]
@@ -399,15 +468,18 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
             else:
                 line.append(_cell(r.results.get(other.player), lang))
         line.append(_number(r.points))
-        values = {
+        values: dict[str, float | None] = {
             "sb": r.sb,
             "solkoff": r.solkoff,
             "buchholz": r.solkoff,
             "median": r.median,
             "median_buchholz": r.median_buchholz,
             "wins": float(r.wins),
+            "rate": round(r.percent, 1),
+            "margin": r.margin,
+            "rating": float(r.rating) if r.rating is not None else None,
         }
-        line += [_number(values[t]) for t in shown]
+        line += [_number(v) if (v := values[t]) is not None else "-" for t in shown]
         line.append(f"{r.rank}=" if r.shared else str(r.rank))
         table.append(line)
     widths = [
