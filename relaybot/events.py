@@ -1,4 +1,5 @@
-"""Events: groups, matches, ladders and sections created from the CLI (T1, T2, T5)."""
+"""Events: groups, matches, ladders, sections, the shogi league and the go salon's
+league, created from the CLI (T1-T5)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from sqlalchemy.orm import Session
 from relaybot.admin import AdminError, GameInput, create_game, find_member
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.events import (
+    SALON_TIEBREAKS,
     GameResult,
     StandingRow,
     crosstable_text,
@@ -21,14 +23,27 @@ from relaybot.core.events import (
     jcca_group,
     ladder,
     match,
+    round_robin,
+    shogi_league,
     standings,
 )
 from relaybot.games import rules_for
-from relaybot.results import result_form
+from relaybot.rating_book import current_ratings
+from relaybot.results import result_form, result_margin
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberTitle
 
-KINDS = ("group", "match", "ladder", "section")
-TIEBREAKS = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "direct", "wins")
+KINDS = ("group", "match", "ladder", "section", "league", "salon")
+TIEBREAKS = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "direct", "wins",
+             "start", "entry", "margin", "direct_pair", "rating")
+DEFAULT_TIEBREAKS = "sb,solkoff,median,direct"
+KIND_TIEBREAKS = {
+    # T3: wins (千日手・持将棋 half), then the order at the start: --players' order
+    "league": "start",
+    # T4: (the win rate first), margins, the game between two, the points of three or more
+    "salon": ",".join(SALON_TIEBREAKS),
+}
+KIND_GAMES = {"league": "shogi", "salon": "go"}  # what --game is when left out
+SALON_OPTIONS = (("handicap", "auto"),)  # seed 004 4): every game's terms from the points
 
 
 @dataclass(frozen=True)
@@ -40,18 +55,27 @@ class EventInput:
     time_control: str | None = None
     start: date | None = None
     conditionals: str | None = None
-    tiebreaks: str = "sb,solkoff,median,direct"
+    tiebreaks: str | None = None  # None: the kind's own (KIND_TIEBREAKS), else SB, ...
     overrun: str = "report"
-    game: str = "chess"  # the game kind every game of the event plays
+    game: str | None = None  # every game's kind; None: the kind's (KIND_GAMES), or chess
     grace: int | None = None  # J7
     leave: bool | None = None  # J12
     td: str | None = None  # the event's TD; None: [bot] td
     final: bool = False  # T1: a JCCA final (決勝T)
 
 
-def pairings(kind: str, players: list[str]) -> list[tuple[str, str]]:
-    """(white, black) pairs for an event of this kind (T1, T2)."""
+def pairings(kind: str, players: list[str], draw: str = "") -> list[tuple[str, str]]:
+    """(white, black) pairs for an event of this kind (T1-T4); ``draw`` seeds the shogi
+    league's random pairing of 9 or more (the event's name: repeatable)."""
     try:
+        if kind == "league":
+            if len(players) < 2:
+                raise AdminError("a league needs at least 2 players")
+            return shogi_league(players, draw)
+        if kind == "salon":
+            if len(players) < 2:
+                raise AdminError("a salon league needs at least 2 players")
+            return round_robin(players)
         if kind == "group":
             if len(players) != 4:
                 raise AdminError(f"a JCCA group has 4 players, not {len(players)}")
@@ -78,15 +102,20 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         raise AdminError("the event needs a name")
     if session.scalar(select(Event.id).where(Event.name == name)) is not None:
         raise AdminError(f"an event named {name!r} already exists")
-    for word in e.tiebreaks.split(","):
+    game = e.game or KIND_GAMES.get(e.kind, "chess")
+    if e.kind == "salon" and game != "go":
+        raise AdminError("--kind salon is the go salon's league (seed 004): --game go")
+    tiebreaks = e.tiebreaks or KIND_TIEBREAKS.get(e.kind, DEFAULT_TIEBREAKS)
+    for word in tiebreaks.split(","):
         if word.strip() not in TIEBREAKS:
             raise AdminError(f"--tiebreaks: unknown tie-break {word!r} ({', '.join(TIEBREAKS)})")
     try:
-        own = rules_for(e.game).rule_set  # options left unsaid follow the game's rules
+        own = rules_for(game).rule_set  # options left unsaid follow the game's rules
     except ValueError as exc:
         raise AdminError(f"--game: {exc}") from None
     e = replace(e, time_control=e.time_control or own.time_control,
-                conditionals=e.conditionals or own.conditionals)
+                conditionals=e.conditionals or own.conditionals, game=game,
+                tiebreaks=tiebreaks)
     members = [find_member(session, address) for address in e.players]
     emails = [m.email for m in members]
     if len(set(emails)) != len(emails):
@@ -96,10 +125,10 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         raise AdminError(f"--td is not a mail address: {e.td!r}")
     if td is not None and td in emails:
         raise AdminError("--td: the event's TD cannot play in it")
-    pairs = pairings(e.kind, emails)
+    pairs = pairings(e.kind, emails, draw=name)
     start = e.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date()
     event = Event(name=name, kind=e.kind, time_control=e.time_control,
-                  conditionals=e.conditionals, start_date=start, tiebreaks=e.tiebreaks,
+                  conditionals=e.conditionals, start_date=start, tiebreaks=tiebreaks,
                   td=td, final=int(e.final), created_at=now)
     session.add(event)
     session.flush()
@@ -109,8 +138,11 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         create_game(session, cfg, GameInput(white=w, black=b, event=name,
                                             time_control=e.time_control, start=start,
                                             conditionals=e.conditionals,
-                                            overrun=e.overrun, kind=e.game,
-                                            grace=e.grace, leave=e.leave), now)
+                                            overrun=e.overrun, kind=game,
+                                            grace=e.grace, leave=e.leave,
+                                            # R4: stones and komi from the points
+                                            options=SALON_OPTIONS if e.kind == "salon"
+                                            else ()), now)
         for w, b in pairs
     ]
     return games
@@ -131,12 +163,14 @@ def standing_form(game: Game) -> str | None:
 
 
 def event_results(games: Iterable[Game], names: dict[int, str]) -> list[GameResult]:
-    """The finished games among ``names``' players as the standings read them (T5)."""
+    """The finished games among ``names``' players as the standings read them (T5), with
+    the winner's margin where the game counts one (go, T4)."""
     found = []
     for g in games:
         form = standing_form(g)
         if form is not None and g.side0_id in names and g.side1_id in names:
-            found.append(GameResult(names[g.side0_id], names[g.side1_id], form))
+            found.append(GameResult(names[g.side0_id], names[g.side1_id], form,
+                                    result_margin(g)))
     return found
 
 
@@ -147,7 +181,15 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
     results = event_results(session.scalars(select(Game).where(Game.event == event.name)),
                             names)
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
-    return standings([m.name for m in players], results, order)
+    start = {m.name: seat for seat, m in enumerate(players, start=1)}  # T3: --players
+    ratings = None
+    if "rating" in order:  # T4: the points each player has now, in the event's game
+        kind = next((g.kind for g in session.scalars(
+            select(Game).where(Game.event == event.name).limit(1))), "go")
+        held = current_ratings(session, [m.id for m in players], kind)
+        ratings = {m.name: held[m.id] for m in players if m.id in held}
+    return standings([m.name for m in players], results, order, start_order=start,
+                     ratings=ratings, primary="rate" if event.kind == "salon" else "points")
 
 
 def event_text(session: Session, event: Event, lang: str = "en") -> str:

@@ -20,6 +20,19 @@ _WORDS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "0-0": "0-0",
           "draw": "1/2-1/2", "引き分け": "1/2-1/2", "both-lose": "0-0", "両者負け": "0-0"}
 
 
+def result_margin(game: Game) -> float | None:
+    """The winner's margin of a finished game that counts one (go ``B+3.5``: 3.5); None
+    for a win by resignation, time or forfeit, a draw, or a game without margins."""
+    text = (game.result or "").strip()
+    if game.status != "finished" or not text:
+        return None
+    try:
+        outcome = rules_for(game.kind).parse_result(text, game.termination or "")
+    except ValueError:  # the game's rules are not installed here
+        return None
+    return None if outcome is None or outcome.winner is None else outcome.margin
+
+
 def result_form(game: Game) -> str | None:
     """``1-0`` (side 0 won), ``0-1``, ``1/2-1/2`` or ``0-0`` (both lose: the shogi league's
     期限切れ) for a finished game; None for a void game or one without a result."""

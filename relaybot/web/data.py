@@ -29,10 +29,13 @@ from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
 TIEBREAK_NAMES = {
     "en": {"sb": "SB", "solkoff": "Solkoff", "buchholz": "Buchholz", "median": "Median",
            "median_buchholz": "Median Buchholz", "direct": "Direct encounter", "wins": "Wins",
-           "start": "Start order", "entry": "Entry order"},
+           "start": "Start order", "entry": "Entry order", "rate": "Win %",
+           "margin": "Margin", "direct_pair": "Direct encounter (two)",
+           "rating": "Points (rating)"},
     "ja": {"sb": "SB", "solkoff": "ソルコフ", "buchholz": "ソルコフ", "median": "ミディアム",
            "median_buchholz": "メディアン・ブッフホルツ", "direct": "直接対決", "wins": "勝数",
-           "start": "開始時の順位", "entry": "参加表明順"},
+           "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率",
+           "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "持点"},
 }
 EVENT_KINDS = {
     "en": {"group": "group", "match": "match", "ladder": "ladder challenge",
@@ -137,6 +140,8 @@ def event_page(session: Session, event: Event, lang: str) -> dict[str, Any]:
                 cells[result["no"]] = result["scores"]
         row["cells"] = [cells.get(n + 1) for n in range(len(table))]
     order = [t.strip() for t in event.tiebreaks.split(",") if t.strip()]
+    if event.kind == "salon":
+        order.insert(0, "rate")  # T4: the win rate ranks first
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     people = _people(session, games)

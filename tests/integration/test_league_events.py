@@ -1,0 +1,114 @@
+"""T3 and T4 as events (INTERFACE ``event new --kind league|salon``): the shogi league's
+games and order, the go salon's games on handicap from the points and its order by win
+rate and margins. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from relaybot.admin import AdminError, MemberInput, add_member
+from relaybot.events import EventInput, create_event, event_standings, event_text, find_event
+from relaybot.games import rules_for
+from relaybot.store.db import Store, migrate
+from relaybot.store.models import Game, Member
+from tests.integration.test_store import cfg_for
+
+pytestmark = pytest.mark.integration
+NOW = datetime(2027, 1, 10, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    s = Store.open(db_url)
+    migrate(s.engine)
+    yield s
+    s.dispose()
+
+
+def _members(store: Store, db_url: str, n: int, **rating: str) -> list[str]:
+    cfg = cfg_for(db_url)
+    emails = [f"p{i}@example.jp" for i in range(1, n + 1)]
+    with store.session() as s:
+        for i, email in enumerate(emails, start=1):
+            add_member(s, cfg, MemberInput(f"棋士, {i}号", email, lang="ja",
+                                           rank=rating.get(email)), NOW)
+    return emails
+
+
+def _finish(game: Game, result: str, termination: str = "resignation") -> None:
+    game.status, game.result, game.termination = "finished", result, termination
+    game.ply_count, game.end_date = 40, NOW.date()
+
+
+def test_t3_a_shogi_league_of_ten_plays_eight_games_each(store: Store, db_url: str) -> None:
+    """Seed 002 rule 14: 9 or more draw 8 opponents each; the games are shogi under the
+    league's rules (bank:20, optional proposals) without --game."""
+    emails = _members(store, db_url, 10)
+    with store.session() as s:
+        games = create_event(s, cfg_for(db_url), EventInput("第1期B級", "league", emails), NOW)
+        assert len(games) == 40 and {g.kind for g in games} == {"shogi"}
+        assert {g.time_control for g in games} == {"bank:20"}
+        assert {g.conditionals for g in games} == {"optional"}
+        per = Counter(m for g in games for m in (g.side0_id, g.side1_id))
+        assert set(per.values()) == {8}
+
+
+def test_t3_league_order_is_wins_then_the_starting_order(store: Store, db_url: str) -> None:
+    """Seed 002 rule 18: wins (千日手・持将棋 half) rank first; equal wins keep the order at
+    the start, which is --players' order: the fourth listed beats the first only on wins."""
+    emails = _members(store, db_url, 4)
+    with store.session() as s:
+        games = create_event(s, cfg_for(db_url), EventInput("第1期C級", "league", emails), NOW)
+        ids = {m.email: m.id for m in s.query(Member)}
+        for g in games:
+            pair = {g.side0_id, g.side1_id}
+            if pair == {ids["p1@example.jp"], ids["p4@example.jp"]}:
+                _finish(g, "1/2-1/2", "sennichite")  # 千日手: half each
+            elif ids["p4@example.jp"] in pair:  # p4 wins the others
+                _finish(g, "sente" if g.side0_id == ids["p4@example.jp"] else "gote")
+            elif ids["p1@example.jp"] in pair:  # p1 wins the others
+                _finish(g, "sente" if g.side0_id == ids["p1@example.jp"] else "gote")
+        s.flush()
+        rows = event_standings(s, find_event(s, "第1期C級"))
+    assert [(r.player, r.points) for r in rows[:2]] == [("棋士, 1号", 2.5), ("棋士, 4号", 2.5)]
+    assert rows[0].rank == 1 and rows[1].rank == 2  # not shared: the starting order
+
+
+def test_t4_a_salon_league_plays_on_points_and_ranks_by_win_rate(
+        store: Store, db_url: str) -> None:
+    """Seed 004: every game's stones and komi from the two players' points (4)), the
+    weaker taking Black; the order is the win rate, then the margins (resignation 20)."""
+    emails = _members(store, db_url, 3, **{"p1@example.jp": "3d", "p2@example.jp": "1k",
+                                           "p3@example.jp": "1k"})
+    with store.session() as s:
+        games = create_event(s, cfg_for(db_url), EventInput("2027年春 公式戦", "salon", emails),
+                             NOW)
+        go = rules_for("go")
+        ids = {m.email: m.id for m in s.query(Member)}
+        for g in games:
+            assert g.kind == "go"
+            board = go.load(g.position)
+            if ids["p1@example.jp"] in (g.side0_id, g.side1_id):
+                assert g.side1_id == ids["p1@example.jp"]  # the stronger takes White
+                assert board.handicap >= 2  # 3d against 1k: stones
+                _finish(g, "W+R")  # p1 wins by resignation: +20 each
+            else:
+                assert board.handicap == 0
+                _finish(g, "B+3.5", "counted")  # Black wins by 3.5
+        s.flush()
+        event = find_event(s, "2027年春 公式戦")
+        rows = event_standings(s, event)
+        text = event_text(s, event, "ja")
+    assert rows[0].player == "棋士, 1号" and rows[0].margin == 40.0
+    assert {r.margin for r in rows[1:]} == {-16.5, -23.5}
+    assert "勝率" in text and "目数差" in text and "持点" in text
+
+
+def test_a_salon_league_is_go(store: Store, db_url: str) -> None:
+    emails = _members(store, db_url, 2)
+    with store.session() as s, pytest.raises(AdminError, match="--game go"):
+        create_event(s, cfg_for(db_url), EventInput("x", "salon", emails, game="shogi"), NOW)
