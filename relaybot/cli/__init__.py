@@ -1,0 +1,109 @@
+"""The ``relaybot`` command line (INTERFACE.md). Every failure is one clear line.
+
+One module per command group adds its commands to the parser (``register(sub)``) and holds
+their handlers (``cmd_<group>_<command>(cfg, args) -> exit status``); ``common`` holds what
+they share: the errors, opening the store, ``--now`` and dates. Here are only the parser's
+top and ``main``, which turns every failure into one line and an exit status. How to add
+a command: docs/architecture.md.
+
+Each command imports what it needs when it runs: ``relaybot --version`` or a typo must
+not load SQLAlchemy, the mail stack and every game first. (No import cycle is behind
+these imports: ``python ../shared/tools/import_cycles.py relaybot`` finds none.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from relaybot.admin import AdminError
+from relaybot.cli import digest, events, games, init, members, run, serve, td
+from relaybot.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNREACHABLE, CliError, Unreachable
+from relaybot.config import ConfigError, load_config, redact_url
+from relaybot.logs import configure as configure_logging
+
+__all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNREACHABLE", "CliError", "Unreachable",
+           "build_parser", "main"]
+
+GROUPS = (init, members, games, run, digest, events, td, serve)
+"""The command groups, in the order ``relaybot --help`` lists their commands: init,
+member, game, run, digest, event, announce, td, demo, web."""
+
+
+def _version() -> str:
+    """The installed distribution's version (the source tree's when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("relaybot")
+    except PackageNotFoundError:
+        import relaybot
+
+        return str(getattr(relaybot, "__version__", "unknown"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``relaybot`` argument parser: every command and option, each with its help."""
+    parser = argparse.ArgumentParser(prog="relaybot", description=(
+        "Correspondence games (chess, shogi, go) by e-mail: checks every move mail and "
+        "relays it. Settings: relaybot.toml (or RELAYBOT_CONFIG) and RELAYBOT_<SECTION>_<KEY>."))
+    parser.add_argument("--version", action="version", version=f"relaybot {_version()}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for group in GROUPS:
+        group.register(sub)
+    return parser
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe (``relaybot game pgn ID | head -1``): send what is left of
+    stdout to /dev/null, so flushing it at exit raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _undecodable(argv: Sequence[str]) -> str | None:
+    """The first argument holding bytes that were not UTF-8 (Python keeps them as lone
+    surrogates, which no database can store: issue 12 item 11), or None."""
+    return next((a for a in argv if any("\ud800" <= ch <= "\udfff" for ch in a)), None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``relaybot`` console script."""
+    bad = _undecodable(sys.argv[1:] if argv is None else argv)
+    if bad is not None:
+        shown = bad.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+        print(f"relaybot: not valid UTF-8 text: {shown}", file=sys.stderr)
+        return 2
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        cfg = load_config() if args.command != "demo" else None
+        if cfg is not None and args.command != "run":
+            # warnings and errors in the operator's chosen form; run sets its own level
+            configure_logging("warning", cfg.log.format)
+        status = int(args.func(cfg, args))
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()  # the reader has what it wanted: no traceback, no message
+        return 0
+    except CliError as exc:
+        print(f"relaybot: {exc}", file=sys.stderr)
+        return exc.status
+    except (ConfigError, AdminError) as exc:
+        print(f"relaybot: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except SQLAlchemyError as exc:
+        print(f"relaybot: database error: {exc.__class__.__name__}: "
+              f"{redact_url(str(exc).splitlines()[0])}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130

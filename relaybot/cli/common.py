@@ -1,0 +1,74 @@
+"""What the commands share: their errors (one line and an exit status), opening the store,
+reading ``--now`` and dates, and the per-game rule options of ``game new`` and ``event new``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, date, datetime
+from typing import TypeAlias
+
+from sqlalchemy.exc import OperationalError
+
+from relaybot.config import Config, redact_url
+from relaybot.store.db import Store, migrate
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What each group's ``register(sub)`` adds its commands to."""
+
+
+class CliError(Exception):
+    """Shown as ``relaybot: <message>`` with exit status 2."""
+
+    status = 2
+
+
+class Unreachable(CliError):
+    """A server (IMAP, SMTP, the database) could not be reached: exit status 3, so a cron
+    job or a monitor can tell "try again later" from a mistake to fix."""
+
+    status = 3
+
+
+EXIT_OK, EXIT_ERROR, EXIT_UNREACHABLE = 0, 2, 3
+
+
+def parse_now(text: str | None) -> datetime | None:
+    """A ``--now`` value: ISO-8601, UTC when it names no zone; None when not given."""
+    if text is None:
+        return None
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise CliError(
+            f"--now: not an ISO-8601 time: {text!r} (e.g. 2026-11-22T09:00:00+09:00)"
+        ) from None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def parse_date(text: str) -> date:
+    """An argparse ``type``: a ``--start`` day, YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+
+
+def open_store(cfg: Config) -> Store:
+    """The configured database, migrated to the current schema; exit 3 when unreachable."""
+    store = Store.open(cfg.database.url)
+    try:
+        migrate(store.engine)
+    except OperationalError as exc:
+        raise Unreachable(f"database {redact_url(cfg.database.url)}: "
+                          f"{str(exc.orig).strip().splitlines()[0]}") from None
+    return store
+
+
+def rule_set_options(parser: argparse.ArgumentParser) -> None:
+    """The per-game rules a league may change: the grace days and leave."""
+    parser.add_argument("--grace", type=int, default=None,
+                        help="J7: days of grace after receipt (default: the game's rules, "
+                             "1 JCCA, 2 the shogi league)")
+    parser.add_argument("--no-leave", action="store_true",
+                        help="J12: no leave in this game (the shogi league: seed 002 rule 10)")

@@ -1,0 +1,108 @@
+"""``relaybot event new|show|final``: events (groups, matches, ladders, sections)."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+
+from relaybot.cli.common import Subparsers, open_store, parse_date, rule_set_options
+from relaybot.config import Config
+from relaybot.progress import progress_bar
+
+
+def register(sub: Subparsers) -> None:
+    event = sub.add_parser("event", help="events").add_subparsers(
+        dest="sub", required=True, metavar="SUBCOMMAND")
+    enew = event.add_parser("new", help="create an event and start all its games by mail")
+    enew.add_argument("name", help="the event's name")
+    enew.add_argument("--kind", required=True, choices=["group", "match", "ladder", "section"],
+                      help="group (all-play-all), match, ladder or section")
+    enew.add_argument("--players", required=True, help="addresses, comma separated")
+    enew.add_argument("--time-control", default=None,
+                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
+    enew.add_argument("--start", type=parse_date, metavar="YYYY-MM-DD",
+                      help="the day the clocks start (default today)")
+    enew.add_argument("--conditionals", default=None,
+                      choices=["binding", "optional", "off"], help="default: the game's rules")
+    enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct",
+                      help="tie-breaks in order, comma separated (default sb,solkoff,median,"
+                           "direct)")
+    enew.add_argument("--overrun", default="report", choices=["report", "forfeit"],
+                      help="J9: report an overrun to the TD (default) or forfeit at once")
+    enew.add_argument("--game", default="chess", help="the game every pairing plays")
+    enew.add_argument("--td", metavar="ADDR",
+                      help="the event's tournament director (default: [bot] td)")
+    enew.add_argument("--final", action="store_true",
+                      help="a JCCA final (T1): its results decide the next final's entry")
+    rule_set_options(enew)
+    enew.set_defaults(func=cmd_event_new)
+    eshow = event.add_parser("show", help="standings, crosstable and games")
+    eshow.add_argument("name", help="the event's name")
+    eshow.add_argument("--lang", default="en", choices=["ja", "en"],
+                       help="language of the table (default en)")
+    eshow.set_defaults(func=cmd_event_show)
+    efinal = event.add_parser("final", help="who qualifies for the final (T1)")
+    efinal.add_argument("name", help="the event's name")
+    efinal.set_defaults(func=cmd_event_final)
+
+
+def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.events import EventInput, create_event
+    from relaybot.service import start_mails
+
+    store = open_store(cfg)
+    now = datetime.now(UTC)
+    with store.session() as session:
+        games = create_event(session, cfg, EventInput(
+            name=args.name, kind=args.kind,
+            players=[p.strip() for p in args.players.split(",") if p.strip()],
+            time_control=args.time_control, start=args.start, conditionals=args.conditionals,
+            tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
+            grace=args.grace, leave=False if args.no_leave else None, td=args.td,
+            final=args.final), now)
+        with progress_bar("start mails") as advance:
+            for done, game in enumerate(games, start=1):
+                start_mails(session, cfg, game, now)
+                advance(done, len(games))
+        print(f"event {' '.join(args.name.split())}: {len(games)} games started")
+        for game in games:
+            print(f"{game.id} {cfg.bot.game_address(game.id)}")
+    return 0
+
+
+def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
+    from sqlalchemy import select
+
+    from relaybot.events import event_text, find_event
+    from relaybot.store.models import Game, Member
+
+    store = open_store(cfg)
+    with store.session() as session:
+        event = find_event(session, args.name)
+        kind = f"{event.kind}, final" if event.final else event.kind  # T1
+        print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
+        print(event_text(session, event, args.lang))
+        names = dict(session.execute(select(Member.id, Member.name)).all())
+        for g in session.scalars(select(Game).where(Game.event == event.name)
+                                 .order_by(Game.created_at, Game.id)):
+            print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
+                  f"{g.result or g.status}  {g.ply_count} plies")
+    return 0
+
+
+def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.core.events import LAST_FINAL_50, SOLE_FIRST
+    from relaybot.events import final_entry_for, find_event
+
+    store = open_store(cfg)
+    with store.session() as session:
+        found = final_entry_for(session, find_event(session, args.name))
+    if found.unfinished:
+        print(f"final entry (T1): nobody yet ({found.unfinished} games still being played)")
+        return 0
+    why = {SOLE_FIRST: "sole first", LAST_FINAL_50: "50% or more in the last final"}
+    shown = [f"{player} ({why.get(reason, 'tied first with 70% or more')}"
+             + (f": {final})" if reason == LAST_FINAL_50 else ")")
+             for player, reason, final in found.entries]
+    print("final entry (T1): " + (", ".join(shown) if shown else "nobody"))
+    return 0

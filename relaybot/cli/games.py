@@ -1,0 +1,229 @@
+"""``relaybot game new|list|show|pgn|record|export``: one game at a time."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from relaybot.admin import GameInput, create_game
+from relaybot.cli.common import CliError, Subparsers, open_store, parse_date, rule_set_options
+from relaybot.config import Config
+from relaybot.store.models import Member
+
+
+def register(sub: Subparsers) -> None:
+    game = sub.add_parser("game", help="games").add_subparsers(
+        dest="sub", required=True, metavar="SUBCOMMAND")
+    new = game.add_parser("new", help="start a game; prints its id and address")
+    new.add_argument("--white", required=True, metavar="ADDR",
+                     help="the member playing White (the first colour of the game)")
+    new.add_argument("--black", required=True, metavar="ADDR",
+                     help="the member playing Black (the second colour of the game)")
+    new.add_argument("--event", metavar="NAME", help="the event the game belongs to")
+    new.add_argument("--game", default="chess",
+                     help="the game: chess, shogi (--black is 先手 and moves first) or go "
+                     "(Black moves first; White in a handicap game)")
+    new.add_argument("--size", type=int, choices=[19, 13, 9], help="go: the board size")
+    new.add_argument("--handicap", help="go: N stones (2-9), or auto from the members' go "
+                     "points (R4)")
+    new.add_argument("--komi", type=float, help="go: komi added to White (negative: White "
+                     "gives Black)")
+    new.add_argument("--superko", action="store_const", const="1", default=None,
+                     help="go: positional superko (no whole-board position may repeat)")
+    rule_set_options(new)
+    new.add_argument("--time-control", default=None,
+                     help="10/30, 10/50, bank:20, ... (default: the game's rules)")
+    new.add_argument("--start", type=parse_date, metavar="YYYY-MM-DD",
+                     help="the day the clocks start (default today)")
+    new.add_argument("--conditionals", default=None, choices=["binding", "optional", "off"],
+                     help="J16 (default: the game's rules; optional in shogi)")
+    new.add_argument("--notation", choices=["san", "numeric"],
+                     help="notation of the game's mail (default: each member's own)")
+    new.add_argument("--overrun", default="report", choices=["report", "forfeit"],
+                     help="J9: report an overrun to the TD (default) or forfeit at once")
+    new.set_defaults(func=cmd_game_new)
+    glist = game.add_parser("list", help="games: id, game, state or result, players, event "
+                            "(tab-separated)")
+    glist.add_argument("--active", action="store_true", help="only games still being played")
+    glist.add_argument("--event", metavar="NAME", help="only the games of this event")
+    glist.set_defaults(func=cmd_game_list)
+    show = game.add_parser("show", help="record, clocks and state")
+    show.add_argument("id", help="the game id")
+    show.set_defaults(func=cmd_game_show)
+    pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
+    pgn.add_argument("id", help="the game id")
+    pgn.set_defaults(func=cmd_game_pgn)
+    record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
+    record.add_argument("id", help="the game id")
+    record.add_argument("--format", choices=["pgn", "kif", "csa", "sgf"], default=None,
+                        help="the record format (default: the game's own; chess PGN with "
+                        "the standard headers)")
+    record.set_defaults(func=cmd_game_record)
+
+    export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
+    export.add_argument("id", help="the game id")
+    export.add_argument("--out", required=True,
+                        help="mbox file to write (new; created readable by you only)")
+    export.set_defaults(func=cmd_game_export)
+
+
+def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The game's own start options given on the command line (go: size, handicap, komi)."""
+    return tuple((name, str(value)) for name in ("size", "handicap", "komi", "superko")
+                 if (value := getattr(args, name, None)) is not None)
+
+
+def _game(session: object, game_id: str) -> object:
+    from relaybot.store.models import Game
+
+    game = session.get(Game, game_id.strip().lower())  # type: ignore[attr-defined]
+    if game is None:
+        raise CliError(f"no game with id {game_id!r}")
+    return game
+
+
+def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.service import start_mails
+
+    store = open_store(cfg)
+    now = datetime.now(UTC)
+    with store.session() as session:
+        game = create_game(session, cfg, GameInput(
+            white=args.white, black=args.black, event=args.event,
+            time_control=args.time_control, start=args.start,
+            conditionals=args.conditionals, notation=args.notation,
+            overrun=args.overrun, kind=args.game, grace=args.grace,
+            leave=False if args.no_leave else None, options=_game_options(args)), now)
+        start_mails(session, cfg, game, now)
+        print(game.id)
+        print(cfg.bot.game_address(game.id))
+    return 0
+
+
+def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
+    """Games, one a line: id, game, state or result, White - Black, event, plies."""
+    from sqlalchemy import select
+
+    from relaybot.store.models import Game
+
+    store = open_store(cfg)
+    with store.session() as session:
+        query = select(Game).order_by(Game.created_at, Game.id)
+        if args.active:
+            query = query.where(Game.status == "active")
+        if args.event is not None:
+            query = query.where(Game.event == " ".join(args.event.split()))
+        games = list(session.scalars(query))
+        names = dict(session.execute(select(Member.id, Member.name)).all())
+        for g in games:
+            print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
+                  f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
+                  f"{g.event or '-'}\t{g.ply_count} plies")
+    if not games:
+        print("no games" + (" in that event" if args.event is not None else ""),
+              file=sys.stderr)
+    return 0
+
+
+def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.gamefile import GameFile
+
+    store = open_store(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        g = gf.game
+        position = gf.rules.load(g.position)
+        print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
+        sides = gf.rules.side_names("en")  # side 0 first: White in chess, Sente in shogi
+        print(f"{sides[0]}: {gf.white.name} <{gf.white.email}>")
+        print(f"{sides[1]}: {gf.black.name} <{gf.black.email}>")
+        print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
+              f"  conditionals: {g.conditionals}")
+        print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")
+        print(f"rules: grace {g.grace} day(s) after receipt (J7), leave "
+              f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'} (J12), "
+              f"overrun {g.overrun} (J9)")
+        print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
+        if g.status == "active":
+            print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])
+        else:
+            print(f"ended: {g.end_date} ({g.termination})")
+        for move in gf.moves:
+            print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC")
+        print(gf.rules.board_text(position, "en"))
+    return 0
+
+
+def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
+    """J15: the game's record (PGN in the JCCA report form for chess), exactly as the
+    report goes to the TD."""
+    from relaybot.views import GameFile, game_record
+
+    store = open_store(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        print(game_record(cfg, gf))
+    return 0
+
+
+def cmd_game_record(cfg: Config, args: argparse.Namespace) -> int:
+    """The game's record file as programs read it (PGN with the standard headers for
+    chess: TimeControl, Termination, EventDate, WhiteElo/BlackElo, Site from the config)."""
+    from relaybot.views import GameFile, event_start, game_record
+
+    store = open_store(cfg)
+    with store.session() as session:
+        game = _game(session, args.id)
+        gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        try:
+            text = game_record(cfg, gf, args.format or "", standard=True,
+                               event_date=event_start(session, gf.game.event))
+        except ValueError as exc:
+            raise CliError(f"--format: {exc}") from None
+        print(text)
+    return 0
+
+
+def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
+    """J19: every mail in and out of one game, raw, as an mbox file for the TD."""
+    import mailbox
+
+    from sqlalchemy import select
+
+    from relaybot.store.models import Inbound, MailGame, Outbox
+
+    store = open_store(cfg)
+    out = Path(args.out)
+    try:
+        # the players' mail, headers and addresses: readable by the operator alone
+        os.close(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise CliError(f"{out} exists; choose a new file name") from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror}") from None
+    with store.session() as session:
+        game = _game(session, args.id)
+        gid = game.id  # type: ignore[attr-defined]
+        # its own mails, and those about it among others (sections, leave, TD: MailGame)
+        linked_in = select(MailGame.inbound_id).where(MailGame.game_id == gid)
+        linked_out = select(MailGame.outbox_id).where(MailGame.game_id == gid)
+        inbound = session.execute(select(Inbound.received_at, Inbound.raw).where(
+            (Inbound.game_id == gid) | Inbound.id.in_(linked_in))).all()
+        outbound = session.execute(select(Outbox.created_at, Outbox.raw).where(
+            (Outbox.game_id == gid) | Outbox.id.in_(linked_out))).all()
+    box = mailbox.mbox(str(out), create=True)
+    try:
+        box.lock()
+        for _when, raw in sorted([*inbound, *outbound], key=lambda row: row[0]):
+            box.add(mailbox.mboxMessage(raw))
+        box.flush()
+    finally:
+        box.unlock()
+        box.close()
+    print(f"wrote {len(inbound) + len(outbound)} mails of game {gid} to {out}")
+    return 0

@@ -1,0 +1,196 @@
+"""``relaybot member add|list|show|set|import``: the club's members and their ratings."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from relaybot.admin import MemberInput, add_member, parse_rating
+from relaybot.admin import import_members as import_members_csv
+from relaybot.cli.common import Subparsers, open_store
+from relaybot.config import Config
+from relaybot.progress import progress_bar
+from relaybot.rating_book import KINDS as RATING_KINDS
+from relaybot.store.models import Member
+
+
+def register(sub: Subparsers) -> None:
+    member = sub.add_parser("member", help="club members").add_subparsers(
+        dest="sub", required=True, metavar="SUBCOMMAND")
+    add = member.add_parser("add", help="register one member")
+    add.add_argument("--name", required=True, help='the name, "Family, Given"')
+    add.add_argument("--email", required=True, help="the member's mail address")
+    _member_options(add)
+    add.set_defaults(func=cmd_member_add)
+    mlist = member.add_parser("list", help="every member: address, name, language, zone, "
+                              "digest, ratings (tab-separated)")
+    mlist.set_defaults(func=cmd_member_list)
+    mshow = member.add_parser("show", help="a member's ratings and grade")
+    mshow.add_argument("email", help="the member's address")
+    mshow.set_defaults(func=cmd_member_show)
+    mset = member.add_parser("set", help="change a member's settings or a rating")
+    mset.add_argument("email", help="the member's address")
+    mset.add_argument("--name", help='a new name, "Family, Given"')
+    _member_options(mset)
+    mset.add_argument("--digest", choices=["weekly", "off"], help="the weekly digest mail")
+    mset.add_argument("--email", dest="new_email", metavar="NEW",
+                      help="move the member's main address to NEW (games and ratings stay)")
+    mset.add_argument("--add-address", action="append", metavar="OTHER",
+                      help="another address the member writes from (repeatable)")
+    mset.add_argument("--remove-address", action="append", metavar="OTHER",
+                      help="forget one of the member's other addresses")
+    mset.add_argument("--drop-title", action="append", metavar="TITLE",
+                      help="remove a title entered by mistake (one of that title)")
+    mset.set_defaults(func=cmd_member_set)
+    imp = member.add_parser("import", help="add members from a CSV file (all or nothing)")
+    imp.add_argument("file", help="CSV in UTF-8 or Shift_JIS (cp932); header "
+                     "name,email,lang,tz,rating,notation (+ game,provisional,rank)")
+    imp.set_defaults(func=cmd_member_import)
+
+
+def _member_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``member add`` and ``member set`` (INTERFACE.md)."""
+    parser.add_argument("--lang", choices=["ja", "en"],
+                        help="the language of the member's mail (default: [bot] language)")
+    parser.add_argument("--tz", metavar="ZONE",
+                        help="IANA time zone, e.g. Asia/Tokyo (default: [bot] timezone); "
+                             "days are counted in it (J6)")
+    parser.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
+    parser.add_argument("--rating", metavar="N",
+                        help="rating in --game (official; (N) in parentheses: provisional)")
+    parser.add_argument("--provisional", action="store_true",
+                        help="the --rating is provisional (R2: replaced by Rb after 12 games)")
+    # checked by admin, not argparse choices: a mistake is then one line, not a usage
+    parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
+                        " (default chess)")
+    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+    parser.add_argument("--title", action="append", metavar="TITLE",
+                        help="a title won, for grade points (R3): japan_champion (each time "
+                        "won), IM, SIM, GM; repeat the option for several")
+
+
+def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInput:
+    """The options ``member add`` and ``member set`` share; ``--rating (1320)`` is
+    provisional as R2 prints it, a bare number official unless ``--provisional``."""
+    rating, bracketed = (parse_rating(args.rating) if args.rating is not None
+                         else (None, False))
+    return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
+                       notation=args.notation, provisional=args.provisional or bracketed,
+                       game=args.game, rank=args.rank, titles=tuple(args.title or ()),
+                       drop_titles=tuple(getattr(args, "drop_title", None) or ()))
+
+
+def _ratings_line(session: Session, member: Member) -> str:
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import KINDS, display, ratings_of, titles_of
+
+    rows = ratings_of(session, member.id)
+    shown = [f"{kind} {display(rows[kind], kind)}" for kind in KINDS if kind in rows]
+    titles = titles_text(titles_of(session, member.id))
+    return ("ratings: " + (", ".join(shown) if shown else "none (unrated)")
+            + (f"; titles: {titles}" if titles else ""))
+
+
+def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
+    store = open_store(cfg)
+    with store.session() as session:
+        member = add_member(session, cfg, _member_input(args, args.name, args.email),
+                            datetime.now(UTC))
+        print(f"member {member.id}: {member.name} <{member.email}>")
+        print(_ratings_line(session, member))
+    return 0
+
+
+def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
+    """Every member, one a line: address, name, language, zone, digest, ratings."""
+    from sqlalchemy import select
+
+    from relaybot.rating_book import KINDS, display, ratings_of
+
+    store = open_store(cfg)
+    with store.session() as session:
+        members = list(session.scalars(select(Member).order_by(Member.name, Member.email)))
+        for m in members:
+            rows = ratings_of(session, m.id)
+            shown = " ".join(f"{kind}:{display(rows[kind], kind)}"
+                             for kind in KINDS if kind in rows) or "unrated"
+            print(f"{m.email}\t{m.name}\t{m.lang}\t{m.tz}\tdigest {m.digest}\t{shown}")
+    if not members:
+        print("no members yet (relaybot member add / member import)", file=sys.stderr)
+    return 0
+
+
+def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.admin import find_member
+    from relaybot.core.ratings import titles_text
+    from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
+
+    store = open_store(cfg)
+    with store.session() as session:
+        m = find_member(session, args.email)
+        points, grade = grade_of(session, m)
+        titles = titles_text(titles_of(session, m.id))
+        print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
+              f"  digest {m.digest}")
+        rows = ratings_of(session, m.id)
+        # chess is always shown, as before: unrated, it reads (1200) after 0 games (R1);
+        # other kinds only once the member has a rating in them
+        for kind in KINDS:
+            row = rows.get(kind)
+            if row is None and kind != "chess":
+                continue
+            games = row.rated_games if row is not None else 0
+            if kind == "go":  # R4: salon points and the rank they reach
+                print(f"go: points {display(row, kind)} after {games} games")
+                continue
+            line = f"{kind}: rating {display(row, kind)} after {games} rated games"
+            if kind == "chess":  # R3: JCCA grades are chess grades, titles part of them
+                line += f"; grade points {points} ({grade})"
+                if titles:
+                    line += f"; titles {titles}"
+            print(line)
+    return 0
+
+
+def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.admin import (
+        add_address,
+        change_email,
+        find_member,
+        member_addresses,
+        remove_address,
+        update_member,
+    )
+
+    store = open_store(cfg)
+    now = datetime.now(UTC)
+    with store.session() as session:
+        m = find_member(session, args.email)
+        update_member(session, cfg, m, _member_input(args, args.name or "", m.email))
+        if args.digest:
+            m.digest = args.digest
+        if args.new_email:
+            change_email(session, m, args.new_email)
+        for address in args.add_address or ():
+            add_address(session, m, address, now)
+        for address in args.remove_address or ():
+            remove_address(session, m, address)
+        others = member_addresses(session, m)
+        print(f"{m.name} <{m.email}>: digest {m.digest}, lang {m.lang}, tz {m.tz}")
+        if others:
+            print("also writes from: " + ", ".join(others))
+        print(_ratings_line(session, m))
+    return 0
+
+
+def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
+    store = open_store(cfg)
+    with store.session() as session, progress_bar("checking members") as advance:
+        members = import_members_csv(session, cfg, Path(args.file), datetime.now(UTC),
+                                     progress=advance)
+    print(f"imported {len(members)} members")
+    return 0
