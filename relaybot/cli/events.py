@@ -15,8 +15,11 @@ def register(sub: Subparsers) -> None:
         dest="sub", required=True, metavar="SUBCOMMAND")
     enew = event.add_parser("new", help="create an event and start all its games by mail")
     enew.add_argument("name", help="the event's name")
-    enew.add_argument("--kind", required=True, choices=["group", "match", "ladder", "section"],
-                      help="group (all-play-all), match, ladder or section")
+    enew.add_argument("--kind", required=True,
+                      choices=["group", "match", "ladder", "section", "league", "salon"],
+                      help="group (JCCA preliminary), match, ladder, section (ICCF), league "
+                           "(the shogi league, seed 002) or salon (the go salon's league, "
+                           "seed 004)")
     enew.add_argument("--players", required=True, help="addresses, comma separated")
     enew.add_argument("--time-control", default=None,
                       help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -24,12 +27,15 @@ def register(sub: Subparsers) -> None:
                       help="the day the clocks start (default today)")
     enew.add_argument("--conditionals", default=None,
                       choices=["binding", "optional", "off"], help="default: the game's rules")
-    enew.add_argument("--tiebreaks", default="sb,solkoff,median,direct",
+    enew.add_argument("--tiebreaks", default=None,
                       help="tie-breaks in order, comma separated (default sb,solkoff,median,"
-                           "direct)")
+                           "direct; a league: start, the order of --players; a salon: "
+                           "margin,direct_pair,rating after the win rate)")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"],
                       help="J9: report an overrun to the TD (default) or forfeit at once")
-    enew.add_argument("--game", default="chess", help="the game every pairing plays")
+    enew.add_argument("--game", default=None,
+                      help="the game every pairing plays (default chess; shogi for a "
+                           "league, go for a salon)")
     enew.add_argument("--td", metavar="ADDR",
                       help="the event's tournament director (default: [bot] td)")
     enew.add_argument("--final", action="store_true",

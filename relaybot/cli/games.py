@@ -33,6 +33,9 @@ def register(sub: Subparsers) -> None:
                      "gives Black)")
     new.add_argument("--superko", action="store_const", const="1", default=None,
                      help="go: positional superko (no whole-board position may repeat)")
+    new.add_argument("--free", action="store_const", const="1", default=None,
+                     help="go: a free game at the players' wish, which leaves the salon's "
+                          "points as they were (seed 004)")
     rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -72,7 +75,7 @@ def register(sub: Subparsers) -> None:
 
 def _game_options(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     """The game's own start options given on the command line (go: size, handicap, komi)."""
-    return tuple((name, str(value)) for name in ("size", "handicap", "komi", "superko")
+    return tuple((name, str(value)) for name in ("size", "handicap", "komi", "superko", "free")
                  if (value := getattr(args, name, None)) is not None)
 
 

@@ -88,6 +88,10 @@ def test_size_handicap_and_komi_by_hand(tmp_path: Path) -> None:
     assert game.get_size() == 9 and game.get_handicap() is None and game.get_komi() == 5.5
     show = relaybot(tmp_path, "game", "show", even).stdout
     assert "Komi: 5.5  Positional superko" in show and "to move: Black" in show
+    free = _new(tmp_path, "--white", "shiro@example.jp", "--black", "kuro@example.jp",
+                "--free")  # seed 004: a free game at the players' wish
+    assert "Free game (the points do not change)" in relaybot(
+        tmp_path, "game", "show", free).stdout
 
 
 @pytest.mark.parametrize(("args", "needle"), [

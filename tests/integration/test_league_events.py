@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from relaybot.events import EventInput, create_event, event_standings, event_tex
 from relaybot.games import rules_for
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game, Member
+from tests.integration.test_cli import one_line_error, relaybot
 from tests.integration.test_store import cfg_for
 
 pytestmark = pytest.mark.integration
@@ -112,3 +114,28 @@ def test_a_salon_league_is_go(store: Store, db_url: str) -> None:
     emails = _members(store, db_url, 2)
     with store.session() as s, pytest.raises(AdminError, match="--game go"):
         create_event(s, cfg_for(db_url), EventInput("x", "salon", emails, game="shogi"), NOW)
+
+
+def test_event_new_league_and_salon_from_the_command_line(tmp_path: Path) -> None:
+    """INTERFACE ``event new NAME --kind league|salon``: the league plays shogi and the
+    salon go without --game; ``event show`` prints each kind's own order."""
+    relaybot(tmp_path, "init")
+    for i in range(1, 4):
+        proc = relaybot(tmp_path, "member", "add", "--name", f"Player, {i}",
+                        "--email", f"p{i}@example.jp", "--game", "go", "--rank", f"{i}k")
+        assert proc.returncode == 0, proc.stderr
+    players = "p1@example.jp,p2@example.jp,p3@example.jp"
+    league = relaybot(tmp_path, "event", "new", "Shogi A", "--kind", "league",
+                      "--players", players)
+    assert league.returncode == 0, league.stderr
+    salon = relaybot(tmp_path, "event", "new", "Go salon", "--kind", "salon",
+                     "--players", players)
+    assert salon.returncode == 0, salon.stderr
+    games = relaybot(tmp_path, "game", "list").stdout
+    assert games.count("\tshogi\t") == 3 and games.count("\tgo\t") == 3
+    shown = relaybot(tmp_path, "event", "show", "Go salon").stdout
+    assert "Win%" in shown and "Margin" in shown and "Rating" in shown
+    assert "Pts" in relaybot(tmp_path, "event", "show", "Shogi A").stdout
+    wrong = relaybot(tmp_path, "event", "new", "X", "--kind", "salon", "--game", "chess",
+                     "--players", players)
+    one_line_error(wrong, "--game go")

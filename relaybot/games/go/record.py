@@ -21,12 +21,14 @@ _LABELS = {
            "handicap": "Handicap", "stones": "stones", "to_move": "to move",
            "to_state": "to state the result", "last": "Last move", "none": "none",
            "superko": "Positional superko",
+           "free": "Free game (the points do not change)",
            "counting": "Both players passed. Each now states the result on a line of its "
                        "own, e.g. result B+3.5 (or W+R, jigo)."},
     "ja": {"black": "黒", "white": "白", "captures": "アゲハマ", "komi": "コミ",
            "handicap": "置き石", "stones": "子", "to_move": "の番",
            "to_state": "が結果を申告する番", "last": "最終手", "none": "なし",
            "superko": "同形反復禁止（スーパーコウ）",
+           "free": "自由対局（持点は変わりません）",
            "counting": "両者がパスしました。それぞれ結果を1行で申告してください"
                        "（例: 結果 黒3目半勝ち、結果 B+3.5）。"},
 }
@@ -70,6 +72,8 @@ def board_text(position: GoPosition, lang: str) -> str:
             words["stones"] if lang == "ja" else f" {words['stones']}")
     if position.superko:
         komi += "  " + words["superko"]
+    if position.free:
+        komi += "  " + words["free"]
     rows.append(komi)
     side = (black, white)[position.to_move]
     state = words["to_state"] if position.counting else words["to_move"]
