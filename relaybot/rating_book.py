@@ -46,6 +46,9 @@ UNRATED_TERMINATIONS = ("withdrawal_void", "withdrawal_suspended")
 # R1, seed 002 (11: 不戦勝・不戦敗…は除く; 8: 対戦開始後の棄権は、不戦敗): the shogi league
 # rates no game a withdrawal decided, even one with play
 SHOGI_UNRATED_TERMINATIONS = ("withdrawal_lost",)
+# R4, seed 004 5)(5): 不戦勝、不戦敗は…次期の持点には反映させない: a go game won or lost by
+# default (a TD's forfeit, a withdrawal) leaves the points as they were
+GO_UNRATED_TERMINATIONS = ("forfeit", "withdrawal_lost")
 # R1: an unrated player starts at 1200 provisional; R4: a go player of unknown strength
 # starts at 0 points (seed 004: 初期値を「0」), and salon points are never provisional.
 DEFAULT: dict[str, tuple[int, bool]] = {
@@ -194,6 +197,8 @@ def _next_states(game: Game, states: tuple[RatingState, RatingState]
     if kind == "shogi" and game.termination in SHOGI_UNRATED_TERMINATIONS:
         return None
     if kind == "go":
+        if game.termination in GO_UNRATED_TERMINATIONS:
+            return None
         go = _go_deltas(game)
         if go is None:
             return None

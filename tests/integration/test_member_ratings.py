@@ -216,6 +216,22 @@ def test_r4_a_free_game_leaves_the_points_as_they_were(
         assert (b.rating, w.rating) == (76, 144)
 
 
+def test_r4_a_win_by_default_leaves_the_points(store: Store, db_url: str) -> None:
+    """Seed 004 5)(5): wins and losses by default (不戦勝・不戦敗) count in the league's
+    order but not in the points; the same result played out moves them."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        black = member(s, cfg, "kuro@example.jp", rank="5k")
+        white = member(s, cfg, "shiro@example.jp", rank="5k")
+        forfeited = go_game(s, cfg, black.email, white.email)
+        forfeited.termination = "forfeit"
+        assert not finish(s, forfeited, "B+F")
+        b = rating_row(s, black.id, "go")
+        assert b is not None and (b.rating, b.rated_games) == (75, 0)
+        assert finish(s, go_game(s, cfg, black.email, white.email), "B+R")
+        assert (b.rating, b.rated_games) == (76, 1)
+
+
 def test_import_reads_game_and_provisional_columns(
         store: Store, db_url: str, tmp_path: Path) -> None:
     """CSV import: ``game`` (default chess), ``provisional`` (default official, R1), a
