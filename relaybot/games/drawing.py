@@ -1,10 +1,13 @@
 """What the games' board pictures (issue 15) share: a small PNG, and a font for kanji.
 
-A board picture is composed in RGB from layers each game caches (the empty board with
-its coordinates, the pieces or stones), then mapped onto a fixed palette made once per
-game from those same layers, and written as an 8-bit PNG: a third of the bytes to
-compress and a third of the size of an RGB PNG, with no visible difference (a board has
-a few dozen colours). A picture takes a millisecond or two.
+Each game draws, once per process and in full colour, the empty board of each seat
+(with its coordinates) and a tile for each thing that can stand on a square (a piece on
+a light or dark square, a stone on an inner or edge point); then makes one palette from
+them (:func:`make_palette`) and maps every layer and tile onto it (:func:`on_palette`).
+A picture is the board's copy with the tiles pasted in (indices copied: no mask, no
+blending, no colour mapping) written as an 8-bit PNG (:func:`png`): a third of the bytes
+to compress and about a third of the size of an RGB PNG, with no visible difference (a
+board has a few dozen colours). A picture takes about a millisecond.
 
 The Japanese glyphs of shogi's pieces need a CJK font; :func:`cjk_font_path` looks for
 one once per process (Debian's fonts-ipafont-gothic, else any font fontconfig says
@@ -32,7 +35,7 @@ CJK_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
 )
 RGB = tuple[int, int, int]
-PNG_LEVEL = 6  # zlib level: 8-bit pictures compress in about a millisecond at 6
+PNG_LEVEL = 3  # zlib: 6 saves a fifth of the bytes (2-3 kB) but doubles the time
 
 
 @lru_cache(maxsize=1)
@@ -77,10 +80,10 @@ def latin_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 def make_palette(layers: Iterable[Image.Image], keys: Iterable[RGB] = (),
                  colours: int = 128) -> Image.Image:
-    """A palette image for :func:`png` from every layer a picture is composed of (their
-    colours, anti-aliased edges included), made once per game. The ``keys`` (a board's
-    own colours: a stone, the last move's mark) are in it exactly, however few pixels
-    show them."""
+    """A palette image (for :func:`on_palette`) from every layer and tile a picture is
+    composed of (their colours, anti-aliased edges included), made once per game. The
+    ``keys`` (a board's own colours: a stone, the last move's mark) are in it exactly,
+    however few pixels show them."""
     exact = list(dict.fromkeys(keys))
     images = [layer.convert("RGB") for layer in layers]
     width = sum(i.width for i in images)
@@ -97,11 +100,16 @@ def make_palette(layers: Iterable[Image.Image], keys: Iterable[RGB] = (),
     return palette
 
 
-def png(image: Image.Image, palette: Image.Image) -> bytes:
-    """``image`` mapped onto ``palette`` and written as an 8-bit PNG."""
+def on_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """``image`` mapped onto ``palette`` (each colour to the nearest): a layer or tile
+    made once, pasted into pictures on the same palette as it is, without a mask."""
+    return image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def png(image: Image.Image) -> bytes:
+    """A picture composed on a palette (:func:`on_palette`), written as an 8-bit PNG."""
     out = io.BytesIO()
-    image.quantize(palette=palette, dither=Image.Dither.NONE).save(
-        out, format="PNG", compress_level=PNG_LEVEL)
+    image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
 
 

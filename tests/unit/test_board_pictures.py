@@ -221,6 +221,8 @@ def test_the_mail_gets_the_games_own_picture(rules: GameRules) -> None:
                       "club.example")
     assert alt is not None and len(alt.images) == 1
     assert alt.images[0].data == picture["board_png"]
+    width, height = _image(picture["board_png"]).size  # shown in its own shape (shogi's
+    assert f'width="{width}" height="{height}"' in alt.html  # is wider than it is high)
 
 
 def test_chess_still_draws_its_own_picture_small_and_from_either_side() -> None:

@@ -6,15 +6,15 @@ moves in: columns A-T without I along the top and bottom, rows numbered from the
 on both sides. Both players read a go board from the same side (``board_text``), so the
 picture is the same for either seat. 19, 13 and 9 lines (any size from 2 to 19 draws).
 
-The empty board of each size and the stones are drawn once per process; a picture
-pastes the stones and writes an 8-bit PNG, a millisecond or two instead of a tenth of a
-second or more for rasterising the SVG.
+The empty board of each size and a tile of each stone (black or white, ringed or not, on
+an inner, edge or corner point) are drawn once per process on one palette; a picture
+pastes the stones' tiles into a copy of the board and writes an 8-bit PNG, about a
+millisecond instead of the tens of milliseconds rasterising the SVG takes; the last few
+pictures are kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -62,19 +62,10 @@ def star_points(size: int) -> list[tuple[int, int]]:
     return [(r, c) for r in lines for c in lines]
 
 
-@dataclass(frozen=True)
-class _Layers:
-    """One size's empty board and stones (RGBA, the last-move ring apart)."""
-
-    base: Image.Image
-    stones: tuple[Image.Image, Image.Image]  # black, white
-    rings: tuple[Image.Image, Image.Image]  # the last-move ring on black, on white
-
-
 def _disc(diameter: int, fill: tuple[int, int, int], outline: tuple[int, int, int],
           ring: float = 0.0) -> Image.Image:
     """An anti-aliased disc (a stone; with ``ring``, a ring of that fraction of the
-    diameter instead)."""
+    diameter instead), RGBA."""
     canvas, k = drawing.supersampled((diameter, diameter))
     draw = ImageDraw.Draw(canvas)
     d = diameter * k
@@ -89,8 +80,8 @@ def _disc(diameter: int, fill: tuple[int, int, int], outline: tuple[int, int, in
 
 
 @lru_cache(maxsize=4)
-def _layers(size: int) -> _Layers:
-    """The empty board of ``size`` lines with its coordinates, and its stones."""
+def _board(size: int) -> Image.Image:
+    """The empty board of ``size`` lines with its star points and coordinates (RGB)."""
     c, o, s = cell_of(size), origin(size), side(size)
     image = Image.new("RGB", (s, s), BOARD)
     draw = ImageDraw.Draw(image)
@@ -108,45 +99,81 @@ def _layers(size: int) -> _Layers:
         for edge in (MARGIN / 2, s - MARGIN / 2):
             drawing.centred_text(draw, (line, edge), GTP_COLUMNS[k], font, TEXT)
             drawing.centred_text(draw, (edge, row_line), str(k + 1), font, TEXT)
-    diameter = (c - 1) | 1  # odd: a stone's middle pixel on its point
-    stones = (_disc(diameter, BLACK, LINE), _disc(diameter, WHITE, LINE))
-    ring = _disc(diameter, MARK, MARK, ring=0.5)
-    return _Layers(image, stones, (ring, ring))
-
-
-def _draw(size: int, stones: Iterable[tuple[int, int, int]],
-          last: tuple[int, int] | None) -> Image.Image:
-    """The picture in RGB: ``stones`` as (row, column, side), ``last`` the last move."""
-    layers = _layers(size)
-    image = layers.base.copy()
-    half = layers.stones[0].width // 2
-    for row, col, colour in stones:
-        x, y = point_xy(row, col, size)
-        stone = layers.stones[colour]
-        image.paste(stone, (x - half, y - half), stone)
-    if last is not None:
-        x, y = point_xy(*last, size)
-        ring = layers.rings[0]
-        image.paste(ring, (x - half, y - half), ring)
     return image
+
+
+def _kind(index: int, size: int) -> int:
+    """0 for the first line, 2 for the last, 1 between: what a point's tile shows of the
+    lines under a stone depends on that alone (a star point is hidden under it)."""
+    return 0 if index == 0 else 2 if index == size - 1 else 1
+
+
+def _tile_box(row: int, col: int, size: int) -> tuple[int, int, int, int]:
+    """The square of pixels a stone on (row, col) covers, one line spacing wide: tiles
+    of neighbouring points abut."""
+    x, y = point_xy(row, col, size)
+    c = cell_of(size)
+    return x - c // 2, y - c // 2, x - c // 2 + c, y - c // 2 + c
+
+
+def _stone(size: int, colour: int, marked: bool, row_kind: int, col_kind: int) -> Image.Image:
+    """A stone (ringed when it is the last move) on a point of the given kind, with the
+    board and lines around it (RGB)."""
+    row = (size - 1, 1, 0)[row_kind]  # a point of that kind (rows counted from the bottom)
+    col = (0, 1, size - 1)[col_kind]
+    tile = _board(size).crop(_tile_box(row, col, size))
+    diameter = (cell_of(size) - 1) | 1  # odd: a stone's middle pixel on its point
+    at = (cell_of(size) // 2 - diameter // 2,) * 2
+    disc = _disc(diameter, (BLACK, WHITE)[colour], LINE)
+    tile.paste(disc, at, disc)
+    if marked:
+        ring = _disc(diameter, MARK, MARK, ring=0.5)
+        tile.paste(ring, at, ring)
+    return tile
+
+
+VARIANTS = [(colour, marked, r, c) for colour in (0, 1) for marked in (False, True)
+            for r in range(3) for c in range(3)]
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The colours of every size's board, stones and ring, made once."""
-    samples = []
-    for size in sorted(set(CELLS)):
-        stones = [(r, c, (r + c) % 2) for r in range(0, size, 2) for c in range(size)]
-        samples.append(_draw(size, stones, (0, 0)))
-    return drawing.make_palette(samples, (BOARD, BLACK, WHITE, MARK, TEXT), colours=64)
+    layers = [_board(size) for size in CELLS]
+    layers += [_stone(size, *variant) for size in CELLS for variant in VARIANTS]
+    return drawing.make_palette(layers, (BOARD, BLACK, WHITE, MARK, TEXT), colours=64)
+
+
+@lru_cache(maxsize=4)
+def _base(size: int) -> Image.Image:
+    """:func:`_board` on the palette."""
+    return drawing.on_palette(_board(size), _palette())
+
+
+@lru_cache(maxsize=128)
+def _tile(size: int, colour: int, marked: bool, row_kind: int, col_kind: int) -> Image.Image:
+    """:func:`_stone` on the palette."""
+    return drawing.on_palette(_stone(size, colour, marked, row_kind, col_kind), _palette())
 
 
 def board_png(position: GoPosition, viewer: int = 0) -> bytes:
-    """The board as PNG (the same for either ``viewer``: go is read from one side)."""
+    """The board as PNG (the same for either ``viewer``: go is read from one side, so
+    the move relayed to the opponent and its receipt to the mover share one picture)."""
     del viewer
-    size = position.size
-    colours = {"b": 0, "w": 1}
-    stones = [(row, col, colours[colour])
-              for colour, (row, col) in position.board.list_occupied_points()]
-    last = to_rc(position.last, size) if position.last and position.last != PASS else None
-    return drawing.png(_draw(size, stones, last), _palette())
+    last = position.last if position.last and position.last != PASS else None
+    return _picture(position.size, position.grid(), last)
+
+
+@lru_cache(maxsize=32)
+def _picture(size: int, grid: str, last: str | None) -> bytes:
+    """The PNG of a board given as ``GoPosition.grid`` (top row first) and its last move."""
+    marked = to_rc(last, size) if last else None
+    image = _base(size).copy()
+    for index, mark in enumerate(grid):
+        if mark == ".":
+            continue
+        row, col = size - 1 - index // size, index % size
+        tile = _tile(size, 0 if mark == "X" else 1, (row, col) == marked,
+                     _kind(size - 1 - row, size), _kind(col, size))
+        image.paste(tile, _tile_box(row, col, size)[:2])
+    return drawing.png(image)

@@ -8,11 +8,12 @@ in red (と 杏 圭 全 馬 竜); 先手's king 玉, 後手's 王. The pieces in
 board as on a real 駒台: the near side's to the lower right, the far side's to the upper
 left. The square the last move went to is tinted.
 
-The empty board of each seat, each piece and each count are drawn once per process (a
-piece's kanji needs a CJK font, :func:`relaybot.games.drawing.cjk_font`); a picture
-pastes them and writes an 8-bit PNG, a millisecond or two instead of a tenth of a second
-or more for rasterising an SVG. Without a CJK font :func:`board_png` gives ``b""`` and
-the mail has the SVG rasterised (``relaybot.views.board_picture``); that is decided once.
+The empty board of each seat, each piece on a square (plain or tinted) and on a 駒台,
+and each count are drawn once per process on one palette (a piece's kanji needs a CJK
+font, :func:`relaybot.games.drawing.cjk_font`); a picture pastes them into a copy of the
+board and writes an 8-bit PNG, about a millisecond. Without a CJK font
+:func:`board_png` gives ``b""`` and the mail has the SVG rasterised
+(``relaybot.views.board_picture``); that is decided once.
 """
 
 from __future__ import annotations
@@ -77,13 +78,14 @@ def hand_slot(side: int, slot: int, viewer: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class _Kit:
-    """Everything a picture is pasted from, made once."""
+    """Everything a picture is pasted from, made once, on one palette."""
 
     bases: tuple[Image.Image, Image.Image]  # the empty board for each viewer
-    pieces: Mapping[tuple[int, int], Image.Image]  # (type, upright) -> RGBA koma
-    small: Mapping[tuple[int, int], Image.Image]  # the same for the 駒台
-    counts: Mapping[int, Image.Image]  # RGBA count label (2 and up)
-    palette: Image.Image
+    # (type, upright, last) -> the inside of a square with that koma, on the board's
+    # colour or the last move's (type 0: 後手's king 王; None: an empty square)
+    squares: Mapping[tuple[int | None, bool, bool], Image.Image]
+    hands: Mapping[tuple[int, bool], Image.Image]  # (type, upright) -> koma on the 駒台
+    counts: Mapping[int, Image.Image]  # how many in hand (2 and up)
 
 
 def _koma(name: str, size: tuple[int, int], font: ImageFont.FreeTypeFont,
@@ -134,27 +136,71 @@ def _base(viewer: int, small_font: ImageFont.FreeTypeFont) -> Image.Image:
 
 
 def _count(n: int, font: ImageFont.FreeTypeFont) -> Image.Image:
-    """How many of a kind are in hand, as a label to paste beside it (RGBA)."""
-    label = Image.new("RGBA", (HAND_W - HAND_PIECE[0] - 4, SLOT_H), (0, 0, 0, 0))
+    """How many of a kind are in hand, on the 駒台 beside it (RGB)."""
+    label = Image.new("RGB", (HAND_W - HAND_PIECE[0] - 6, SLOT_H), STAND)
     drawing.centred_text(ImageDraw.Draw(label), (label.width / 2, SLOT_H / 2), str(n), font,
-                         (*INK, 255))
+                         INK)
     return label
+
+
+def _on(background: tuple[int, int, int], size: tuple[int, int], koma: Image.Image | None,
+        at: tuple[int, int]) -> Image.Image:
+    """A tile of ``size`` in ``background`` with ``koma`` at ``at`` (RGB)."""
+    tile = Image.new("RGB", size, background)
+    if koma is not None:
+        tile.paste(koma, at, koma)
+    return tile
+
+
+INSIDE = (CELL_W - 1, CELL_H - 1)  # a square between its grid lines
+
+
+@lru_cache(maxsize=1)
+def _kit() -> _Kit | None:
+    """The layers and tiles (None without a CJK font): made on the first picture, kept."""
+    font = drawing.cjk_font(26)
+    hand_font = drawing.cjk_font(23)
+    small_font = drawing.cjk_font(15)
+    if font is None or hand_font is None or small_font is None:
+        return None
+    boards = (_base(0, small_font), _base(1, small_font))
+    squares: dict[tuple[int | None, bool, bool], Image.Image] = {}
+    hands: dict[tuple[int, bool], Image.Image] = {}
+    for kind in range(15):
+        name = NAMES[kind] if kind else "王"  # type 0: 後手's king
+        up = _koma(name, PIECE, font, kind in PROMOTED)
+        for upright, koma in ((True, up), (False, up.transpose(Image.Transpose.ROTATE_180))):
+            for last in (False, True):
+                squares[kind, upright, last] = _on(LAST if last else BOARD, INSIDE, koma, (1, 1))
+        if kind in HAND_ORDER:
+            up = _koma(name, HAND_PIECE, hand_font, False)
+            hands[kind, True] = _on(STAND, HAND_PIECE, up, (0, 0))
+            hands[kind, False] = hands[kind, True].transpose(Image.Transpose.ROTATE_180)
+    squares[None, True, True] = _on(LAST, INSIDE, None, (0, 0))
+    counts = {n: _count(n, small_font) for n in range(2, 19)}
+    keys = (BACK, BOARD, LINE, STAND, FACE, EDGE, INK, RED, LAST, TEXT)
+    palette = drawing.make_palette(
+        [boards[0], *squares.values(), *hands.values(), *counts.values()], keys)
+    return _Kit(
+        (drawing.on_palette(boards[0], palette), drawing.on_palette(boards[1], palette)),
+        {key: drawing.on_palette(tile, palette) for key, tile in squares.items()},
+        {key: drawing.on_palette(tile, palette) for key, tile in hands.items()},
+        {n: drawing.on_palette(tile, palette) for n, tile in counts.items()})
 
 
 def _draw(kit: _Kit, pieces: Mapping[int, tuple[int, int]],
           hands: tuple[Mapping[int, int], Mapping[int, int]], last: int | None,
           viewer: int) -> Image.Image:
-    """The picture in RGB: ``pieces`` square -> (type, side), ``hands`` each side's
-    type -> count, ``last`` the square the last move went to."""
+    """The picture on the palette: ``pieces`` square -> (type, side), ``hands`` each
+    side's type -> count, ``last`` the square the last move went to."""
     image = kit.bases[viewer].copy()
-    if last is not None:
+    if last is not None and last not in pieces:
         x, y = cell(sp.file_of(last), sp.rank_of(last), viewer)
-        ImageDraw.Draw(image).rectangle((x + 1, y + 1, x + CELL_W - 1, y + CELL_H - 1),
-                                        fill=LAST)
+        image.paste(kit.squares[None, True, True], (x + 1, y + 1))
     for square, (kind, side) in pieces.items():
         x, y = cell(sp.file_of(square), sp.rank_of(square), viewer)
-        koma = kit.pieces[kind if kind != KING or side == 0 else 0, int(side == viewer)]
-        image.paste(koma, (x + 2, y + 2), koma)
+        key = kind if kind != KING or side == 0 else 0
+        image.paste(kit.squares[key, side == viewer, square == last], (x + 1, y + 1))
     for side in (0, 1):
         slot = 0
         for kind in HAND_ORDER:
@@ -162,47 +208,12 @@ def _draw(kit: _Kit, pieces: Mapping[int, tuple[int, int]],
             if n <= 0:
                 continue
             x, y = hand_slot(side, slot, viewer)
-            koma = kit.small[kind, int(side == viewer)]
-            image.paste(koma, (x + 3, y + (SLOT_H - HAND_PIECE[1]) // 2), koma)
+            image.paste(kit.hands[kind, side == viewer],
+                        (x + 3, y + (SLOT_H - HAND_PIECE[1]) // 2))
             if n > 1:
-                label = kit.counts[min(n, 18)]
-                image.paste(label, (x + HAND_PIECE[0] + 3, y), label)
+                image.paste(kit.counts[min(n, 18)], (x + HAND_PIECE[0] + 3, y))
             slot += 1
     return image
-
-
-def _sample() -> tuple[dict[int, tuple[int, int]], tuple[dict[int, int], dict[int, int]]]:
-    """Every piece of both sides on the board and every count in hand: what the palette
-    is made from."""
-    pieces = {square: (1 + square % 14, square // 14 % 2) for square in range(28)}
-    hands = ({kind: kind + 1 for kind in HAND_ORDER}, {kind: 18 - kind for kind in HAND_ORDER})
-    return pieces, hands
-
-
-@lru_cache(maxsize=1)
-def _kit() -> _Kit | None:
-    """The layers (None without a CJK font): made on the first picture, kept."""
-    font = drawing.cjk_font(26)
-    hand_font = drawing.cjk_font(23)
-    small_font = drawing.cjk_font(15)
-    if font is None or hand_font is None or small_font is None:
-        return None
-    pieces: dict[tuple[int, int], Image.Image] = {}
-    small: dict[tuple[int, int], Image.Image] = {}
-    for kind in range(1, 15):
-        up = _koma(NAMES[kind], PIECE, font, kind in PROMOTED)
-        pieces[kind, 1], pieces[kind, 0] = up, up.transpose(Image.Transpose.ROTATE_180)
-        hand = _koma(NAMES[kind], HAND_PIECE, hand_font, kind in PROMOTED)
-        small[kind, 1], small[kind, 0] = hand, hand.transpose(Image.Transpose.ROTATE_180)
-    king = _koma("王", PIECE, font, False)  # key type 0: 後手's king
-    pieces[0, 1], pieces[0, 0] = king, king.transpose(Image.Transpose.ROTATE_180)
-    counts = {n: _count(n, small_font) for n in range(2, 19)}
-    bases = (_base(0, small_font), _base(1, small_font))
-    kit = _Kit(bases, pieces, small, counts, palette=Image.new("P", (1, 1)))
-    pieces_sample, hands_sample = _sample()
-    sample = _draw(kit, pieces_sample, hands_sample, 40, 0)
-    keys = (BACK, BOARD, LINE, STAND, FACE, EDGE, INK, RED, LAST, TEXT)
-    return _Kit(bases, pieces, small, counts, drawing.make_palette([sample], keys))
 
 
 def available() -> bool:
@@ -223,4 +234,4 @@ def board_png(pos: sp.Position, viewer: int = 0) -> bytes:
         if piece is not None:
             pieces[square] = (int(piece.piece_type), int(piece.color))
     hands = (board.pieces_in_hand[0], board.pieces_in_hand[1])
-    return drawing.png(_draw(kit, pieces, hands, pos.last_to, 1 if viewer else 0), kit.palette)
+    return drawing.png(_draw(kit, pieces, hands, pos.last_to, 1 if viewer else 0))
