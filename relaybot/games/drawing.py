@@ -6,8 +6,8 @@ a light or dark square, a stone on an inner or edge point); then makes one palet
 them (:func:`make_palette`) and maps every layer and tile onto it (:func:`on_palette`).
 A picture is the board's copy with the tiles pasted in (indices copied: no mask, no
 blending, no colour mapping) written as an 8-bit PNG (:func:`png`): a third of the bytes
-to compress and about a third of the size of an RGB PNG, with no visible difference (a
-board has a few dozen colours). A picture takes about a millisecond.
+to compress and under half the size of an RGB PNG, with no visible difference (a board
+has a few dozen colours). A picture takes about a millisecond.
 
 The Japanese glyphs of shogi's pieces need a CJK font; :func:`cjk_font_path` looks for
 one once per process (Debian's fonts-ipafont-gothic, else any font fontconfig says
@@ -74,8 +74,12 @@ def cjk_font(size: int) -> ImageFont.FreeTypeFont | None:
 
 @lru_cache(maxsize=8)
 def latin_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own font at ``size`` pixels, for coordinates (no font file needed)."""
-    return ImageFont.load_default(size)
+    """Pillow's own font at ``size`` pixels, for coordinates (no font file needed; a
+    Pillow before 10.1 has only its small bitmap font)."""
+    try:
+        return ImageFont.load_default(size)
+    except TypeError:
+        return ImageFont.load_default()
 
 
 def make_palette(layers: Iterable[Image.Image], keys: Iterable[RGB] = (),

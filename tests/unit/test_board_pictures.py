@@ -68,6 +68,23 @@ def test_a_cjk_font_is_installed_for_the_shogi_pictures() -> None:
     assert shogi_picture.available()
 
 
+def test_the_cjk_font_is_looked_for_at_known_paths_then_by_fontconfig(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    found = drawing.cjk_font_path()
+    try:
+        monkeypatch.setattr(drawing, "CJK_FONTS", ("/nonexistent/font.ttf",))
+        drawing.cjk_font_path.cache_clear()
+        by_fontconfig = drawing.cjk_font_path()  # fc-list :lang=ja finds IPA Gothic too
+        assert by_fontconfig is not None and by_fontconfig.endswith((".ttf", ".otf", ".ttc"))
+        monkeypatch.setattr(drawing.shutil, "which", lambda name: None)
+        drawing.cjk_font_path.cache_clear()
+        assert drawing.cjk_font_path() is None  # no font: shogi falls back to the SVG
+    finally:
+        drawing.cjk_font_path.cache_clear()
+        monkeypatch.undo()
+    assert drawing.cjk_font_path() == found
+
+
 def _square(file: int, rank: int, viewer: int) -> tuple[int, int, int, int]:
     """The inside of a square (its grid lines left out)."""
     x, y = shogi_picture.cell(file, rank, viewer)

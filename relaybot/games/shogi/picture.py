@@ -38,6 +38,7 @@ BOARD_W, BOARD_H = 9 * CELL_W, 9 * CELL_H
 WIDTH = BOARD_X + BOARD_W + 1 + SIDE + PAD + HAND_W + PAD
 HEIGHT = BOARD_Y + BOARD_H + 1 + PAD
 SIZE = (WIDTH, HEIGHT)
+INSIDE = (CELL_W - 1, CELL_H - 1)  # a square between its grid lines
 PIECE = (CELL_W - 3, CELL_H - 3)  # odd, centred in a square's 39x43 inside: turns exactly
 HAND_PIECE = (31, 35)
 SLOT_H = 38  # one kind of piece in hand
@@ -151,8 +152,6 @@ def _on(background: tuple[int, int, int], size: tuple[int, int], koma: Image.Ima
         tile.paste(koma, at, koma)
     return tile
 
-
-INSIDE = (CELL_W - 1, CELL_H - 1)  # a square between its grid lines
 
 
 @lru_cache(maxsize=1)
