@@ -42,7 +42,7 @@ import time
 import timeit
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -57,6 +57,7 @@ from bench.shogi import ShogiResult, shogi_bench
 from bench.shogi import row as shogi_row
 from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
+from relaybot.core import tokens
 from relaybot.core.referee import StoredGame, decide, first_difference
 from relaybot.games.chess import RULES
 from relaybot.games.chess.notation import extract_record, parse_move
@@ -167,6 +168,7 @@ class Member:
     address: str
     lang: str
     tz: str
+    member_id: int = 0  # the store's id, once added (the reply token is issued to it)
 
 
 @dataclass
@@ -175,6 +177,7 @@ class BenchGame:
     white: Member
     black: Member
     moves: list[chess.Move]
+    reply_to: tuple[str, str] = ("", "")  # each player's token address for the game
     mails: list[bytes] = field(default_factory=list)
 
 
@@ -184,7 +187,9 @@ def move_mail(game: BenchGame, ply: int, when: datetime) -> bytes:
     msg = EmailMessage()
     local, domain = player.address.split("@")
     msg["From"] = Address(display_name=player.name, username=local, domain=domain)
-    msg["To"] = f"relay+{game.game_id}@club.example"
+    # a mail client replies to the Reply-To: the game's token address issued to this
+    # player, which proves the sender (INTERFACE.md "Who may act"; else the mail is held)
+    msg["To"] = game.reply_to[ply % 2]
     msg["Subject"] = f"Re: [{game.game_id}] {game.white.name} - {game.black.name}"
     msg["Date"] = format_datetime(when)
     msg["Message-ID"] = f"<{game.game_id}.{ply}.bench@{PLAYER_DOMAIN}>"
@@ -216,17 +221,26 @@ def set_up_club(store: Store, cfg: Config, n_games: int, plies: int,
         for i in range(2 * n_games)
     ]
     games: list[BenchGame] = []
+    key = cfg.bot.token_keys()[0]
+    local, domain = cfg.bot.address.split("@")
     with store.session() as session:
-        for m in members:
+        for k, m in enumerate(members):
             member = add_member(session, cfg, MemberInput(m.name, m.address, lang=m.lang,
                                                           tz=m.tz), START)
             member.digest = "off"  # the relay is measured here; bench/digest.py does digests
+            session.flush()
+            members[k] = replace(m, member_id=member.id)
         for g in range(n_games):
             white, black = members[2 * g], members[2 * g + 1]
             game = create_game(session, cfg, GameInput(white=white.address, black=black.address,
                                                        event="Bench 2026"), START)
             start_mails(session, cfg, game, START)
-            games.append(BenchGame(game.id, white, black, random_game(rng, plies)))
+            reply_to = tuple(
+                tokens.format_address(local, domain, game.id,
+                                      tokens.issue(key, game.id, str(p.member_id)))
+                for p in (white, black))
+            games.append(BenchGame(game.id, white, black, random_game(rng, plies),
+                                   (reply_to[0], reply_to[1])))
     return games
 
 

@@ -107,11 +107,13 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
 
 def board_picture(rules: GameRules, position: str, viewer: int) -> dict[str, Any]:
     """``board_png`` (bytes) when the game draws one (``GameRules`` may offer
-    ``board_png(position, viewer)``), else ``board_svg`` for the mail layer to rasterise."""
+    ``board_png(position, viewer)``; it gives ``b""`` when it cannot draw here, as shogi
+    without a CJK font), else ``board_svg`` for the mail layer to rasterise."""
     loaded = rules.load(position)
     draw = getattr(rules, "board_png", None)
-    if callable(draw):
-        return {"board_png": draw(loaded, viewer), "board_svg": ""}
+    png = draw(loaded, viewer) if callable(draw) else b""
+    if isinstance(png, bytes) and png:
+        return {"board_png": png, "board_svg": ""}
     return {"board_png": b"", "board_svg": rules.board_svg(loaded, viewer)}
 
 

@@ -40,7 +40,7 @@ class _CachedRegistry(HeaderRegistry):
 _REPEATING = frozenset({
     "from", "to", "reply-to", "auto-submitted", "x-auto-response-suppress",
     "x-relaybot-kind", "x-relaybot-game", "mime-version", "content-type",
-    "content-transfer-encoding",
+    "content-transfer-encoding", "content-disposition",
 })
 # Entries per cache, cleared when full. Parsed headers keep their token trees (~10 KB
 # each), so the bound is small: the bot's and the games' addresses stay hot anyway.
@@ -191,17 +191,63 @@ def compose(
     return msg
 
 
+# Fixed boundaries, one a level: every part is quoted-printable or base64, which can
+# never hold "=_" (RFC 2045 5.1, 6.7), so no body can contain them; being fixed, the
+# containers' Content-Type headers repeat from mail to mail and are parsed once
+_BOUNDARIES = {"mixed": "=_relaybot_mixed", "alternative": "=_relaybot_alternative",
+               "related": "=_relaybot_related"}
+
+
+def _leaf(content_type: str, cte: str, payload: str, *, cid: str = "",
+          disposition: str = "", filename: str = "") -> EmailMessage:
+    """One body part with its payload already encoded (quoted-printable or base64)."""
+    part = EmailMessage(policy=POLICY)
+    part["Content-Type"] = content_type
+    part["Content-Transfer-Encoding"] = cte
+    if disposition:
+        part.add_header("Content-Disposition", disposition, filename=filename)
+    if cid:
+        part["Content-ID"] = f"<{cid}>"
+    part.set_payload(payload)
+    return part
+
+
+def _text(subtype: str, text: str) -> EmailMessage:
+    """A UTF-8 text part, quoted-printable (the C encoder; see :func:`compose`)."""
+    return _leaf(f'text/{subtype}; charset="utf-8"', "quoted-printable",
+                 binascii.b2a_qp(text.encode("utf-8"), istext=True).decode("ascii"))
+
+
+def _file(part: Part, disposition: str) -> EmailMessage:
+    """An image or attachment, base64 in lines of 76."""
+    return _leaf(f"{part.maintype}/{part.subtype}", "base64",
+                 base64.encodebytes(part.data).decode("ascii"), cid=part.cid,
+                 disposition=disposition, filename=part.filename)
+
+
+def _container(msg: EmailMessage, subtype: str, parts: list[EmailMessage]) -> EmailMessage:
+    """``msg`` made a multipart/``subtype`` of ``parts``."""
+    msg["Content-Type"] = f'multipart/{subtype}; boundary="{_BOUNDARIES[subtype]}"'
+    msg.set_payload(parts)  # type: ignore[arg-type]  # a multipart's payload is its parts
+    return msg
+
+
 def _multipart(msg: EmailMessage, body: str, alternative: Alternative) -> None:
-    """The body parts of a multipart mail (see :func:`compose`)."""
-    msg.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")
+    """The body parts of a multipart mail (see :func:`compose`), built from encoded
+    parts: the stdlib's content manager (``set_content``, ``add_related``) makes and
+    folds a dozen headers more and costs as much again as the whole mail."""
+    msg["MIME-Version"] = "1.0"
+    readable = [_text("plain", body)]  # the alternatives, plainest first (RFC 2046 5.1.4)
     if alternative.html:
-        msg.add_alternative(alternative.html, subtype="html", charset="utf-8",
-                            cte="quoted-printable")
-        *_, html_part = msg.iter_parts()  # the text part, then the HTML one
-        assert isinstance(html_part, EmailMessage)
-        for image in alternative.images:
-            html_part.add_related(image.data, maintype=image.maintype, subtype=image.subtype,
-                                  cid=f"<{image.cid}>", filename=image.filename)
-    for part in alternative.attachments:
-        msg.add_attachment(part.data, maintype=part.maintype, subtype=part.subtype,
-                           filename=part.filename)
+        html = _text("html", alternative.html)
+        if alternative.images:
+            html = _container(EmailMessage(policy=POLICY), "related",
+                              [html, *(_file(i, "inline") for i in alternative.images)])
+        readable.append(html)
+    if not alternative.attachments:
+        _container(msg, "alternative", readable)
+        return
+    first = (readable[0] if len(readable) == 1
+             else _container(EmailMessage(policy=POLICY), "alternative", readable))
+    _container(msg, "mixed",
+               [first, *(_file(a, "attachment") for a in alternative.attachments)])

@@ -10,6 +10,7 @@ context, which the shells fill (``views.game_context``); nothing here knows a ga
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -25,6 +26,14 @@ MEDIA_TYPES = {
     "pgn": ("application", "vnd.chess-pgn"),
     "sgf": ("application", "x-go-sgf"),
 }
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """A PNG's width and height in pixels, from its header (IHDR comes first)."""
+    if len(png) < 24 or png[12:16] != b"IHDR":
+        return 0, 0
+    width, height = struct.unpack(">II", png[16:24])
+    return int(width), int(height)
 
 
 @lru_cache(maxsize=256)
@@ -47,7 +56,7 @@ def alternative(lang: str, subject: str, body: str, context: Mapping[str, Any],
     board_text = context.get("board")
     drawn = context.get("board_png")
     svg = context.get("board_svg")
-    before, after, cid = body, "", ""
+    before, after, cid, size = body, "", "", (0, 0)
     images: tuple[Part, ...] = ()
     if isinstance(board_text, str) and board_text and (drawn or svg):
         head, found, tail = body.partition(board_text)
@@ -57,12 +66,14 @@ def alternative(lang: str, subject: str, body: str, context: Mapping[str, Any],
             cid = f"{BOARD_CID_LOCAL}.{hashlib.sha256(png).hexdigest()[:20]}@{domain}"
             before, after = head, tail
             images = (Part("board.png", "image", "png", png, cid),)
+            size = png_size(png)  # each game's picture has its own shape
     record = context.get("record_file")
     if not images and not (isinstance(record, Mapping) and record.get("text")):
         return None
     html = render_html(
         lang, "mail", subject=subject, before=before.strip("\n"), after=after.strip("\n"),
-        board_cid=cid, board_alt=board_text or "",
+        board_cid=cid, board_alt=board_text or "", board_width=size[0],
+        board_height=size[1],
         position=context.get("position", ""), position_name=context.get("position_name", ""),
         game_link=context.get("game_link", ""))
     attachments: tuple[Part, ...] = ()

@@ -105,6 +105,10 @@ def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: C
         assert len(other.inbox()) == before + 1, f"move {ply + 1} not relayed"
     last = body_of(white.inbox()[-1])
     assert "246" in last and "Captures: Black 23, White 14" in last
+    # issue 15: the HTML part's picture is the board drawn by go itself (Pillow)
+    (png,) = [p.get_content() for p in white.inbox()[-1].parsed.walk()
+              if p.get_content_type() == "image/png"]
+    assert png == RULES.board_png(board, 1)
     black.send("投了\n\nありがとうございました")
     club.cycle()
     exported = sgf.Sgf_game.from_string(club.cli("game", "record", game_id).stdout)

@@ -46,6 +46,11 @@ def test_a_professional_game_replayed_by_mail(club: Club) -> None:
     to_gote = body_of(fujii.inbox()[-1])
     assert "先手の持駒：" in to_gote.split("+---")[0]  # 後手 sees 先手's hand on top
     assert "181 ▲７二飛成" in to_gote
+    # issue 15: the HTML part's picture is the board drawn by shogi itself (Pillow, from
+    # 後手's seat), not the SVG rasterised
+    (png,) = [p.get_content() for p in fujii.inbox()[-1].parsed.walk()
+              if p.get_content_type() == "image/png"]
+    assert png == RULES.board_png(RULES.replay(moves), 1)
     fujii.send("投了\n\nありがとうございました。")
     club.cycle()
     kif = club.cli("game", "record", game_id).stdout

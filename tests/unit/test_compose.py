@@ -73,3 +73,40 @@ def test_no_header_injection() -> None:
     assert str(msg["Subject"]) == "hello Bcc: victim@example.org"
     with pytest.raises(ValueError):
         _mail(to_name="Eve\r\nBcc: victim@example.org")
+
+
+def test_multipart_reads_back_and_stays_short_and_ascii() -> None:
+    """Issue 15's HTML part, built from encoded parts: each part reads back exactly, the
+    picture inline in the HTML's multipart/related, the record file attached, every line
+    short and 7-bit (T14), a second mail built alike."""
+    from relaybot.mail.compose import Alternative, Part
+
+    html = "<p>盤面 = " + "長い行" * 200 + "</p>\n<p>--=_relaybot_mixed</p>\n"
+    png = bytes(range(256)) * 40
+    alt = Alternative(html, (Part("board.png", "image", "png", png, "board.x@club.example"),),
+                      (Part("棋譜.kif", "text", "plain", "まで91手で先手の勝ち\n".encode()),))
+    body = "こんにちは。\n" + "x" * 1500 + "\n"
+    for _ in range(2):
+        raw = _mail(body=body, alternative=alt)
+        assert raw.isascii() and max(len(line) for line in raw.split(b"\r\n")) <= 78
+        msg = _read(raw)
+        assert msg.get_content_type() == "multipart/mixed"
+        assert [p.get_content_type() for p in msg.walk()] == [
+            "multipart/mixed", "multipart/alternative", "text/plain", "multipart/related",
+            "text/html", "image/png", "text/plain"]
+        assert msg.get_body(preferencelist=("plain",)).get_content().replace(
+            "\r\n", "\n") == body
+        assert msg.get_body(preferencelist=("html",)).get_content().replace(
+            "\r\n", "\n") == html
+        image = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+        assert image.get_content() == png and image["Content-ID"] == "<board.x@club.example>"
+        assert image.get_content_disposition() == "inline"
+        (record,) = msg.iter_attachments()
+        assert record.get_filename() == "棋譜.kif"
+        assert record.get_payload(decode=True) == "まで91手で先手の勝ち\n".encode()
+    only_html = _read(_mail(alternative=Alternative("<p>x</p>")))
+    assert [p.get_content_type() for p in only_html.walk()] == [
+        "multipart/alternative", "text/plain", "text/html"]
+    only_file = _read(_mail(alternative=Alternative(attachments=alt.attachments)))
+    assert [p.get_content_type() for p in only_file.walk()] == [
+        "multipart/mixed", "text/plain", "text/plain"]

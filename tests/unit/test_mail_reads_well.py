@@ -111,6 +111,7 @@ def test_html_part_with_the_board_as_a_picture_and_the_record_attached() -> None
     assert board not in page  # the picture stands where the text diagram stood
     images = [p for p in msg.walk() if p.get_content_type() == "image/png"]
     assert len(images) == 1 and images[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert images[0].get_content_disposition() == "inline"  # shown in the page, not listed
     assert f'cid:{images[0]["Content-ID"].strip("<>")}' in page
     files = [p for p in msg.walk() if p.get_filename() == "g1.pgn"]
     assert files and files[0].get_content_type() == "application/vnd.chess-pgn"

@@ -32,6 +32,7 @@ from relaybot.games.base import (
     Termination,
 )
 from relaybot.games.go import notation
+from relaybot.games.go import picture as _picture
 from relaybot.games.go.board import (
     BLACK,
     PASS,
@@ -414,6 +415,11 @@ class GoRules:
     def board_svg(self, position: object, viewer: int = 0) -> str:
         """The board as a small SVG."""
         return board_svg(_position(position))
+
+    def board_png(self, position: object, viewer: int = 0) -> bytes:
+        """The board as a PNG picture for mail (with coordinates; the same from either
+        seat, as :meth:`board_text`), drawn with Pillow in a millisecond or two."""
+        return _picture.board_png(_position(position), viewer)
 
     def write_record(self, info: RecordInfo, fmt: str = "") -> str:
         """The game as SGF (FF[4]): PB PW BR WR HA AB KM RE DT and the moves."""
