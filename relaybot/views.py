@@ -86,7 +86,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         # draws one (fast), else its SVG, rasterised there
         **board_picture(gf.rules, position, viewer),
         "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
-        "position": position,
+        "position": gf.rules.position_text(position),
         "game_link": cfg.web.link(f"/games/{gf.game.id}"),
         "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,

@@ -271,6 +271,10 @@ class GameRules(Protocol):
     def load(self, saved: str) -> Any:
         """A position back from ``save``'s text (no move history)."""
 
+    def position_text(self, saved: str) -> str:
+        """The standard position string a reader's program takes (chess FEN, shogi SFEN)
+        of ``save``'s text; "" for a game that has none (go: the SGF record serves)."""
+
     def play(self, position: Any, ply: str) -> None:
         """Apply a canonical ply to ``position`` in place (ValueError if illegal)."""
 

@@ -219,8 +219,10 @@ def _text(subtype: str, text: str) -> EmailMessage:
 
 
 def _file(part: Part, disposition: str) -> EmailMessage:
-    """An image or attachment, base64 in lines of 76."""
-    return _leaf(f"{part.maintype}/{part.subtype}", "base64",
+    """An image or attachment, base64 in lines of 76; a text file says it is UTF-8 (a
+    KIF record, whose Japanese a mail client would otherwise guess at)."""
+    charset = '; charset="utf-8"' if part.maintype == "text" else ""
+    return _leaf(f"{part.maintype}/{part.subtype}{charset}", "base64",
                  base64.encodebytes(part.data).decode("ascii"), cid=part.cid,
                  disposition=disposition, filename=part.filename)
 

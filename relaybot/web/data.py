@@ -108,7 +108,8 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
     return row | clock | {
         "board_svg": rules.board_svg(position, viewer), "viewer": viewer,
         "board_text": rules.board_text(position, lang, viewer),
-        "position": game.position, "position_name": POSITION_NAMES.get(game.kind, ""),
+        "position": rules.position_text(game.position),
+        "position_name": POSITION_NAMES.get(game.kind, ""),
         "moves_list": moves,
         "record": rules.format_record(gf.plies, rules.display_notation) if gf.plies else "",
         "time_control": game.time_control, "end": game.end_date.isoformat()

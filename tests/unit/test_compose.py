@@ -104,6 +104,8 @@ def test_multipart_reads_back_and_stays_short_and_ascii() -> None:
         (record,) = msg.iter_attachments()
         assert record.get_filename() == "棋譜.kif"
         assert record.get_payload(decode=True) == "まで91手で先手の勝ち\n".encode()
+        assert record.get_content_charset() == "utf-8"  # the client need not guess
+        assert record.get_content() == "まで91手で先手の勝ち\n"
     only_html = _read(_mail(alternative=Alternative("<p>x</p>")))
     assert [p.get_content_type() for p in only_html.walk()] == [
         "multipart/alternative", "text/plain", "text/html"]

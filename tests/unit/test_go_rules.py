@@ -409,3 +409,14 @@ def test_a_whole_game_pasted_as_sgf_is_the_record_from_move_1() -> None:
     verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, text)
     assert verdict.kind == "move" and verdict.new_plies == ["r9"]
     assert RULES.extract_record("> (;B[pd])").tokens == []
+
+
+def test_go_shows_no_position_string() -> None:
+    """Issue 15: go has no standard position string (the SGF record is attached); the
+    saved text is the bot's own and is never shown to a reader."""
+    assert RULES.position_text(RULES.save(RULES.start())) == ""
+
+
+def test_a_9x9_text_board_marks_the_five_star_points_the_picture_shows() -> None:
+    text = RULES.board_text(RULES.setup({"size": "9"}), "en")
+    assert sum(line.count("+") for line in text.splitlines()[:11]) == 5

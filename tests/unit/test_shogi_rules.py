@@ -464,3 +464,11 @@ def test_j1_a_move_without_its_number_is_answered_with_the_number_to_write() -> 
     assert RULES.move_label(verdict.diff_ply, verdict.diff_token or "") == "3 ▲26歩"
     whole = decide(RULES, game, 0, "1 ▲７六歩 2 △３四歩 3 ▲２六歩")
     assert whole.new_plies == ["2g2f"]  # the whole record still works
+
+
+def test_the_position_string_is_the_sfen_alone() -> None:
+    """Issue 15: the SFEN a reader pastes into a program, not the saved keys with it."""
+    saved = RULES.save(RULES.replay(["7g7f", "3c3d"]))
+    assert "|" in saved
+    assert RULES.position_text(saved) == (
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")

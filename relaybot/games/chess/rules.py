@@ -72,6 +72,10 @@ class ChessRules:
         """An independent copy of the board (without its move stack)."""
         return _board(position).copy(stack=False)
 
+    def position_text(self, saved: str) -> str:
+        """The FEN: the saved text is one."""
+        return saved
+
     def is_legal(self, position: object, ply: str) -> bool:
         """Whether the UCI ``ply`` is legal on the board."""
         try:

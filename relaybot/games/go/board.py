@@ -37,6 +37,19 @@ def _star_lines(size: int) -> tuple[int, int, int]:
     return near, size // 2, size - 1 - near
 
 
+def star_points(size: int) -> list[tuple[int, int]]:
+    """The (row, column) of the star points, as the text board and the picture mark
+    them (sgfmill's rows, from the bottom; the board is symmetric)."""
+    if size < 7:
+        return []
+    near = 2 if size < 13 else 3
+    lines = sorted({near, size // 2, size - 1 - near})
+    if size < 13:  # 9x9: the corners' 3-3 points and the centre, no side points
+        return [(r, c) for r in lines for c in lines
+                if (r == c == size // 2) or (r != size // 2 and c != size // 2)]
+    return [(r, c) for r in lines for c in lines]
+
+
 def handicap_points(size: int, stones: int) -> list[str]:
     """The SGF points of ``stones`` handicap stones on the standard points (2..9).
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from relaybot.games import drawing
-from relaybot.games.go.board import GTP_COLUMNS, PASS, GoPosition, to_rc
+from relaybot.games.go.board import GTP_COLUMNS, PASS, GoPosition, star_points, to_rc
 
 BOARD, LINE, BLACK, WHITE, MARK = (220, 179, 92), (0, 0, 0), (0, 0, 0), (255, 255, 255), \
     (204, 0, 0)
@@ -48,18 +48,6 @@ def point_xy(row: int, col: int, size: int) -> tuple[int, int]:
     """The pixel of sgfmill's point (row from the bottom, column)."""
     o, c = origin(size), cell_of(size)
     return o + col * c, o + (size - 1 - row) * c
-
-
-def star_points(size: int) -> list[tuple[int, int]]:
-    """The (row, column) of the star points (as ``board_text`` marks them)."""
-    if size < 7:
-        return []
-    near = 2 if size < 13 else 3
-    lines = sorted({near, size // 2, size - 1 - near})
-    if size < 13:  # 9x9: the corners' 3-3 points and the centre, no side points
-        return [(r, c) for r in lines for c in lines
-                if (r == c == size // 2) or (r != size // 2 and c != size // 2)]
-    return [(r, c) for r in lines for c in lines]
 
 
 def _disc(diameter: int, fill: tuple[int, int, int], outline: tuple[int, int, int],

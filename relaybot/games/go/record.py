@@ -8,11 +8,13 @@ main line of moves.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from sgfmill import sgf  # type: ignore[import-untyped]
 
 from relaybot.core.ratings.go_salon import go_rank
 from relaybot.games.base import RecordInfo
-from relaybot.games.go.board import GTP_COLUMNS, PASS, GoPosition, check, to_rc
+from relaybot.games.go.board import GTP_COLUMNS, PASS, GoPosition, check, star_points, to_rc
 from relaybot.games.go.notation import sgf_of_vertex
 
 _MARKS = {None: ".", "b": "X", "w": "O"}
@@ -34,10 +36,14 @@ _LABELS = {
 }
 
 
+@lru_cache(maxsize=8)
+def _stars(size: int) -> frozenset[tuple[int, int]]:
+    return frozenset(star_points(size))
+
+
 def _star(size: int, row: int, col: int) -> bool:
-    near = 2 if size < 13 else 3
-    lines = {near, size // 2, size - 1 - near}
-    return row in lines and col in lines
+    """Whether (row, col) is a star point: the same as the picture's (9x9 has five)."""
+    return (row, col) in _stars(size)
 
 
 def board_text(position: GoPosition, lang: str) -> str:

@@ -146,6 +146,10 @@ class GoRules:
         board = _position(position)
         board.assign(check(board, self._point(board, ply, ply), ply))
 
+    def position_text(self, saved: str) -> str:
+        """Go has no standard position string: the SGF record carries the game."""
+        return ""
+
     def legal_plies(self, position: object) -> Iterator[str]:
         """``pass``, then every point where a stone may be played now (lazily: a
         proposal rarely answers more than the first few)."""

@@ -98,6 +98,10 @@ class ShogiRules:
         """Apply a USI ply in place (ValueError if it is not legal)."""
         sp.play(_pos(position), ply)
 
+    def position_text(self, saved: str) -> str:
+        """The SFEN alone, without the 同 square and the repetition keys kept with it."""
+        return saved.split("|", 1)[0]
+
     def is_legal(self, position: object, ply: str) -> bool:
         """Whether the USI ``ply`` is legal (二歩, 打ち歩詰め, self-check are not)."""
         return sp.is_legal(_pos(position), ply)
