@@ -22,7 +22,7 @@ from selenium.webdriver.chrome.service import Service
 
 from relaybot.views import unsubscribe_path
 from relaybot.web import create_app
-from tests.sample_club import EMAILS, EVENT, SampleClub
+from tests.sample_club import EMAILS, EVENT, SampleClub, board_games
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -38,6 +38,7 @@ class PageKind:
 def page_kinds(club: SampleClub) -> list[PageKind]:
     """One page of every kind the web serves, with what a reader must see on it."""
     first, decided = club.games[0], club.games[1]
+    shogi, go = board_games(club)  # each game's own board and words
     player = club.members[EMAILS[0]]
     return [
         PageKind("home", "/", {"en": ("Events", EVENT, "Games in progress", "Ann Smith"),
@@ -49,6 +50,12 @@ def page_kinds(club: SampleClub) -> list[PageKind]:
             "en": ("Seen from", "Days used"), "ja": ("盤の向き", "消費日数")}),
         PageKind("game-finished", f"/games/{decided}", {
             "en": ("resignation", "Download the record"), "ja": ("投了", "棋譜をダウンロード")}),
+        PageKind("game-shogi", f"/games/{shogi}", {
+            "en": ("SFEN:", "Sente", "Days used"),
+            "ja": ("SFEN:", "先手", "消費日数")}),
+        PageKind("game-go", f"/games/{go}", {
+            "en": ("Komi", "Black", "Days used", "3 pass"),
+            "ja": ("コミ", "黒", "消費日数", "3 パス")}),
         PageKind("event", f"/events/{quote(EVENT, safe='')}", {
             "en": ("Standings and crosstable", "SB", "Solkoff", "Median", "Direct encounter"),
             "ja": ("順位表とクロス表", "SB", "ソルコフ", "ミディアム", "直接対決")}),

@@ -265,6 +265,21 @@ def _undeliverable(club: SampleClub) -> None:
         _record(club.store, club.cfg, row_id, refused, club.now, SendCounts())
 
 
+def board_games(club: SampleClub) -> tuple[str, str]:
+    """The club's shogi and go games (made, with a few moves, if it has none yet)."""
+    from relaybot.store.models import Game
+
+    def find(kind: str) -> str | None:
+        with club.store.session() as session:
+            return session.scalar(select(Game.id).where(Game.kind == kind).limit(1))
+
+    if find("go") is None:
+        _go_and_shogi(club)
+    shogi, go = find("shogi"), find("go")
+    assert shogi is not None and go is not None
+    return shogi, go
+
+
 def _go_and_shogi(club: SampleClub) -> str:
     """A shogi game and a 9x9 go game with a few moves each (their move mails), the go
     game passed out and its result disputed (the TD decides); returns the go game."""

@@ -166,6 +166,10 @@ class ToyRules:
         assert index is not None  # is_legal checked it
         board.cells[index] = MARKS[board.side]
 
+    def terms_text(self, position: object, lang: str) -> str:
+        """Nothing beyond the time control: every game starts the same."""
+        return ""
+
     def position_text(self, saved: str) -> str:
         """The saved text is the position."""
         return saved

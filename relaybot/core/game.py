@@ -271,6 +271,10 @@ class GameRules(Protocol):
     def load(self, saved: str) -> Any:
         """A position back from ``save``'s text (no move history)."""
 
+    def terms_text(self, position: Any, lang: str) -> str:
+        """The terms a game was started on, in ``lang``, for its page ("" when the
+        game's rules say all: go gives komi, handicap stones, superko, a free game)."""
+
     def position_text(self, saved: str) -> str:
         """The standard position string a reader's program takes (chess FEN, shogi SFEN)
         of ``save``'s text; "" for a game that has none (go: the SGF record serves)."""

@@ -17,6 +17,7 @@ from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
+from relaybot.core.game import moves_in
 from relaybot.core.text import display_name
 from relaybot.events import event_standings
 from relaybot.gamefile import GameFile
@@ -95,7 +96,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
     rules = gf.rules
     position = rules.load(game.position)
     row = _game_row(game, {gf.white.id: gf.white, gf.black.id: gf.black}, lang)
-    moves = [{"label": rules.move_label(m.ply, m.text or m.canon),
+    moves = [{"label": moves_in(rules, rules.move_label(m.ply, m.text or m.canon), lang),
               "sent": local_date(m.sent_at, cfg.bot.timezone)} for m in gf.moves]
     clock: dict[str, Any] = {"clock_ok": False}
     if game.status == "active" and gf.books is not None:
@@ -109,6 +110,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         "board_svg": rules.board_svg(position, viewer), "viewer": viewer,
         "board_text": rules.board_text(position, lang, viewer),
         "position": rules.position_text(game.position),
+        "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),
         "moves_list": moves,
         "record": rules.format_record(gf.plies, rules.display_notation) if gf.plies else "",

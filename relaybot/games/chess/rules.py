@@ -72,6 +72,10 @@ class ChessRules:
         """An independent copy of the board (without its move stack)."""
         return _board(position).copy(stack=False)
 
+    def terms_text(self, position: object, lang: str) -> str:
+        """Nothing beyond the time control: every game starts the same."""
+        return ""
+
     def position_text(self, saved: str) -> str:
         """The FEN: the saved text is one."""
         return saved

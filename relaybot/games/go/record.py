@@ -36,6 +36,20 @@ _LABELS = {
 }
 
 
+def terms_text(position: GoPosition, lang: str) -> str:
+    """The game's terms on one line: komi, handicap stones, superko, a free game."""
+    words = _LABELS.get(lang, _LABELS["en"])
+    komi = f"{words['komi']}: {position.komi:g}"
+    if position.handicap:
+        komi += f"  {words['handicap']}: {position.handicap}" + (
+            words["stones"] if lang == "ja" else f" {words['stones']}")
+    if position.superko:
+        komi += "  " + words["superko"]
+    if position.free:
+        komi += "  " + words["free"]
+    return komi
+
+
 @lru_cache(maxsize=8)
 def _stars(size: int) -> frozenset[tuple[int, int]]:
     return frozenset(star_points(size))
@@ -72,15 +86,7 @@ def board_text(position: GoPosition, lang: str) -> str:
         rows.append(f"{words['last']}: {'パス' if lang == 'ja' else 'pass'}")
     rows.append(f"{words['captures']}: {black} {position.captures[0]}, "
                 f"{white} {position.captures[1]}")
-    komi = f"{words['komi']}: {position.komi:g}"
-    if position.handicap:
-        komi += f"  {words['handicap']}: {position.handicap}" + (
-            words["stones"] if lang == "ja" else f" {words['stones']}")
-    if position.superko:
-        komi += "  " + words["superko"]
-    if position.free:
-        komi += "  " + words["free"]
-    rows.append(komi)
+    rows.append(terms_text(position, lang))
     side = (black, white)[position.to_move]
     state = words["to_state"] if position.counting else words["to_move"]
     rows.append(f"{side}{state}" if lang == "ja" else f"{side} {state}")
@@ -89,16 +95,31 @@ def board_text(position: GoPosition, lang: str) -> str:
     return "\n".join(rows)
 
 
+SVG_CELLS = {19: 22, 13: 30, 9: 44}  # every board about 440 pixels wide, as the picture
+
+
 def board_svg(position: GoPosition) -> str:
-    """The board as a plain SVG: lines, stones, the last move ringed."""
-    size, cell = position.size, 20
+    """The board as a plain SVG: lines, star points, coordinates (A-T without I, rows
+    from the bottom), stones, the last move ringed."""
+    size = position.size
+    cell = SVG_CELLS.get(size, 22)
     width = cell * (size + 1)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}">',
+    radius, font = cell * 0.45, max(10, cell // 2)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" '
+             f'viewBox="0 0 {width} {width}">',
              f'<rect width="{width}" height="{width}" fill="#dcb35c"/>']
     for i in range(size):
         at = cell * (i + 1)
         parts.append(f'<line x1="{cell}" y1="{at}" x2="{cell * size}" y2="{at}" stroke="#000"/>')
         parts.append(f'<line x1="{at}" y1="{cell}" x2="{at}" y2="{cell * size}" stroke="#000"/>')
+        label = f'font-size="{font}" font-family="sans-serif" text-anchor="middle"'
+        parts.append(f'<text x="{at}" y="{cell // 2 + font // 3}" {label}>'
+                     f'{GTP_COLUMNS[i]}</text>')
+        parts.append(f'<text x="{cell // 2}" y="{cell * (size - i) + font // 3}" {label}>'
+                     f'{i + 1}</text>')
+    for row, col in star_points(size):
+        parts.append(f'<circle cx="{cell * (col + 1)}" cy="{cell * (size - row)}" '
+                     f'r="{max(2, cell // 8)}" fill="#000"/>')
     for row in range(size):
         for col in range(size):
             colour = position.board.get(row, col)
@@ -106,11 +127,12 @@ def board_svg(position: GoPosition) -> str:
                 continue
             x, y = cell * (col + 1), cell * (size - row)
             fill = "#000" if colour == "b" else "#fff"
-            parts.append(f'<circle cx="{x}" cy="{y}" r="9" fill="{fill}" stroke="#000"/>')
+            parts.append(f'<circle cx="{x}" cy="{y}" r="{radius:g}" fill="{fill}" '
+                         f'stroke="#000"/>')
     if position.last and position.last != PASS:
         row, col = to_rc(position.last, size)
-        parts.append(f'<circle cx="{cell * (col + 1)}" cy="{cell * (size - row)}" r="4" '
-                     f'fill="none" stroke="#c00" stroke-width="2"/>')
+        parts.append(f'<circle cx="{cell * (col + 1)}" cy="{cell * (size - row)}" '
+                     f'r="{radius / 2:g}" fill="none" stroke="#c00" stroke-width="2"/>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -46,7 +46,7 @@ from relaybot.games.go.board import (
     save,
     to_rc,
 )
-from relaybot.games.go.record import board_svg, board_text, write_sgf
+from relaybot.games.go.record import board_svg, board_text, terms_text, write_sgf
 
 KIND = "go"
 COUNTED = "counted"  # termination of a result both players stated alike
@@ -145,6 +145,10 @@ class GoRules:
         """Apply a canonical ply in place (ValueError, a MoveError, if it is illegal)."""
         board = _position(position)
         board.assign(check(board, self._point(board, ply, ply), ply))
+
+    def terms_text(self, position: object, lang: str) -> str:
+        """Komi, handicap stones, superko and a free game, in ``lang``."""
+        return terms_text(_position(position), lang)
 
     def position_text(self, saved: str) -> str:
         """Go has no standard position string: the SGF record carries the game."""

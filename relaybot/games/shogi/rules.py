@@ -98,6 +98,10 @@ class ShogiRules:
         """Apply a USI ply in place (ValueError if it is not legal)."""
         sp.play(_pos(position), ply)
 
+    def terms_text(self, position: object, lang: str) -> str:
+        """Nothing beyond the time control: every game starts the same."""
+        return ""
+
     def position_text(self, saved: str) -> str:
         """The SFEN alone, without the 同 square and the repetition keys kept with it."""
         return saved.split("|", 1)[0]
