@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import base64
 import email
-import random
-import secrets
 import shutil
 import sys
 import tempfile
-import uuid
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -33,22 +30,11 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import select  # noqa: E402
 
 from relaybot.store.models import Game, Member, Outbox  # noqa: E402
-from tests.sample_club import build, every_kind  # noqa: E402
+from tests.sample_club import build, every_kind, repeatable  # noqa: E402
 
 OUT = ROOT / "docs" / "mails"
 SHOWN = ("From", "To", "Reply-To", "Subject", "Date", "List-Unsubscribe",
          "List-Unsubscribe-Post")
-
-
-def repeatable(seed: str) -> None:
-    """Seeded stand-ins for the random game ids and tokens of this script's own run, so
-    that a regeneration changes only the files whose mail changed (never in the bot)."""
-    rng = random.Random(seed)
-    secrets.choice = rng.choice  # type: ignore[assignment]
-    secrets.token_bytes = rng.randbytes  # type: ignore[assignment]
-    secrets.token_urlsafe = (  # type: ignore[assignment]
-        lambda n=32: base64.urlsafe_b64encode(rng.randbytes(n)).rstrip(b"=").decode())
-    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)  # Message-IDs
 
 
 def collect(language: str, swap: bool) -> dict[tuple[str, str], EmailMessage]:

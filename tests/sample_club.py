@@ -8,7 +8,11 @@ tests check.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import random
+import secrets
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from email.message import EmailMessage
@@ -316,3 +320,14 @@ def _reply_to(club: SampleClub, kind: str) -> str:
                               .order_by(Outbox.id.desc())).first()
     assert raw is not None
     return str(email.message_from_bytes(raw, policy=policy.default)["Reply-To"])
+
+
+def repeatable(seed: str) -> None:
+    """Seeded stand-ins for the random game ids and tokens of this script's own run, so
+    that a regeneration changes only the files whose mail changed (never in the bot)."""
+    rng = random.Random(seed)
+    secrets.choice = rng.choice  # type: ignore[assignment]
+    secrets.token_bytes = rng.randbytes  # type: ignore[assignment]
+    secrets.token_urlsafe = (  # type: ignore[assignment]
+        lambda n=32: base64.urlsafe_b64encode(rng.randbytes(n)).rstrip(b"=").decode())
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)  # Message-IDs
