@@ -460,6 +460,9 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         raise AdminError(f"--conditionals must be binding, optional or off, not {g.conditionals!r}")
     if g.overrun not in ("report", "forfeit"):
         raise AdminError(f"--overrun must be report or forfeit, not {g.overrun!r}")
+    if g.overrun == "forfeit" and not own.time_forfeit:
+        raise AdminError(f"--overrun forfeit: a {g.kind} game is not lost on time (its days "
+                         f"are a guide, seed 004 7)); overruns are reported to the TD")
     if g.grace not in (1, 2):
         raise AdminError(f"--grace must be 1 (the next day, J7) or 2 (the day after), "
                          f"not {g.grace}")

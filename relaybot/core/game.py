@@ -158,6 +158,9 @@ class RuleSet:
     conditionals: str = "binding"  # J16
     bad_move_penalty: int = 5  # J5
     both_lose: bool = False  # a TD may rule that both lose (the shogi league's J14)
+    # an overrun may lose the game (--overrun forfeit); seed 004 7): go's days are only
+    # a guide to progress, 時間切れ負け等の扱いはしない
+    time_forfeit: bool = True
     result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
     result_words_ja: str = "1-0、0-1、1/2-1/2 のいずれか"  # the same, for a Japanese mail
 

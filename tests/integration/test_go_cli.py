@@ -98,6 +98,7 @@ def test_size_handicap_and_komi_by_hand(tmp_path: Path) -> None:
     (("--handicap", "auto"), "go points"),
     (("--handicap", "12"), "handicap"),
     (("--komi", "6.3"), "komi"),
+    (("--overrun", "forfeit"), "not lost on time"),  # seed 004 7)
 ])
 def test_go_game_mistakes_are_one_line(tmp_path: Path, args: tuple[str, ...],
                                        needle: str) -> None:

@@ -89,8 +89,10 @@ class GoRules:
     # first, which the start position says)
     colour_options = ("black", "white")
     # the salon's rules (seed 004) set no day limits of their own: the club's defaults,
-    # no J5 penalty (a move onto a stone is refused and costs only its days, as J21)
-    rule_set = RuleSet(bad_move_penalty=0, result_words="B+3.5, W+R or jigo",
+    # a guide only (7): no loss on time; no J5 penalty (a move onto a stone is refused and
+    # costs only its days, as J21)
+    rule_set = RuleSet(bad_move_penalty=0, time_forfeit=False,
+                       result_words="B+3.5, W+R or jigo",
                        result_words_ja="B+3.5、W+R、持碁 のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "coord"  # Q16
