@@ -16,6 +16,7 @@ from relaybot.events import EventInput, create_event, event_standings, event_tex
 from relaybot.games import rules_for
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game, Member
+from relaybot.web.data import event_page
 from tests.integration.test_cli import one_line_error, relaybot
 from tests.integration.test_store import cfg_for
 
@@ -105,6 +106,9 @@ def test_t4_a_salon_league_plays_on_points_and_ranks_by_win_rate(
         event = find_event(s, "2027年春 公式戦")
         rows = event_standings(s, event)
         text = event_text(s, event, "ja")
+        page = event_page(s, event, "ja")
+    assert [t["title"] for t in page["tiebreaks"]][:2] == ["勝率", "目数差"]
+    assert page["rows"][0]["rate"] == 100.0 and page["kind"] == "サロンリーグ"
     assert rows[0].player == "棋士, 1号" and rows[0].margin == 40.0
     assert {r.margin for r in rows[1:]} == {-16.5, -23.5}
     assert "勝率" in text and "目数差" in text and "持点" in text
