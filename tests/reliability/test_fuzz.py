@@ -45,10 +45,13 @@ def club() -> FuzzClub:
 
 @settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(rng=st.randoms(use_true_random=False), serial=st.integers(0, 10**9))
-def test_t12_fuzz_generated_mail_structure(rng: random.Random, serial: int) -> None:
+@given(seed=st.integers(0, 2**32 - 1), serial=st.integers(0, 10**9))
+def test_t12_fuzz_generated_mail_structure(seed: int, serial: int) -> None:
     fc = club()
-    findings = fc.check(random_mail(rng, fc.state, serial), serial)
+    # one draw from Hypothesis, the rest from a Random it seeds: the mail's choices depend
+    # on the club's games, which every earlier example changes, and Hypothesis refuses a
+    # strategy whose draws vary with outside state (FlakyStrategyDefinition)
+    findings = fc.check(random_mail(random.Random(seed), fc.state, serial), serial)
     _TALLY["mails"] += 1
     _TALLY["findings"] += len(findings)
     assert findings == []
