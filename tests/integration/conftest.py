@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from relaybot.store.db import Store, migrate
 from tests.integration.relay_harness import Club
 from tests.servers.dovecot import Account
 from tests.servers.postgres import PG_URL, pg_schema_url
@@ -31,6 +32,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield f"sqlite:///{tmp_path / 'relaybot.db'}"
     else:
         yield from _pg_schema_url()
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """A store on ``db_url``, migrated to the head (SQLite, then PostgreSQL)."""
+    s = Store.open(db_url)
+    migrate(s.engine)
+    yield s
+    s.dispose()
 
 
 @pytest.fixture

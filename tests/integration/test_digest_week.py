@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import email
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -19,7 +18,7 @@ from relaybot.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import Config, DigestConfig
 from relaybot.digest import digest_week, send_digests, sent_week
 from relaybot.service import Arrival, process_mail
-from relaybot.store.db import Store, migrate
+from relaybot.store.db import Store
 from relaybot.store.models import Announcement, Member, Outbox
 from tests.sample_club import config
 
@@ -27,14 +26,6 @@ pytestmark = pytest.mark.integration
 
 JOINED = datetime(2026, 11, 2, 3, 0, tzinfo=UTC)  # Monday in Tokyo, Sunday night in New York
 TOKYO, NEW_YORK = "tokyo@example.jp", "ny@example.org"
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    s = Store.open(db_url)
-    migrate(s.engine)
-    yield s
-    s.dispose()
 
 
 def _club(store: Store, cfg: Config) -> None:

@@ -20,7 +20,7 @@ from relaybot.core.ratings import introduction_bonus
 from relaybot.events import EventInput, create_event, event_standings, find_event
 from relaybot.pipeline.td import COMMANDS, Context
 from relaybot.rating_book import grade_of, rate_game, rating_row
-from relaybot.store.db import Store, migrate
+from relaybot.store.db import Store
 from relaybot.store.models import Game, Member, Outbox, RatingChange
 from tests.integration.relay_harness import TD, Club, Player, body_of
 from tests.integration.test_cli import one_line_error, relaybot
@@ -28,14 +28,6 @@ from tests.integration.test_store import cfg_for
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Store:
-    s = Store.open(db_url)
-    migrate(s.engine)
-    yield s  # type: ignore[misc]
-    s.dispose()
 
 
 def member(s: object, cfg: Config, address: str, **kw: object) -> Member:

@@ -5,7 +5,6 @@ rate and margins. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 from relaybot.admin import AdminError, MemberInput, add_member
 from relaybot.events import EventInput, create_event, event_standings, event_text, find_event
 from relaybot.games import rules_for
-from relaybot.store.db import Store, migrate
+from relaybot.store.db import Store
 from relaybot.store.models import Game, Member
 from relaybot.web.data import event_page
 from tests.integration.test_cli import one_line_error, relaybot
@@ -22,14 +21,6 @@ from tests.integration.test_store import cfg_for
 
 pytestmark = pytest.mark.integration
 NOW = datetime(2027, 1, 10, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    s = Store.open(db_url)
-    migrate(s.engine)
-    yield s
-    s.dispose()
 
 
 def _members(store: Store, db_url: str, n: int, **rating: str) -> list[str]:

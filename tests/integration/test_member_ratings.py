@@ -32,21 +32,13 @@ from relaybot.rating_book import (
     ratings_of,
     titles_of,
 )
-from relaybot.store.db import Store, migrate
+from relaybot.store.db import Store
 from relaybot.store.models import Game, Member, Outbox, RatingChange
 from tests.integration.test_cli import one_line_error, relaybot
 from tests.integration.test_store import cfg_for
 
 pytestmark = pytest.mark.integration
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Store:
-    s = Store.open(db_url)
-    migrate(s.engine)
-    yield s  # type: ignore[misc]
-    s.dispose()
 
 
 def member(s: object, cfg: Config, address: str, **kw: object) -> Member:

@@ -30,14 +30,6 @@ def cfg_for(url: str) -> Config:
                   smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"))
 
 
-@pytest.fixture
-def store(db_url: str) -> Store:
-    s = Store.open(db_url)
-    migrate(s.engine)
-    yield s  # type: ignore[misc]
-    s.dispose()
-
-
 def mail(sender: str, gid: str, text: str, mid: str) -> bytes:
     msg = EmailMessage()
     msg["From"] = sender
