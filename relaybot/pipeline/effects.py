@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -156,17 +156,64 @@ def caused_by(session: Session, address: str | None) -> Iterator[None]:
             session.info[_CAUSE] = before
 
 
+_COUNTS = "relaybot.effects.counts"
+_COUNT_ROW = select(ReplyCount).where(ReplyCount.address == bindparam("address"),
+                                      ReplyCount.day == bindparam("day"))
+
+
+def _known(session: Session) -> dict[tuple[str, date], ReplyCount | None]:
+    """The ReplyCount rows this transaction has read or added, by (address, day); None
+    for a row read as missing. Kept in ``session.info`` for the session's current root
+    transaction only (another transaction starts afresh)."""
+    root = session.get_transaction()
+    held = session.info.get(_COUNTS)
+    if held is None or held[0] is not root:
+        held = session.info[_COUNTS] = (root, {})
+    known: dict[tuple[str, date], ReplyCount | None] = held[1]
+    return known
+
+
+def prefetch_counts(session: Session, cfg: Config, addresses: Iterable[str],
+                    now: datetime) -> None:
+    """Read today's counts of these addresses in one query, for :func:`_count` (the
+    poller: every sender of a batch gets a reply), instead of a query per reply."""
+    keys = sorted({a.strip().lower() for a in addresses if a})
+    if not keys:
+        return
+    day = local_day(now, cfg.bot.timezone)
+    known = _known(session)
+    found = {row.address: row for row in session.scalars(select(ReplyCount).where(
+        ReplyCount.address.in_(keys), ReplyCount.day == day))}
+    for key in keys:
+        known[(key, day)] = found.get(key)
+
+
+def _count_row(session: Session, key: str, day: date) -> ReplyCount:
+    """The count row of ``key`` on ``day``, added when there is none yet.
+
+    A row known to this transaction is used without a query, as long as it is still in
+    the session: a savepoint rolled back since expunges the rows it added (then the row
+    is read again) and expires the ones it changed (re-read when used)."""
+    known = _known(session)
+    if (key, day) in known:
+        row = known[(key, day)]
+        if row is not None and row not in session:  # added in a savepoint rolled back
+            row = session.scalar(_COUNT_ROW, {"address": key, "day": day})
+    else:
+        row = session.scalar(_COUNT_ROW, {"address": key, "day": day})
+    if row is None:
+        row = ReplyCount(address=key, day=day, count=0, replies=0, alerts=0)
+        session.add(row)
+    known[(key, day)] = row
+    return row
+
+
 def _count(session: Session, cfg: Config, address: str, now: datetime, which: CapField,
            limit: int) -> bool:
     """Count one mail to ``address`` today in ``which``; False (nothing counted) once
     ``limit`` is reached."""
     day = local_day(now, cfg.bot.timezone)
-    key = address.strip().lower()
-    row = session.scalar(
-        select(ReplyCount).where(ReplyCount.address == key, ReplyCount.day == day))
-    if row is None:
-        row = ReplyCount(address=key, day=day, count=0, replies=0, alerts=0)
-        session.add(row)
+    row = _count_row(session, address.strip().lower(), day)
     used = getattr(row, which) or 0
     if used >= limit:
         return False

@@ -20,7 +20,7 @@ from relaybot.config import Config
 from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids
 from relaybot.pipeline import commands, holds
-from relaybot.pipeline.effects import caused_by
+from relaybot.pipeline.effects import caused_by, prefetch_counts
 from relaybot.pipeline.identify import identify, members_by_address, td_addresses
 from relaybot.pipeline.play import Received
 from relaybot.pipeline.td import find_commands, td_mail
@@ -73,6 +73,12 @@ class Prefetch:
     seen_uids: set[int]
     members: dict[str, Member]  # by address: every sender of the batch who is a member
     tds: frozenset[str]  # every TD address ([bot] td, the events' own)
+    # members with a held mail (read once, plus every hold made in the batch): an
+    # authenticated mail of anyone else has no hold to supersede
+    held: set[int] = field(default_factory=set)
+    # addresses whose reply counts of the day are read with the first mail (its "now"),
+    # in one query: every sender of the batch gets a reply (effects.prefetch_counts)
+    counted: list[str] = field(default_factory=list)
     claimed: dict[int, str] = field(default_factory=dict)  # UID -> Message-ID, this batch
     # UID -> (sender, game id): what the poller's one log line per mail names
     logged: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
@@ -117,7 +123,10 @@ def prefetch(session: Session, cfg: Config, arrivals: list[Arrival]) -> Prefetch
             seen_uids.add(uid)
     senders = sorted({m.from_addr for m in mails.values() if m.from_addr})
     members = members_by_address(session, senders)
-    return Prefetch(mails, seen_ids, seen_uids, members, td_addresses(session, cfg))
+    held = session.scalars(select(Hold.member_id).distinct().where(Hold.status == "held"))
+    return Prefetch(mails, seen_ids, seen_uids, members, td_addresses(session, cfg),
+                    held={i for i in held if i is not None},
+                    counted=[*senders, *(m.email for m in members.values())])
 
 
 # Hot statements built once, run with parameters: neither rebuilt nor re-keyed per mail.
@@ -141,6 +150,9 @@ def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
 def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
              batch: Prefetch | None = None) -> str:
     mail = batch.mails.pop(arrival.uid, None) if batch is not None else None
+    if batch is not None and batch.counted:
+        prefetch_counts(session, cfg, batch.counted, now)
+        batch.counted = []
     if mail is None:
         mail = parse_mail(arrival.raw, own_addresses=[cfg.bot.address],
                           trusted_authserv=cfg.bot.authserv_id)
@@ -208,9 +220,11 @@ def _route(
         return holds.forged(session, cfg, holds.member_holder(member, mail.from_addr), mail, now)
     if not sender.authenticated:
         if not commands.read_only(session, cfg, member, mail):
+            if batch is not None:
+                batch.held.add(member.id)  # a later mail of theirs in the batch supersedes it
             return holds.hold(session, cfg, holds.member_holder(member, mail.from_addr),
                               mail, inbound, now)
-    else:
+    elif batch is None or member.id in batch.held:
         holds.supersede(session, member, tagged_ids(mail, cfg.bot.address), now)
     return commands.handle(session, cfg, member, Received(mail, inbound, arrival.internaldate),
                            now)
