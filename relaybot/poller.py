@@ -109,7 +109,7 @@ def poll_once(
         for uid in batch:
             fetched = bodies.get(uid) or mailbox.fetch(uid, heads.get(uid))
             if fetched is None:
-                counts.vanished += 1  # T5: another client expunged it; nothing to do
+                counts.vanished += 1  # RELIABILITY T5: another client expunged it
                 continue
             counts.fetched += 1
             crash_point("after_fetch")

@@ -68,7 +68,7 @@ class MemberMail:
         """Queue these effects now (the mail's forward and ack as one statement)."""
         emit_all(self.session, self.cfg, mails, self.now)
         if mails:
-            crash_point("after_outbox_insert")  # T1: rows in the session, not yet written
+            crash_point("after_outbox_insert")  # RELIABILITY T1: rows in session, unwritten
         insert_deferred(self.session)
 
 

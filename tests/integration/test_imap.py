@@ -184,7 +184,8 @@ def test_wait_reports_mail_that_arrived_before_it_was_called(
 
 
 def test_reconnect_after_dovecot_restart(imap_account: Account, dovecot: Dovecot) -> None:
-    """T3: the server goes away under an open connection and under IDLE; reconnect works."""
+    """RELIABILITY T3: the server goes away under an open connection and under IDLE;
+    reconnect works."""
     when = datetime(2024, 1, 1, tzinfo=UTC)
     first = imap_account.append(mail(1), when)
     box = Mailbox(settings(imap_account))
@@ -218,7 +219,7 @@ def test_reconnect_after_dovecot_restart(imap_account: Account, dovecot: Dovecot
 def test_killed_connection_mid_idle_raises_then_reconnects(
     imap_account: Account, dovecot: Dovecot
 ) -> None:
-    """T3: the server drops just this session (doveadm kick) while it IDLEs."""
+    """RELIABILITY T3: the server drops just this session (doveadm kick) while it IDLEs."""
     with Mailbox(settings(imap_account)) as box:
         timer = threading.Timer(0.3, dovecot.kick, args=(imap_account.user,))
         timer.start()
@@ -234,7 +235,7 @@ def test_killed_connection_mid_idle_raises_then_reconnects(
 
 
 def test_uidvalidity_changes_when_bumped(imap_account: Account) -> None:
-    """T4 support: Dovecot drops a session whose folder got a new UIDVALIDITY; the next
+    """RELIABILITY T4 support: Dovecot drops a session whose folder got a new UIDVALIDITY; the next
     connect reports the new value (the same mail is still there, now under it)."""
     uid = imap_account.append(mail(), datetime(2024, 1, 1, tzinfo=UTC))
     box = Mailbox(settings(imap_account))

@@ -5,7 +5,7 @@ The poller's loop is, in outline::
     with Mailbox(settings) as box:            # login, select, ensure Processed/Quarantine
         while True:
             for uid in box.pending_uids():    # what is still in INBOX is not yet processed
-                fetched = box.fetch(uid)      # None: another client took it (T5)
+                fetched = box.fetch(uid)      # None: another client took it (RELIABILITY T5)
                 ...commit...
                 box.move(uid, "Processed")    # only after the commit (G1)
             box.wait(timeout)                 # IDLE, renewed; a UID SEARCH poll is the backstop
