@@ -178,14 +178,13 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
     """Standings with the event's tie-breaks, from its finished games (T5)."""
     players = event_players(session, event)
     names = {m.id: m.name for m in players}
-    results = event_results(session.scalars(select(Game).where(Game.event == event.name)),
-                            names)
+    games = _event_games(session, event)
+    results = event_results(games, names)
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
     start = {m.name: seat for seat, m in enumerate(players, start=1)}  # T3: --players
     ratings = None
     if "rating" in order:  # T4: the points each player has now, in the event's game
-        kind = next((g.kind for g in session.scalars(
-            select(Game).where(Game.event == event.name).limit(1))), "go")
+        kind = games[0].kind if games else "go"
         held = current_ratings(session, [m.id for m in players], kind)
         ratings = {m.name: held[m.id] for m in players if m.id in held}
     return standings([m.name for m in players], results, order, start_order=start,
