@@ -241,10 +241,12 @@ def decide(
             result = FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
         else:
             bound = _mode(mode)
-            if bound == "optional" and forces_win(rules, position, conditionals, opponent):
-                bound = "binding"  # J16, seed 002 rule 16: a mating line cannot be ignored
-            result = follow(rules, conditionals, new_tokens, position, letters, bound)
-            if result.kind == "contradiction" and bound != _mode(mode):
+            # J16, seed 002 rule 16: a mating line binds even where proposals are optional
+            mating = bound == "optional" and forces_win(rules, position, conditionals,
+                                                        opponent)
+            result = follow(rules, conditionals, new_tokens, position, letters,
+                            "binding" if mating else bound)
+            if result.kind == "contradiction" and mating:
                 result.penalty_days = penalty  # the game's own cost of a wrong move (J21)
         if result.kind == "too_many_moves":
             return done("too_many_moves")
