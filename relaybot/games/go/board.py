@@ -42,11 +42,11 @@ def star_points(size: int) -> list[tuple[int, int]]:
     them (sgfmill's rows, from the bottom; the board is symmetric)."""
     if size < 7:
         return []
-    near = 2 if size < 13 else 3
-    lines = sorted({near, size // 2, size - 1 - near})
+    near, middle, far = _star_lines(size)  # the handicap stones' lines
+    lines = sorted({near, middle, far})
     if size < 13:  # 9x9: the corners' 3-3 points and the centre, no side points
         return [(r, c) for r in lines for c in lines
-                if (r == c == size // 2) or (r != size // 2 and c != size // 2)]
+                if (r == c == middle) or (r != middle and c != middle)]
     return [(r, c) for r in lines for c in lines]
 
 
