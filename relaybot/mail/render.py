@@ -34,6 +34,15 @@ def _templates_dir(override: str | None) -> Path:
     return Path(override) if override else package_dir("templates")
 
 
+def _with_filters(env: Environment) -> Environment:
+    """The filters every template may use, mail and web alike."""
+    env.filters["person"] = display_name
+    env.filters["termination"] = termination_name
+    env.filters["mail_kind"] = kind_name
+    env.filters["time_control"] = time_control_text
+    return env
+
+
 @lru_cache(maxsize=4)
 def _environment(root: str) -> Environment:
     env = Environment(
@@ -45,11 +54,7 @@ def _environment(root: str) -> Environment:
         lstrip_blocks=True,
         auto_reload=False,  # templates are read once per process: no stat() per mail
     )
-    env.filters["person"] = display_name
-    env.filters["termination"] = termination_name
-    env.filters["mail_kind"] = kind_name
-    env.filters["time_control"] = time_control_text
-    return env
+    return _with_filters(env)
 
 
 @lru_cache(maxsize=4)
@@ -58,11 +63,7 @@ def _html_environment(root: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(root), undefined=StrictUndefined, autoescape=True,
         trim_blocks=True, lstrip_blocks=True, auto_reload=False)
-    env.filters["person"] = display_name
-    env.filters["termination"] = termination_name
-    env.filters["mail_kind"] = kind_name
-    env.filters["time_control"] = time_control_text
-    return env
+    return _with_filters(env)
 
 
 def render_html(lang: str, name: str, /, **context: Any) -> str:
