@@ -133,11 +133,14 @@ class Command:
 
     def refuse(self, said: Said) -> Done:
         """A command that did nothing, and why."""
-        return Done(self.name, False, said, command_ja=self.aliases[0] if self.aliases else "")
+        return self._outcome(False, said)
 
     def done(self, said: Said, games: tuple[str, ...] = ()) -> Done:
         """A command that did what it says (to ``games``)."""
-        return Done(self.name, True, said, games,
+        return self._outcome(True, said, games)
+
+    def _outcome(self, ok: bool, said: Said, games: tuple[str, ...] = ()) -> Done:
+        return Done(self.name, ok, said, games,
                     command_ja=self.aliases[0] if self.aliases else "")
 
     def misused(self) -> Done:
