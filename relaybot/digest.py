@@ -25,13 +25,14 @@ from sqlalchemy.orm import Session
 
 from relaybot.books import compute
 from relaybot.config import Config
+from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import crosstable_text, standings
 from relaybot.core.text import display_name
 from relaybot.events import event_results
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
-from relaybot.pipeline.effects import Mail, emit, reply_address, to_member
+from relaybot.pipeline.effects import Mail, emit, to_member
 from relaybot.rating_book import KINDS
 from relaybot.store.db import Store
 from relaybot.store.models import (
@@ -46,7 +47,7 @@ from relaybot.store.models import (
     Question,
     RatingChange,
 )
-from relaybot.views import unsubscribe_path
+from relaybot.views import unsubscribe_path, unsubscribe_token
 
 BATCH = 1000
 
@@ -294,7 +295,10 @@ def unsubscribe_headers(cfg: Config, member: Member) -> dict[str, str]:
     """RFC 2369 ``List-Unsubscribe`` of a member's digest: a mail with ``digest off`` to
     the member's own reply-token address, and, where the web pages run, the RFC 8058
     one-click link (with ``List-Unsubscribe-Post``)."""
-    address = reply_address(cfg, to_member(member), None)
+    # the u. address stops the digest and nothing else: digests are forwarded, so the
+    # token printed here must never be a login (issue 22)
+    address = tokens.format_address(cfg.bot.local, cfg.bot.domain, "u",
+                                    unsubscribe_token(cfg, member.id))
     links = []
     if address:
         links.append(f"<mailto:{address}?subject=digest%20off&body=digest%20off>")

@@ -17,7 +17,7 @@ from relaybot.gamefile import GameFile
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Event, Member
 
-UNSUBSCRIBE_SCOPE = "unsubscribe"  # the scope of the one-click token (core/tokens.py)
+UNSUBSCRIBE_SCOPE = tokens.UNSUBSCRIBE_SCOPE  # the one-click token's scope
 
 
 def unsubscribe_token(cfg: Config, member_id: int) -> str:

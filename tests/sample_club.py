@@ -91,6 +91,16 @@ class SampleClub:
         return process_mail(self.store, self.cfg,
                             Arrival(msg.as_bytes(), self.now, "INBOX", 1, self.uid), self.now)
 
+    def member_address(self, sender: str) -> str:
+        """The ``m.`` token address issued to member ``sender``."""
+        with self.store.session() as session:
+            member = session.get(Member, self.members[sender])
+            assert member is not None
+            address = reply_address(self.cfg, Recipient(member.name, member.email, member.id),
+                                    None)
+        assert address is not None
+        return address
+
     def deliver(self, sender: str, to: str, text: str, days: float = 1.0,
                 subject: str = "Re:", dmarc: str = "") -> str:
         """A mail from ``sender`` to ``to`` (any address), ``days`` after the last mail;
@@ -201,8 +211,10 @@ def every_kind(club: SampleClub) -> None:
     fifth = club.games[4]
     w5, _ = club.sides(fifth)
     leave_from = (club.now + timedelta(days=3)).date()
-    club.send(w5, fifth, f"leave {leave_from} {leave_from + timedelta(days=4)}", days=0.1)
-    club.send(EMAILS[3], club.games[5], "digest off", days=0.1)
+    # a leave and digest off concern the member, not one game: to the m. address
+    club.deliver(w5, club.member_address(w5),
+                 f"leave {leave_from} {leave_from + timedelta(days=4)}", days=0.1)
+    club.deliver(EMAILS[3], club.member_address(EMAILS[3]), "digest off", days=0.1)
     # J17: two games against the same opponent (A and B), one mail with both sections
     pair = [g for g in club.games if set(club.sides(g)) == {EMAILS[0], EMAILS[2]}]
     game_a = next(g for g in pair if club.sides(g)[0] == EMAILS[2])
@@ -212,8 +224,9 @@ def every_kind(club: SampleClub) -> None:
     held = next(g for g in club.games[4:] if EMAILS[2] in club.sides(g))
     club.send(EMAILS[2], held, "resign", days=0.1, token=False)  # not proven: held
     confirm = _reply_to(club, "hold_request")
+    club.deliver(EMAILS[2], confirm, "what is this?", days=0.1)  # asked once more
     club.deliver(EMAILS[2], confirm, "cancel", days=0.1)
-    club.deliver(EMAILS[2], confirm, "yes, it was me", days=0.1)  # nothing left to confirm
+    club.deliver(EMAILS[2], confirm, "confirm", days=0.1)  # nothing left to confirm
     club.deliver(EMAILS[2], club.cfg.bot.game_address(held), "resign", days=0.1,
                  subject=f"Re: [{held}]", dmarc="fail")  # forged: nothing acts
     # silence: the reminder after 10 days, the TD after 20 (J11); the digests on Monday.

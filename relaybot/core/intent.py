@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 RESIGN = {"resign", "resigns", "i resign", "投了", "投了します", "投了する"}
 OFFER = {"draw?", "draw ?", "offer draw", "draw offer", "ドロー?", "ドローの提案", "引き分け?",
@@ -23,6 +23,8 @@ ACCEPT = {"draw", "accept draw", "draw accepted", "ドロー", "ドローに同�
 STATUS = {"status", "状況", "状態"}
 LONG_THINK = {"long think", "long-think", "notice: long think", "長考", "長考します", "長考の予告"}
 HELP = {"help", "ヘルプ", "使い方"}
+CONFIRM = {"confirm", "確認", "yes", "はい", "確認します", "confirmed"}
+CANCEL = {"cancel", "取消", "取り消し", "キャンセル", "取消します", "取り消します"}
 DIGEST_OFF = {"digest off", "no digest", "stop digest", "unsubscribe", "ダイジェスト停止",
               "ダイジェスト不要", "ダイジェストを停止", "ダイジェストの停止"}
 
@@ -32,6 +34,27 @@ LEAVE_RE = re.compile(
     re.IGNORECASE,
 )
 TD_RE = re.compile(r"^td\s*:\s*(.+)$", re.IGNORECASE)
+
+# What a keyword (or a TD command) does, declared by its class: the gate, the holds and
+# the referee derive every "read-only" and "has more" question from these, never from a
+# list of their own (issue 22).
+Does = Literal[
+    "reads",  # answers the sender and changes nothing (status, help)
+    "game",  # changes one game (resign, draw offer or acceptance, a game's own keyword)
+    "aside",  # about one game, handled beside its moves (J10 long think, J13 question)
+    "member",  # changes the member, not one game (J12 leave, D1 digest off)
+    "command",  # a TD command (pipeline/td.py)
+    "answer",  # answers a confirmation request (confirm, cancel); elsewhere it does nothing
+]
+
+
+@dataclass(frozen=True)
+class Found:
+    """One keyword or command line of a mail: where it stands, its name, what it does."""
+
+    line: int  # index in the text's splitlines()
+    name: str
+    does: Does
 
 
 @dataclass
@@ -48,17 +71,30 @@ class Intent:
     td_question: str | None = None
     long_think: bool = False  # J10: notice that this reply may take 10 days or more
     digest_off: bool = False  # D1: no more weekly digests for the sender
+    confirm: bool = False  # a confirmation request answered "confirm" / "確認"
+    cancel: bool = False  # ... or "cancel" / "取消"
     declared: str | None = None  # a game's own keyword (GameRules.keywords), by its name
-    keyword_lines: set[int] = field(default_factory=set)
+    found: list[Found] = field(default_factory=list)  # every keyword line, in order
+
+    @property
+    def keyword_lines(self) -> set[int]:
+        """The indices of the lines that hold a keyword (they are not moves)."""
+        return {f.line for f in self.found}
 
     @property
     def any(self) -> bool:
         """True when the mail asked for something besides moves."""
-        return bool(
-            self.resign or self.draw_offer or self.draw_accept or self.status or self.help
-            or self.leave or self.leave_invalid or self.td_question or self.long_think
-            or self.digest_off
-        )
+        return bool(self.found)
+
+    def does(self, *what: Does) -> bool:
+        """True when a keyword of the mail does one of ``what`` (its class declares it)."""
+        return any(f.does in what for f in self.found)
+
+    @property
+    def acts(self) -> bool:
+        """True when a keyword would change something: anything but status and help, and
+        the answers to a confirmation request (which act only on their request)."""
+        return any(f.does not in ("reads", "answer") for f in self.found)
 
 
 def _nfkc(line: str) -> str:
@@ -81,6 +117,8 @@ class Keyword:
     what it means on the mail's :class:`Intent`.
     """
 
+    name: ClassVar[str]
+    does: ClassVar[Does]  # what it does (the gate reads this, never a list of its own)
     words: ClassVar[frozenset[str]] = frozenset()
     prefixes: ClassVar[tuple[str, ...]] = ()  # lines starting so are this keyword's to read
 
@@ -113,6 +151,9 @@ def keyword(cls: type[Keyword]) -> type[Keyword]:
 class Resign(Keyword):
     """J15: the sender resigns."""
 
+    name = "resign"
+    does = "game"
+
     words = frozenset(RESIGN)
 
     def apply(self, intent: Intent) -> None:
@@ -122,6 +163,9 @@ class Resign(Keyword):
 @keyword
 class DrawOffer(Keyword):
     """J15: a draw offer (with or without a move)."""
+
+    name = "draw_offer"
+    does = "game"
 
     words = frozenset(OFFER)
 
@@ -133,6 +177,9 @@ class DrawOffer(Keyword):
 class DrawAccept(Keyword):
     """J15: accepting the opponent's offer, or claiming a draw."""
 
+    name = "draw_accept"
+    does = "game"
+
     words = frozenset(ACCEPT)
 
     def apply(self, intent: Intent) -> None:
@@ -142,6 +189,9 @@ class DrawAccept(Keyword):
 @keyword
 class Status(Keyword):
     """The game's state by return mail."""
+
+    name = "status"
+    does = "reads"
 
     words = frozenset(STATUS)
 
@@ -153,6 +203,9 @@ class Status(Keyword):
 class Help(Keyword):
     """How to write moves and keywords, by return mail."""
 
+    name = "help"
+    does = "reads"
+
     words = frozenset(HELP)
 
     def apply(self, intent: Intent) -> None:
@@ -162,6 +215,9 @@ class Help(Keyword):
 @keyword
 class LongThink(Keyword):
     """J10: notice that this reply may take 10 days or more."""
+
+    name = "long_think"
+    does = "aside"
 
     words = frozenset(LONG_THINK)
 
@@ -174,6 +230,9 @@ class DigestOff(Keyword):
     """D1: ``digest off`` / ``ダイジェスト停止``: the weekly digest stops for the sender
     (also what the digest's List-Unsubscribe mailto sends)."""
 
+    name = "digest_off"
+    does = "member"
+
     words = frozenset(DIGEST_OFF)
 
     def apply(self, intent: Intent) -> None:
@@ -183,6 +242,9 @@ class DigestOff(Keyword):
 @keyword
 class Question(Keyword):
     """J13: ``td: text``, a question to the TD (the clocks stop until the answer)."""
+
+    name = "td_question"
+    does = "aside"
 
     prefixes = ("td",)
 
@@ -198,6 +260,9 @@ class Question(Keyword):
 class LeaveRequest(Keyword):
     """J12: ``leave YYYY-MM-DD YYYY-MM-DD`` / ``休戦 ...``; a malformed one is noted."""
 
+    name = "leave"
+    does = "member"
+
     prefixes = ("leave", "休戦")
 
     def read(self, word: str, raw: str, intent: Intent) -> bool:
@@ -210,6 +275,31 @@ class LeaveRequest(Keyword):
         except ValueError:
             intent.leave_invalid = True
         return True
+
+
+@keyword
+class Confirm(Keyword):
+    """The answer to a confirmation request: the held mail is the sender's (INTERFACE.md
+    "Who may act"); alone on its line, and only in a reply to the request's address."""
+
+    name = "confirm"
+    does = "answer"
+    words = frozenset(CONFIRM)
+
+    def apply(self, intent: Intent) -> None:
+        intent.confirm = True
+
+
+@keyword
+class Cancel(Keyword):
+    """The answer to a confirmation request: drop the held mail."""
+
+    name = "cancel"
+    does = "answer"
+    words = frozenset(CANCEL)
+
+    def apply(self, intent: Intent) -> None:
+        intent.cancel = True
 
 
 def read_intent(text: str, game_words: Mapping[str, str] | None = None) -> Intent:
@@ -228,24 +318,24 @@ def read_intent(text: str, game_words: Mapping[str, str] | None = None) -> Inten
             continue
         if game_words and word in game_words:
             intent.declared = game_words[word]
-            intent.keyword_lines.add(index)
+            intent.found.append(Found(index, "declared", "game"))
             continue
         head, _, rest = word.partition(" ")
         if game_words and rest and head in game_words:
             # a game keyword with words after it (go: ``result B+3.5``, ``結果 黒3目半勝ち``):
             # its name and the words, for the game's ``declare``
             intent.declared = f"{game_words[head]} {rest}"
-            intent.keyword_lines.add(index)
+            intent.found.append(Found(index, "declared", "game"))
             continue
         found = _BY_WORD.get(word)
         if found is not None:
             found.apply(intent)
-            intent.keyword_lines.add(index)
+            intent.found.append(Found(index, found.name, found.does))
             continue
         raw = normalised.strip()
         for kw in _BY_PREFIX:
             if word.startswith(kw.prefixes) and kw.read(word, raw, intent):
-                intent.keyword_lines.add(index)
+                intent.found.append(Found(index, kw.name, kw.does))
                 break
     return intent
 

@@ -24,6 +24,7 @@ Address forms (``<local>`` and ``<domain>`` are the bot's address)::
     <local>+<game-id>.<token>@<domain>    mail about one game
     <local>+m.<token>@<domain>            other mail to a member or the TD
     <local>+c.<token>@<domain>            a confirmation request
+    <local>+u.<token>@<domain>            a digest's List-Unsubscribe (digest off only)
 
 Pure: no I/O, no clock; the keys come from the caller.
 
@@ -46,6 +47,7 @@ __all__ = [
     "MEMBER_SCOPE",
     "TD_RECIPIENT",
     "TOKEN_LENGTH",
+    "UNSUBSCRIBE_SCOPE",
     "TokenAddress",
     "confirmation_scope",
     "format_address",
@@ -59,8 +61,12 @@ __all__ = [
 TOKEN_LENGTH = 10
 MEMBER_SCOPE = "m"
 TD_RECIPIENT = "td"
+# the one-click unsubscribe token's scope (the web link, and the digest's List-Unsubscribe
+# mailto ``<local>+u.<token>@``): it stops the digest and does nothing else, since digests
+# are forwarded (issue 22)
+UNSUBSCRIBE_SCOPE = "unsubscribe"
 
-TokenKind = Literal["game", "m", "c"]
+TokenKind = Literal["game", "m", "c", "u"]
 
 # a token: base32's alphabet, lower case; a game id: what admin.new_game_id makes and
 # mail.inbound.tags accepts (at least two characters, so never "m" or "c")
@@ -118,7 +124,8 @@ def verify(keys: Iterable[str | bytes], scope: str, recipient: str, token: str) 
 
 @dataclass(frozen=True)
 class TokenAddress:
-    """A token address read back: ``kind`` ``game`` (with ``game_id``), ``m`` or ``c``."""
+    """A token address read back: ``kind`` ``game`` (with ``game_id``), ``m``, ``c`` or
+    ``u`` (unsubscribe)."""
 
     kind: TokenKind
     game_id: str | None
@@ -130,6 +137,8 @@ class TokenAddress:
         found by the token, not named in the address)."""
         if self.kind == "game":
             return self.game_id
+        if self.kind == "u":
+            return UNSUBSCRIBE_SCOPE
         return MEMBER_SCOPE if self.kind == "m" else None
 
 
@@ -162,7 +171,10 @@ def parse_address(address: str, local: str, domain: str) -> TokenAddress | None:
         return TokenAddress("m", None, token)
     if scope_tag == "c":
         return TokenAddress("c", None, token)
-    if _GAME_ID_RE.fullmatch(scope_tag) and not scope_tag.startswith("bounce-"):
+    if scope_tag == "u":
+        return TokenAddress("u", None, token)
+    if (_GAME_ID_RE.fullmatch(scope_tag) and not scope_tag.startswith("bounce-")
+            and scope_tag != UNSUBSCRIBE_SCOPE):
         # (bounce-... is the envelope sender's VERP form, never a game)
         return TokenAddress("game", scope_tag, token)
     return None

@@ -45,6 +45,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "digest_off": ("ダイジェスト停止の確認", "digest turned off"),
     "hold_request": ("メールの確認のお願い", "confirmation request"),
     "hold_forged": ("なりすましメールの通知", "mail forged in the member's name"),
+    "hold_again": ("確認か取消かのお尋ね", "confirmation request asked again"),
     "hold_gone": ("確認するメールがないことの通知", "nothing left to confirm"),
     "hold_cancelled": ("保留メールの取り消し", "held mail cancelled"),
     # to a tournament director

@@ -256,6 +256,16 @@ def link_games(session: Session, game_ids: Iterable[str], own: str | None, *,
             session.add(MailGame(game_id=gid, inbound=inbound, outbox=outbox))
 
 
+def _token_game(mail: Mail, game_address: str | None) -> str | None:
+    """The game whose token a mail's Reply-To carries: a player's mail about one game
+    carries that game's token (its scope: that game's moves and keywords), so that a
+    reply with a move acts (issue 22); the TD's mail the member token (its scope: commands
+    naming their games), unless it comes from the game's address."""
+    if game_address is not None or mail.audience in ("player", "member"):
+        return mail.game_id
+    return None
+
+
 def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | None:
     """Render and queue one mail effect; None when its dedupe key was already queued or
     the mail is over a cap (:func:`caused_by`; the TD's is queued unsent, for the next
@@ -268,7 +278,7 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
     subject, body = render_mail(mail)
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
     reply_to = (mail.reply_to if mail.reply_to_fixed
-                else reply_address(cfg, mail.to, mail.game_id if game_address else None))
+                else reply_address(cfg, mail.to, _token_game(mail, game_address)))
     row = queue_mail(
         session, cfg, kind=mail.kind, to=mail.to, subject=subject, body=body, now=now,
         game_id=mail.game_id, reply_to=reply_to or game_address or mail.reply_to,

@@ -8,11 +8,14 @@ request goes to the address it claims to come from, quoting what arrived. Only t
 owner of that mailbox reads the request, so only they can answer its ``c.`` token
 address (GitLab's and Mailman's reply-by-email do the same):
 
-* a reply from that member (any of their registered addresses) confirms: the held mail
-  then acts as of its own arrival (INTERNALDATE), so the clock is as if it had been
-  authenticated (J6);
+* a reply from that member (any of their registered addresses) with a line ``confirm`` /
+  ``確認`` alone confirms: the held mail then acts as of its own arrival (INTERNALDATE),
+  so the clock is as if it had been authenticated (J6);
 * a reply whose own text has a line ``cancel`` / ``取消`` drops it;
-* a later authenticated mail of the member for the same game supersedes it;
+* a reply with moves or commands of its own is the member's new mail, and it lapses;
+* any other reply confirms nothing and is asked once more; automated replies never count;
+* a later authenticated mail of the member about any game it names supersedes it, and so
+  does an authenticated mail that acts on one of those games;
 * unconfirmed, it lapses after :data:`HOLD_DAYS` days (the sweep).
 
 The opponent hears nothing of a held mail. Requests count against the per-address daily
@@ -29,13 +32,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
-from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids
+from relaybot.core.reading import Reading
+from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import Mail, emit
 from relaybot.pipeline.replies import quote_block
@@ -43,7 +47,6 @@ from relaybot.store.models import Hold, Inbound, Member
 
 HOLD_DAYS = 7
 QUOTE_LINES = 20  # enough of the mail to recognise it; the rest is "..."
-CANCEL_WORDS = frozenset({"cancel", "取消", "取り消し", "キャンセル"})
 
 
 @dataclass(frozen=True)
@@ -63,11 +66,13 @@ class Holder:
 
 
 def hold(session: Session, cfg: Config, who: Holder, mail: InboundMail, inbound: Inbound,
-         now: datetime) -> str:
-    """Keep ``mail`` until ``who`` confirms it; send the one confirmation request."""
-    ids = tagged_ids(mail, cfg.bot.address)
+         now: datetime, reading: Reading) -> str:
+    """Keep ``mail`` until ``who`` confirms it; send the one confirmation request. The hold
+    is bound to every game its one ``reading`` names (address, subject tag, labels)."""
+    games = list(reading.games)
     row = Hold(inbound=inbound, member_id=who.member.id if who.member else None, td=who.td,
-               address=who.address, game_id=ids[0] if ids else None, status="held",
+               address=who.address, game_id=games[0] if games else None,
+               games=" ".join(games), status="held",
                created_at=now, expires_at=now + timedelta(days=HOLD_DAYS))
     session.add(row)
     session.flush()  # the hold's id is the token's scope
@@ -89,14 +94,35 @@ def forged(session: Session, cfg: Config, who: Holder, mail: InboundMail,
     return "forged"
 
 
-def supersede(session: Session, member: Member, game_ids: list[str], now: datetime) -> None:
-    """An authenticated mail of ``member`` for these games: their older holds for the
-    same games lapse (the newer mail is what they meant)."""
-    if not game_ids:
-        return
-    session.execute(update(Hold).where(
-        Hold.member_id == member.id, Hold.status == "held", Hold.game_id.in_(game_ids),
-    ).values(status="superseded", resolved_at=now))
+def supersede(session: Session, reading: Reading, now: datetime, *,
+              member: Member | None = None, td: str | None = None) -> int:
+    """An authenticated mail read as ``reading``: older holds lapse (``superseded``) when
+
+    * they are the same sender's (``member`` or ``td``) and name one of the mail's games,
+      or name no game at all (the newer mail is what they meant), or
+    * the mail acts on a game they name, whoever held them (the game has moved on: a
+      held mail written for the old position must never act on the new one).
+
+    Returns how many lapsed.
+    """
+    named = set(reading.games)
+    acted = {g for g in reading.game_targets if g is not None} if reading.acts else set()
+    mine = (Hold.member_id == member.id) if member is not None else (
+        (Hold.td == td) if td is not None else None)
+    wanted = [Hold.games.contains(g) for g in sorted(named | acted)]
+    if mine is not None:
+        wanted.append(mine)
+    if not wanted:
+        return 0
+    count = 0
+    for row in session.scalars(select(Hold).where(Hold.status == "held", or_(*wanted))):
+        games = set(row.games.split()) or ({row.game_id} if row.game_id else set())
+        own = (member is not None and row.member_id == member.id) or (
+            td is not None and row.member_id is None and row.td == td)
+        if (own and (not games or games & named)) or games & acted:
+            row.status, row.resolved_at = "superseded", now
+            count += 1
+    return count
 
 
 def lapse(session: Session, now: datetime) -> int:
@@ -110,39 +136,85 @@ def lapse(session: Session, now: datetime) -> int:
 Apply = Callable[[Session, Config, "Hold", InboundMail, datetime], str]
 
 
-def confirm(session: Session, cfg: Config, mail: InboundMail, token: str,
-            from_member: Member | None, from_td: str | None, now: datetime,
-            apply: Apply) -> str:
-    """A reply to a confirmation request's ``c.<token>`` address.
+def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
+           from_member: Member | None, from_td: str | None, now: datetime,
+           apply: Apply, reading: Reading) -> str | Hold:
+    """A reply to a confirmation request's ``c.<token>`` address, read as ``reading``.
 
     It counts only from the one who was asked (the member, from any of their addresses,
     or the TD) and only with a token issued to them for that hold; a trusted
-    ``dmarc=fail`` counts for nothing. ``apply`` carries out the held mail as of its
-    arrival and returns its outcome word.
+    ``dmarc=fail`` counts for nothing. Then, on its one reading:
+
+    * moves or commands of its own: the sender's new mail (the token is theirs); the hold
+      lapses and is returned, so that the caller handles the mail as authenticated, in
+      the thread of the games the hold names;
+    * an automated reply (an out-of-office without RFC 3834 headers): nothing;
+    * ``cancel`` / ``取消`` alone on a line: the hold is dropped;
+    * ``confirm`` / ``確認`` (``yes`` / ``はい``) alone on a line: the held mail acts as of its
+      arrival (``apply`` returns its outcome word);
+    * anything else confirms nothing and is answered once more, once.
     """
     row = session.scalar(select(Hold).where(Hold.token == token))
     if row is None or mail.dmarc_fail or not _asked(cfg, row, from_member, from_td, token):
         return "confirm_refused"  # not theirs to confirm: nothing acts, nothing is said
+    if out_of_office(mail):
+        return "confirm_automated"  # never confirms, never answered (G7)
+    intent = reading.intent
+    if reading.acts:
+        if row.status == "held":
+            row.status, row.resolved_at = "superseded", now
+        return row
     who = _holder(session, cfg, row)
     if row.status == "held" and row.expires_at <= now:
         row.status, row.resolved_at = "lapsed", now
     if row.status != "held":
-        emit(session, cfg, _notice(cfg, who, mail, "gone", status=row.status), now)
+        if intent.confirm or intent.cancel:
+            emit(session, cfg, _notice(cfg, who, mail, "gone", status=row.status), now)
         return "confirm_" + row.status
-    row.resolved_at = now
     held = session.get(Inbound, row.inbound_id)
     assert held is not None
     original = parse_mail(held.raw, own_addresses=[cfg.bot.address],
                           trusted_authserv=cfg.bot.authserv_id)
-    if _cancels(mail.text):
-        row.status = "cancelled"
+    if intent.cancel:
+        row.status, row.resolved_at = "cancelled", now
         # the answer to the reply, quoting what was dropped (not the word "cancel")
         emit(session, cfg, _notice(cfg, who, mail, "cancelled", quoted=original), now)
         return "hold_cancelled"
-    row.status = "confirmed"
+    if not intent.confirm:
+        if row.asked_again:
+            return "confirm_unclear"
+        row.asked_again = True
+        emit(session, cfg, _notice(cfg, who, mail, "again", token=row.token,
+                                   until=local_day(row.expires_at, cfg.bot.timezone),
+                                   quoted=original), now)
+        return "confirm_asked_again"
+    row.status, row.resolved_at = "confirmed", now
     outcome = apply(session, cfg, row, original, now)
     held.outcome = ("confirmed " + outcome)[:40]
     return "confirmed"
+
+
+# Out-of-office replies that clients send without RFC 3834's Auto-Submitted: their
+# subjects and first lines, lower case (NFKC). They never confirm and get no answer.
+_OUT_OF_OFFICE_SUBJECTS = (
+    "out of office", "out of the office", "automatic reply", "auto reply", "auto-reply",
+    "autoreply", "auto response", "autoresponse", "vacation", "away from", "abwesend",
+    "absence", "不在", "自動返信", "自動応答", "休暇",
+)
+_OUT_OF_OFFICE_BODIES = (
+    "out of the office", "out of office", "on vacation", "on holiday", "on leave until",
+    "away from the office", "away from my desk", "limited access to email",
+    "不在にして", "不在のため", "自動返信", "自動応答", "休暇をいただいて",
+)
+
+
+def out_of_office(mail: InboundMail) -> bool:
+    """True for an out-of-office reply by its subject or its first lines."""
+    subject = unicodedata.normalize("NFKC", mail.subject).lower()
+    if any(word in subject for word in _OUT_OF_OFFICE_SUBJECTS):
+        return True
+    head = unicodedata.normalize("NFKC", " ".join(mail.text.strip().splitlines()[:5])).lower()
+    return any(phrase in head for phrase in _OUT_OF_OFFICE_BODIES)
 
 
 def _asked(cfg: Config, row: Hold, member: Member | None, td: str | None,
@@ -172,15 +244,6 @@ def member_holder(member: Member, address: str) -> Holder:
 def td_holder(cfg: Config, address: str) -> Holder:
     """A TD who must confirm commands that came from ``address``."""
     return Holder(address, "TD", cfg.bot.language, td=address)
-
-
-def _cancels(text: str) -> bool:
-    """A line ``cancel`` / ``取消`` in the reply's own text (quoted text is already gone)."""
-    for line in text.splitlines():
-        word = unicodedata.normalize("NFKC", line).strip().lower().rstrip("。.!！")
-        if word in CANCEL_WORDS:
-            return True
-    return False
 
 
 def _quote(mail: InboundMail) -> str:

@@ -3,10 +3,11 @@ confirmation of a held mail, a TD, a stranger or a member (G6, G7, G12).
 
 This is the trust gate (INTERFACE.md "Who may act", issue 12). A member is known by any
 of their registered addresses (``Member.email`` and ``member_addresses``); a TD by being
-``[bot] td`` or an event's ``--td``. :attr:`Sender.authenticated` says whether the mail
-also proves its From: line: a reply token issued to that member (or that TD) among its
-recipients, or a ``dmarc=pass`` for the From: domain from our own MTA. What is not
-proven is held by the next stage (``pipeline/holds.py``); a trusted ``dmarc=fail``
+``[bot] td`` or an event's ``--td``. :attr:`Sender.grant` says what the mail proves of its
+From: line: a reply token issued to that member (or that TD) among its recipients, each
+within its scope, or a ``dmarc=pass`` for the From: domain from our own MTA. Whether that
+covers what the mail asks is decided on its one reading (:meth:`Grant.covers`); what is
+not covered is held by the next stage (``pipeline/holds.py``); a trusted ``dmarc=fail``
 acts on nothing.
 
 差出人の確認：本人宛てに発行した返信トークンか、自分の MTA の dmarc=pass があれば
@@ -16,7 +17,7 @@ acts on nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import select
@@ -24,10 +25,73 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core import tokens
+from relaybot.core.reading import Reading
 from relaybot.core.tokens import TokenAddress, verify
 from relaybot.mail.inbound import InboundMail, reply_tokens, verp_id
 from relaybot.pipeline.bounces import delivery_report
-from relaybot.store.models import Event, Member, MemberAddress
+from relaybot.store.models import Event, Game, Member, MemberAddress
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a mail's proofs let its sender do (INTERFACE.md "Who may act", token scopes).
+
+    ``everything``: our MTA's ``dmarc=pass`` for the From: domain (or a confirmation
+    token of theirs, for a reply that is a new mail); ``member``: an ``m.`` token (what is
+    not about one game: leave, digest off, TD commands); ``games``: game tokens, each for
+    its own game's moves, keywords and TD commands; ``unsubscribe``: a ``u.`` token, which
+    stops the digest and does nothing else.
+    """
+
+    everything: bool = False
+    member: bool = False
+    games: frozenset[str] = frozenset()
+    unsubscribe: bool = False
+
+    def __bool__(self) -> bool:
+        return self.everything or self.member or bool(self.games) or self.unsubscribe
+
+    def covers(self, reading: Reading) -> bool:
+        """True when every part of the mail's one reading lies within these scopes: only
+        then does it act at once; anything else is held whole (fail closed)."""
+        if self.everything:
+            return True
+        if not (self.member or self.games):
+            # the unsubscribe token: digest off and nothing else
+            return self.unsubscribe and bool(reading.found) and not reading.has_moves and all(
+                f.name == "digest_off" or f.does == "reads" for f in reading.found)
+        if any(t is None or t not in self.games for t in reading.game_targets):
+            return False  # moves or game keywords for a game no token here is for
+        if reading.does("member") and not self.member:
+            return False
+        if reading.commands and not self.member:
+            lines = reading.text.splitlines()
+            # a game token covers a TD command only when the command names that game alone
+            return all(_names_only(lines[c.line], self.games, reading.games)
+                       for c in reading.commands)
+        return True
+
+
+def widened(session: Session, grant: Grant) -> Grant:
+    """J17: a game token also covers the sections of the same two players' other games
+    (a reply in one game's thread may move all the games of that pair, as the JCCA's
+    postal card does); never games against anyone else."""
+    if not grant.games or grant.everything:
+        return grant
+    pairs = {frozenset((g.side0_id, g.side1_id))
+             for g in session.scalars(select(Game).where(Game.id.in_(sorted(grant.games))))}
+    if not pairs:
+        return grant
+    sides = sorted({side for pair in pairs for side in pair})
+    extra = {g.id for g in session.scalars(select(Game).where(
+        Game.status == "active", Game.side0_id.in_(sides), Game.side1_id.in_(sides)))
+        if frozenset((g.side0_id, g.side1_id)) in pairs}
+    return replace(grant, games=grant.games | extra)
+
+
+def _names_only(line: str, mine: frozenset[str], named: tuple[str, ...]) -> bool:
+    words = {w.strip(".,;:").lower() for w in line.split()}
+    return bool(words & mine) and not (words & (set(named) - mine))
 
 
 @dataclass(frozen=True)
@@ -42,13 +106,24 @@ class Sender:
 
     kind: str
     member: Member | None = None
-    # the mail proves its From: for the member (a token issued to them, or our MTA's
-    # dmarc=pass); ``td_authenticated`` the same for the TD address
-    authenticated: bool = False
+    # what the mail's proofs let the member do (tokens issued to them, our MTA's
+    # dmarc=pass); ``td_grant`` the same for the TD address. Whether that covers the
+    # mail is decided on its one reading (Grant.covers).
+    grant: Grant = Grant()
     td: str | None = None
-    td_authenticated: bool = False
+    td_grant: Grant = Grant()
     forged: bool = False  # our MTA says dmarc=fail for the From: domain
     confirm: TokenAddress | None = None
+
+    @property
+    def authenticated(self) -> bool:
+        """The mail proves its From: for the member in some scope."""
+        return bool(self.grant)
+
+    @property
+    def td_authenticated(self) -> bool:
+        """The mail proves its From: for the TD in some scope."""
+        return bool(self.td_grant)
 
 
 def identify(session: Session, cfg: Config, mail: InboundMail, arrived: datetime,
@@ -79,9 +154,9 @@ def identify(session: Session, cfg: Config, mail: InboundMail, arrived: datetime
     return Sender(
         "confirm" if confirm is not None else ("td" if td is not None else "member"),
         member,
-        authenticated=member is not None and authenticated(cfg, mail, str(member.id)),
+        grant=grant(cfg, mail, str(member.id)) if member is not None else Grant(),
         td=td,
-        td_authenticated=td is not None and authenticated(cfg, mail, td_recipient(cfg, td)),
+        td_grant=grant(cfg, mail, td_recipient(cfg, td)) if td is not None else Grant(),
         forged=mail.dmarc_fail,
         confirm=confirm,
     )
@@ -123,30 +198,36 @@ def td_recipient(cfg: Config, address: str) -> str:
     return tokens.td_recipient(cfg.bot.td, address)
 
 
-def authenticated(cfg: Config, mail: InboundMail, recipient: str) -> bool:
-    """True if the mail proves it comes from ``recipient`` (a member id as text, or a
-    TD's :func:`td_recipient`), INTERFACE.md "Who may act":
+def grant(cfg: Config, mail: InboundMail, recipient: str) -> Grant:
+    """What the mail proves for ``recipient`` (a member id as text, or a TD's
+    :func:`td_recipient`), INTERFACE.md "Who may act":
 
-    * a token address issued to ``recipient`` is among To, Cc, Delivered-To and
-      X-Original-To: ``relay+<game-id>.<token>`` verified for that game,
-      ``relay+m.<token>`` for member mail; the current and the previous secret both
-      count (rotation). A token issued to someone else proves nothing, so the opponent
-      who copies a thread's Reply-To gains nothing.
+    * a token address issued to ``recipient`` among To, Cc, Delivered-To and
+      X-Original-To: ``relay+<game-id>.<token>`` for that game, ``relay+m.<token>`` for
+      member mail, ``relay+u.<token>`` for the digest's unsubscribe; the current and
+      the previous secret both count (rotation). A token issued to someone else proves
+      nothing, so the opponent who copies a thread's Reply-To gains nothing.
     * or our MTA's topmost Authentication-Results says dmarc=pass for the From: domain
-      (``[bot] authserv_id``), and none of ours says fail.
+      (``[bot] authserv_id``), and none of ours says fail: everything.
 
     A ``c.`` confirmation address is not read here: it confirms one hold, found by its
-    token (``pipeline/holds.py``). Without a secret nothing is authenticated by token.
+    token (``pipeline/holds.py``). Without a secret nothing is proven by token.
     """
     if mail.dmarc_fail:
-        return False  # fail closed: our MTA says the From: line was forged
+        return Grant()  # fail closed: our MTA says the From: line was forged
     if mail.dmarc_pass:
-        return True
+        return Grant(everything=True)
     keys = cfg.bot.verify_keys()
     if not keys:
-        return False
+        return Grant()
+    member = unsubscribe = False
+    games: set[str] = set()
     for found in reply_tokens(mail, cfg.bot.address):
         scope = found.scope
-        if scope is not None and verify(keys, scope, recipient, found.token):
-            return True
-    return False
+        if scope is None or not verify(keys, scope, recipient, found.token):
+            continue
+        if found.kind == "game" and found.game_id is not None:
+            games.add(found.game_id)
+        member |= found.kind == "m"
+        unsubscribe |= found.kind == "u"
+    return Grant(member=member, games=frozenset(games), unsubscribe=unsubscribe)

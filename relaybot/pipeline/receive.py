@@ -10,7 +10,7 @@ sender, hand a TD's mail to the TD commands and a member's to the member's comma
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy import bindparam, or_, select
@@ -18,12 +18,19 @@ from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.faults import crash_point
-from relaybot.mail.inbound import InboundMail, parse_mail, tagged_ids
+from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.pipeline import commands, holds
 from relaybot.pipeline.effects import caused_by, prefetch_counts
-from relaybot.pipeline.identify import identify, members_by_address, td_addresses
+from relaybot.pipeline.identify import (
+    Grant,
+    identify,
+    members_by_address,
+    td_addresses,
+    widened,
+)
 from relaybot.pipeline.play import Received
-from relaybot.pipeline.td import find_commands, td_mail
+from relaybot.pipeline.reading import read
+from relaybot.pipeline.td import td_mail
 from relaybot.store.db import Store
 from relaybot.store.models import Hold, Inbound, Member
 
@@ -183,51 +190,67 @@ def _route(
     session: Session, cfg: Config, mail: InboundMail, inbound: Inbound, arrival: Arrival,
     now: datetime, batch: Prefetch | None = None,
 ) -> str:
-    """identify -> the trust gate -> the TD's commands or the member's commands; returns
-    the outcome word for the ledger.
+    """identify -> read once -> the trust gate -> the TD's commands or the member's
+    commands; returns the outcome word for the ledger.
 
-    The gate (INTERFACE.md "Who may act"): an authenticated mail acts at once; a trusted
-    ``dmarc=fail`` acts on nothing and the registered address is told; anything else
-    from a registered address is held until that address confirms it (``holds``). A
-    member's ``status`` or ``help`` alone is answered at once: the answer goes to the
-    registered address only and changes nothing.
+    The gate (INTERFACE.md "Who may act") decides on the mail's one reading
+    (``pipeline/reading.py``), the same value every later stage takes: a mail acts at once
+    when its proofs cover all it asks (token scopes, our MTA's dmarc=pass); a trusted
+    ``dmarc=fail`` acts on nothing and the registered address is told; a mail that only
+    asks for ``status`` / ``help`` is answered at once (to the registered address only);
+    anything else from a registered address is held whole until that address confirms it.
     """
     sender = identify(session, cfg, mail, arrival.internaldate,
                       batch.members if batch is not None else None,
                       batch.tds if batch is not None else None)
+    if sender.kind in ("td", "member", "confirm"):
+        reading = read(session, cfg, mail, sender.member)
+    else:
+        return sender.kind
     if sender.kind == "confirm":
         assert sender.confirm is not None
-        return holds.confirm(session, cfg, mail, sender.confirm.token, sender.member,
-                             sender.td, now, _apply_held)
-    assert mail.from_addr is not None or sender.kind not in ("td", "member")
-    ordered = bool(find_commands(mail.text)) if sender.td is not None else False
+        outcome = holds.answer(session, cfg, mail, sender.confirm.token, sender.member,
+                               sender.td, now, _apply_held, reading)
+        if isinstance(outcome, str):
+            return outcome
+        # moves or commands of its own: the sender's new mail, proven by their c. token,
+        # about the games the request was about when it names none of its own
+        reading = read(session, cfg, mail, sender.member, also_named=outcome.games.split())
+        everything = Grant(everything=True)
+        sender = replace(sender, kind="td" if sender.td is not None else "member",
+                         grant=everything if sender.member is not None else Grant(),
+                         td_grant=everything if sender.td is not None else Grant())
+    assert mail.from_addr is not None
+    ordered = bool(reading.commands) if sender.td is not None else False
     if sender.td is not None and (sender.member is None or ordered):
         who = holds.td_holder(cfg, sender.td)
         if sender.forged:
             return "td_" + holds.forged(session, cfg, who, mail, now)
         if not ordered:
             return "td_no_command"
-        if not sender.td_authenticated:
-            return "td_" + holds.hold(session, cfg, who, mail, inbound, now)
+        if not sender.td_grant.covers(reading.commands_only):
+            return "td_" + holds.hold(session, cfg, who, mail, inbound, now, reading)
+        holds.supersede(session, reading, now, td=sender.td)
         # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
         return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
                        arrival.internaldate, inbound, sender.td)
     member = sender.member
     if member is None:
         return sender.kind
-    assert mail.from_addr is not None
     if sender.forged:
         return holds.forged(session, cfg, holds.member_holder(member, mail.from_addr), mail, now)
-    if not sender.authenticated:
-        if not commands.read_only(session, cfg, member, mail):
-            if batch is not None:
-                batch.held.add(member.id)  # a later mail of theirs in the batch supersedes it
-            return holds.hold(session, cfg, holds.member_holder(member, mail.from_addr),
-                              mail, inbound, now)
-    elif batch is None or member.id in batch.held:
-        holds.supersede(session, member, tagged_ids(mail, cfg.bot.address), now)
+    grant = widened(session, sender.grant) if reading.sections else sender.grant
+    # a player's command lines do nothing (only a TD's do): they need no scope
+    if grant.covers(reading.without_commands):
+        if batch is None or batch.held:
+            holds.supersede(session, reading, now, member=member)
+    elif not reading.read_only:
+        if batch is not None:
+            batch.held.add(member.id)  # a later mail in the batch may supersede it
+        return holds.hold(session, cfg, holds.member_holder(member, mail.from_addr),
+                          mail, inbound, now, reading)
     return commands.handle(session, cfg, member, Received(mail, inbound, arrival.internaldate),
-                           now)
+                           now, reading)
 
 
 def _apply_held(session: Session, cfg: Config, hold: Hold, mail: InboundMail,

@@ -126,6 +126,9 @@ class Command:
     usage: ClassVar[str]
     usage_ja: ClassVar[str]
     takes_rest: ClassVar[bool] = False  # the rest of the mail belongs to the command
+    # what it changes: one game ("game") or a member ("member"); every command acts, so a
+    # mail holding one is never read-only (core/reading.py reads it as "command")
+    changes: ClassVar[str] = "game"
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         """Carry the command out in ``ctx.session``; never raises for a TD's mistake."""
@@ -303,6 +306,8 @@ class CorrectResult(Command):
 class _LeaveDecision(Command):
     """A TD's decision on a leave request waiting for approval (J12)."""
 
+    changes = "member"
+
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) < 1 or not args[0].isdigit():
             return self.misused()
@@ -381,6 +386,8 @@ class RefuseLeave(_LeaveDecision):
 @command
 class Withdraw(Command):
     """J20: the TD decides all of a withdrawing player's games: lost, void or suspended."""
+
+    changes = "member"
 
     name = "withdraw"
     aliases = ("棄権",)
@@ -472,6 +479,15 @@ class CommandLine:
     command: Command
     args: list[str]
     rest: str
+
+
+def command_at(line: str) -> str | None:
+    """The name of the command a line holds (NFKC; English or Japanese), else None: the
+    one test of a command line, used by the mail's reading and by :func:`find_commands`."""
+    m = COMMAND_RE.match(unicodedata.normalize("NFKC", line).strip())
+    if m is None:
+        return None
+    return COMMANDS[" ".join(m.group("cmd").lower().split())].name
 
 
 def find_commands(text: str) -> list[CommandLine]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Date,
     DateTime,
     ForeignKey,
@@ -22,6 +23,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -413,6 +415,12 @@ class Hold(Base):
     td: Mapped[str | None] = mapped_column(String(320), nullable=True)
     address: Mapped[str] = mapped_column(String(320))  # where the request was sent
     game_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # every game the held mail's reading names, space-separated (issue 22): an
+    # authenticated mail about any of them makes the hold lapse
+    games: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # a reply that said neither confirm nor cancel was answered once; never again
+    asked_again: Mapped[bool] = mapped_column(Boolean, default=False,
+                                              server_default=sa_false())
     token: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
     # held | confirmed | cancelled | superseded | lapsed
     status: Mapped[str] = mapped_column(String(12), default="held", index=True)

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.store.models import Game, GameEvent, Inbound, Move
-from tests.integration.relay_harness import Club, Player, body_of
+from tests.integration.relay_harness import RELAY, Club, Player, authenticated_by_mta, body_of
 
 pytestmark = pytest.mark.integration
 
@@ -207,7 +207,10 @@ def test_g1_crash_between_commit_and_move_processes_the_mail_once(club: Club) ->
 
 def test_subject_tag_identifies_the_game_without_a_plus_address(club: Club) -> None:
     white, _black, gid = two_players(club)
-    white.send("1. c4", to=white.member_address(), subject=f"Re: [{gid}] my move")
+    # to the bare address, proven by our MTA's dmarc=pass (the m. token's scope holds no
+    # moves, issue 22): the subject tag names the game
+    raw = white.compose("1. c4", to=RELAY, subject=f"Re: [{gid}] my move").as_bytes()
+    club.deliver(authenticated_by_mta(raw, "example.jp"))
     club.cycle()
     assert plies(club, gid) == ["c2c4"]
 

@@ -182,7 +182,7 @@ def test_confirmation_applies_the_held_mail_as_of_its_arrival(club: Club) -> Non
     plain = white.compose("1. e4", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
     assert deliver(club, plain) == {"held": 1}
     arrived = club.clock
-    reply = white.compose("yes, that was me")  # a reply to the confirmation request
+    reply = white.compose("Yes, that was me.\n\nconfirm")  # a reply to the request
     club.deliver(reply.as_bytes(), arrived + timedelta(days=3))
     assert club.cycle().poll.outcomes == {"confirmed": 1}
     assert game_of(club, gid).plies == "e2e4"
@@ -205,7 +205,8 @@ def test_cancel_drops_the_held_mail(club: Club) -> None:
     # a second confirmation of the same hold is told it is gone, and applies nothing
     request = [c for c in club.mails_to(white.address)
                if c.parsed["X-Relaybot-Kind"] == "hold_request"][-1]
-    again = white.compose("ok", to=str(request.parsed["Reply-To"]), subject="Re: confirm")
+    again = white.compose("confirm", to=str(request.parsed["Reply-To"]),
+                          subject="Re: confirm")
     assert deliver(club, again) == {"confirm_cancelled": 1}
     assert game_of(club, gid).status == "active"
 
@@ -250,7 +251,7 @@ def test_an_authenticated_mail_supersedes_older_holds(club: Club) -> None:
     assert deliver(club, white.compose("1. e4", to=white.game_address(gid),
                                        subject=f"[{gid}]")) == {"move": 1}
     assert holds(club) == [("superseded", gid)]
-    late = white.compose("yes", to=str(request.parsed["Reply-To"]), subject="Re: confirm")
+    late = white.compose("確認", to=str(request.parsed["Reply-To"]), subject="Re: confirm")
     assert deliver(club, late) == {"confirm_superseded": 1}
     assert game_of(club, gid).plies == "e2e4"
 
