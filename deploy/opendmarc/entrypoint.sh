@@ -3,10 +3,10 @@
 set -eu
 : "${MAIL_HOSTNAME:?set MAIL_HOSTNAME (in .env)}"
 : "${AUTHSERV_ID:=$MAIL_HOSTNAME}"
-: "${MAIL_NETWORK:=172.30.25.0/24}"
 export AUTHSERV_ID
 envsubst '${AUTHSERV_ID}' </etc/opendmarc/relaybot.conf.in >/etc/opendmarc.conf
-printf '127.0.0.1\n::1\n%s\n' "$MAIL_NETWORK" >/etc/opendmarc/ignore_hosts
+# loopback only: never the compose network (opendmarc.conf, IgnoreHosts)
+printf '127.0.0.1\n::1\n' >/etc/opendmarc/ignore_hosts
 mkdir -p /run/opendmarc
 chown opendmarc:opendmarc /run/opendmarc
 opendmarc -n -c /etc/opendmarc.conf

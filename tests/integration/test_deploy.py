@@ -154,10 +154,9 @@ def test_relaybot_settings_are_schema_keys_and_load(compose: dict[str, Any]) -> 
         assert host is not None and host.group(1) in services
         assert cfg.imap.host in services and cfg.smtp.host in services
         assert cfg.bot.address == "relay@club.example"
-        # the bot trusts exactly the Authentication-Results OpenDMARC writes, and Postfix
-        # strips forged ones with that id
+        # the bot trusts exactly the Authentication-Results OpenDMARC writes (Postfix drops
+        # every arriving one, whatever its id: tests/security/test_deploy_trust.py)
         assert cfg.bot.authserv_id == services["opendmarc"]["environment"]["AUTHSERV_ID"]
-        assert cfg.bot.authserv_id == services["postfix"]["environment"]["AUTHSERV_ID"]
     # the data volume is where the image keeps relaybot.toml (RELAYBOT_CONFIG)
     dockerfile = (DEPLOY / "relaybot" / "Dockerfile").read_text(encoding="utf-8")
     config_dir = re.search(r"RELAYBOT_CONFIG=(\S+)/relaybot.toml", dockerfile)
@@ -169,8 +168,8 @@ def test_relaybot_settings_are_schema_keys_and_load(compose: dict[str, Any]) -> 
 # --- the mail configs, checked by the Debian packages on this machine ----------------------
 
 SAMPLE = {"MAIL_DOMAIN": "club.example", "MAIL_HOSTNAME": "mx.club.example",
-          "AUTHSERV_ID": "mx.club.example", "AUTHSERV_ID_RE": r"mx\.club\.example",
-          "MAIL_NETWORK": "172.30.25.0/24", "DKIM_SELECTOR": "relaybot"}
+          "AUTHSERV_ID": "mx.club.example", "MAIL_NETWORK": "172.30.25.0/24",
+          "DKIM_SELECTOR": "relaybot"}
 
 
 def _render(template: Path, names: str, out: Path, replace: dict[str, str] | None = None) -> Path:
@@ -200,8 +199,10 @@ def postfix_dir(tmp_path: Path) -> Path:
     src = DEPLOY / "postfix"
     _render(src / "main.cf.in", _entrypoint_names("postfix", "main.cf.in"), conf / "main.cf",
             {"/etc/postfix/": f"{conf}/"})
-    _render(src / "header_checks.in", _entrypoint_names("postfix", "header_checks.in"),
-            conf / "header_checks")
+    # copied as it is: it names no authserv-id (every arriving Authentication-Results goes)
+    assert 'cp "$dir/header_checks" /etc/postfix/header_checks' in \
+        (src / "entrypoint.sh").read_text(encoding="utf-8")
+    shutil.copy(src / "header_checks", conf / "header_checks")
     # Debian's master.cf, as the image has it (the entrypoint's fallback: the .dist copy)
     master = next(p for p in (Path("/etc/postfix/master.cf"),
                               Path("/usr/share/postfix/master.cf.dist")) if p.exists()
@@ -237,32 +238,6 @@ def test_postfix_config_is_valid_and_delivers_plus_addresses(postfix_dir: Path) 
                            f"texthash:{postfix_dir / 'vmailbox'}"], capture_output=True,
                           text=True)
     assert proc.stdout.strip() == "OK"
-
-
-@pytest.mark.parametrize(
-    ("header", "dropped"),
-    [
-        ("Authentication-Results: mx.club.example; dmarc=pass header.from=example.org", True),
-        ("authentication-results:   MX.Club.Example ; dmarc=pass", True),
-        ("Authentication-Results: mx.club.example;\tdkim=pass", True),
-        ("Authentication-Results: dkim.mx.club.example; dkim=pass header.d=example.org", True),
-        ("Authentication-Results: (forged) mx.club.example; dmarc=pass", True),
-        # someone else's results (the sender's provider): kept, and never trusted
-        ("Authentication-Results: mx.google.com; dmarc=pass header.from=gmail.com", False),
-        ("Authentication-Results: mx.club.example.evil.test; dmarc=pass", False),
-        ("Authentication-Results: mxxclub.example; dmarc=pass", False),
-        ("Subject: mx.club.example; dmarc=pass", False),
-    ],
-)
-def test_postfix_drops_incoming_results_with_our_authserv_id(
-        postfix_dir: Path, header: str, dropped: bool) -> None:
-    """G12 / issue 12: the MTA strips arriving Authentication-Results with its own id."""
-    # -c: our config, not /etc/postfix/main.cf (Debian's package may leave none)
-    proc = subprocess.run([_tool("postmap"), "-c", str(postfix_dir), "-q", header,
-                           f"regexp:{postfix_dir / 'header_checks'}"], capture_output=True,
-                          text=True, timeout=30)
-    assert proc.stderr == ""
-    assert (proc.stdout.strip() == "IGNORE") is dropped, proc.stdout
 
 
 @pytest.fixture
@@ -309,7 +284,7 @@ def test_opendkim_config_is_valid(safe_tmp: Path) -> None:
 
 
 def test_opendmarc_config_is_valid_and_writes_the_bots_authserv_id(tmp_path: Path) -> None:
-    (tmp_path / "ignore_hosts").write_text("127.0.0.1\n172.30.25.0/24\n")
+    (tmp_path / "ignore_hosts").write_text("127.0.0.1\n::1\n")
     conf = _render(DEPLOY / "opendmarc" / "opendmarc.conf.in",
                    _entrypoint_names("opendmarc", "relaybot.conf.in"),
                    tmp_path / "opendmarc.conf",
@@ -349,18 +324,6 @@ def test_entrypoints_are_shell_scripts_that_parse() -> None:
         assert os.access(script, os.X_OK), f"{script} is not executable"
         proc = subprocess.run(["sh", "-n", str(script)], capture_output=True, text=True)
         assert proc.returncode == 0, f"{script}: {proc.stderr}"
-
-
-def test_postfix_entrypoint_escapes_the_authserv_id_as_the_pattern_expects() -> None:
-    """The regular expression of header_checks is built from AUTHSERV_ID by the
-    entrypoint's sed: dots become literal (mx.club.example must not match mxxclub...)."""
-    text = (DEPLOY / "postfix" / "entrypoint.sh").read_text(encoding="utf-8")
-    found = re.search(r'AUTHSERV_ID_RE="\$\((.+)\)"', text)
-    assert found is not None
-    proc = subprocess.run(["sh", "-c", found.group(1)], env={"AUTHSERV_ID": "mx.club.example",
-                                                              "PATH": os.environ["PATH"]},
-                          capture_output=True, text=True, check=True)
-    assert proc.stdout == SAMPLE["AUTHSERV_ID_RE"]
 
 
 def test_dovecot_config_delivers_plus_addresses_into_the_bots_inbox() -> None:
