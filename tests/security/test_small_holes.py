@@ -1,5 +1,8 @@
 """Small holes (issue 12 item 11): UTF-7 and lone surrogates never reach the database;
 strangers' and automated mail is not kept raw for ever (``[mail] retention_days``).
+Issue 22: a database password is hidden whatever characters it holds; members' names
+cannot break the PGN, KIF, CSA, SGF and iCalendar files they are written into; a player
+id out of range is a 404; a game's export carries no reply token that still acts.
 
 Each test's docstring starts with "attack -> outcome" (docs/security.md is made from them).
 """
@@ -7,12 +10,17 @@ Each test's docstring starts with "attack -> outcome" (docs/security.md is made 
 from __future__ import annotations
 
 import base64
+import os
 import re
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
+from relaybot.config import redact_url
 from relaybot.mail.inbound import parse_mail
 from relaybot.store.models import Inbound, Question, ReplyCount
 from tests.integration.relay_harness import RELAY, Club
@@ -99,3 +107,32 @@ def test_strangers_and_automated_mail_is_forgotten_after_retention_days(
         # the caps' day counters of a month ago are gone too
         days = s.scalars(select(ReplyCount.day)).all()
         assert days and min(days) > (start + timedelta(days=20)).date()
+
+
+# passwords as an operator may type them into [database] url: urlparse cuts the userinfo
+# at the first "/", "?" or "#", and "@" unencoded is not even a valid URL
+PASSWORDS = ["secret/slash", "secret?query", "secret#fragment", "abc/def?ghi#jkl:mno",
+             "with space/and", "atsign@inside/w?x#y", "::@#?/"]
+
+
+@pytest.mark.parametrize("password", PASSWORDS)
+def test_a_database_password_with_url_characters_is_never_printed(
+        password: str, tmp_path: Path) -> None:
+    """database password holding / ? # : @ or a space -> shown as *** in every message,
+    including the CLI's one-line error when the database cannot be reached"""
+    url = f"postgresql+psycopg://relay:{password}@127.0.0.1:1/relaybot?sslmode=disable"
+    shown = "postgresql+psycopg://relay:***@127.0.0.1:1/relaybot?sslmode=disable"
+    assert redact_url(url) == shown
+    assert redact_url(f"cannot open {url} now") == f"cannot open {shown} now"
+    assert redact_url(f"{url}\n{url}") == f"{shown}\n{shown}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
+    env.update({"RELAYBOT_DATABASE_URL": url, "RELAYBOT_BOT_SECRET": "k"})
+    (tmp_path / "relaybot.toml").touch()
+    proc = subprocess.run([sys.executable, "-m", "relaybot.cli", "member", "list"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3, proc.stderr  # the database cannot be reached: one line
+    assert len(proc.stderr.splitlines()) == 1 and f"database {shown}: " in proc.stderr
+    # nor any piece of it (the driver would name "inside" as the host it cannot find)
+    for piece in re.split(r"[/?#:@ ]", password):
+        if len(piece) > 2:
+            assert piece not in proc.stdout + proc.stderr.replace(shown, ""), piece
