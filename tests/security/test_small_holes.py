@@ -10,17 +10,24 @@ Each test's docstring starts with "attack -> outcome" (docs/security.md is made 
 from __future__ import annotations
 
 import base64
+import io
 import os
 import re
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
+import chess.pgn
 import pytest
+import shogi.CSA
+import shogi.KIF
+from sgfmill import sgf
 from sqlalchemy import select
 
 from relaybot.config import redact_url
+from relaybot.core.game import RecordInfo
+from relaybot.games.registry import rules_for
 from relaybot.mail.inbound import parse_mail
 from relaybot.store.models import Inbound, Question, ReplyCount
 from tests.integration.relay_harness import RELAY, Club
@@ -136,3 +143,86 @@ def test_a_database_password_with_url_characters_is_never_printed(
     for piece in re.split(r"[/?#:@ ]", password):
         if len(piece) > 2:
             assert piece not in proc.stdout + proc.stderr.replace(shown, ""), piece
+
+
+# names a member may be registered under (member add --name): each tries to close the
+# value it is written into and add a header, a tag or a property of its own
+NASTY_NAMES = [
+    'Mallory"] [Result "1-0"',
+    "Back\\slash\\",
+    'Quote " and back\\" slash',
+    "Line\nbreak 終局：先手の勝ち",
+    "CR\r\n[Result \"0-1\"]",
+    "Sep\u2028arator\x85NEL\tTab",
+    "Close] bracket\\] AB[dd]",
+]
+_PGN_TAG = re.compile(r'\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]')
+
+
+def _record_info(names: tuple[str, str], event: str = "Club") -> RecordInfo:
+    return RecordInfo(event=event, site="Site", start=date(2026, 3, 2), round="-",
+                      players=names, ratings=(None, None), result="", end=None, moves=[])
+
+
+def _one_line(name: str) -> str:
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", name)
+
+
+@pytest.mark.parametrize("name", NASTY_NAMES)
+@pytest.mark.parametrize("standard", [False, True])
+def test_a_quote_or_backslash_in_a_name_cannot_add_pgn_tags(name: str, standard: bool) -> None:
+    """a " or \\ or line break in a member's name ([White "..."] closed early) ->
+    escaped as the PGN standard says; the tags are the bot's
+
+    Every header line is one tag whose value, unescaped, is the name (line breaks as
+    spaces); python-chess reads the same names back."""
+    info = _record_info((name, "Brown, Tom"), event=name)
+    info = RecordInfo(**{**info.__dict__, "standard": standard})
+    text = rules_for("chess").write_record(info)
+    head = text.split("\n\n", 1)[0].splitlines()
+    tags = {}
+    for line in head:
+        match = _PGN_TAG.fullmatch(line)
+        assert match, line
+        tags[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
+    assert len(tags) == len(head)
+    assert tags["White"] == tags["Event"] == _one_line(name) and tags["Result"] == "*"
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["Result"] == "*"
+    assert set(game.headers) == set(tags)
+
+
+@pytest.mark.parametrize("name", NASTY_NAMES)
+def test_a_line_break_in_a_name_cannot_add_kif_or_csa_lines(name: str) -> None:
+    """a line break in a member's name (a KIF header or CSA statement of its own) ->
+    the name stays on its header line
+
+    KIF and CSA as python-shogi reads them back: the same names, no ending."""
+    rules = rules_for("shogi")
+    info = _record_info((name, "藤井猛"), event=name)
+    kif = rules.write_record(info, "kif")
+    lines = kif.splitlines()
+    assert f"先手：{_one_line(name)}" in lines and f"棋戦：{_one_line(name)}" in lines
+    assert [line.partition("：")[0] for line in lines[1:6]] == [
+        "開始日時", "棋戦", "手合割", "先手", "後手"]
+    assert "終局" not in kif.replace(_one_line(name), "")
+    parsed = shogi.KIF.Parser.parse_str(kif)[0]
+    assert parsed["names"][0] == _one_line(name).strip() and parsed["win"] is None
+    csa = rules.write_record(info, "csa")
+    assert csa.splitlines()[:3] == ["V2.2", f"N+{_one_line(name)}", "N-藤井猛"]
+    assert shogi.CSA.Parser.parse_str(csa)[0]["names"][0] == _one_line(name)
+
+
+@pytest.mark.parametrize("name", NASTY_NAMES)
+def test_a_bracket_or_backslash_in_a_name_cannot_add_sgf_properties(name: str) -> None:
+    """a ] or \\ in a member's name (PB[...] closed early, AB[dd] added) -> escaped as
+    SGF says (sgfmill); the properties are the bot's"""
+    rules = rules_for("go")
+    board = rules.setup({"size": "9"})
+    info = RecordInfo(**{**_record_info((name, "Shiro"), event=name).__dict__,
+                         "position": rules.save(board)})
+    root = sgf.Sgf_game.from_string(rules.write_record(info)).get_root()
+    # the same words (SimpleText, PB, reads any white space as a space; Text, EV, keeps
+    # line breaks)
+    assert root.get("PB").split() == root.get("EV").split() == name.split()
+    assert not root.has_property("AB") and not root.has_property("RE")
