@@ -15,13 +15,14 @@ import os
 import re
 import subprocess
 import sys
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import chess.pgn
 import pytest
 import shogi.CSA
 import shogi.KIF
+from icalendar import Calendar
 from sgfmill import sgf
 from sqlalchemy import select
 
@@ -30,7 +31,9 @@ from relaybot.core.game import RecordInfo
 from relaybot.games.registry import rules_for
 from relaybot.mail.inbound import parse_mail
 from relaybot.store.models import Inbound, Question, ReplyCount
+from relaybot.web.calendar import feed
 from tests.integration.relay_harness import RELAY, Club
+from tests.sample_club import config as sample_config
 
 pytestmark = pytest.mark.integration
 
@@ -226,3 +229,46 @@ def test_a_bracket_or_backslash_in_a_name_cannot_add_sgf_properties(name: str) -
     # line breaks)
     assert root.get("PB").split() == root.get("EV").split() == name.split()
     assert not root.has_property("AB") and not root.has_property("RE")
+
+
+CALENDAR_NAMES = [
+    "Semi;colon, Comma\\Back",
+    "Mallory\r\nEND:VCALENDAR\r\nBEGIN:VEVENT\nSUMMARY:free win",
+    "寿限無寿限無五劫の擦り切れ海砂利水魚の水行末雲来末風来末食う寝る処に住む処やぶら小路の藪柑子",
+]
+_ICAL_TEXT_UNESCAPE = re.compile(r"\\([\\;,nN])")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_members_name_cannot_break_the_calendar_feed(lang: str) -> None:
+    """a ; , \\ or line break, or a long Japanese name, in the calendar's name line ->
+    TEXT-escaped and folded at 75 octets (RFC 5545): one property a line, the bot's own
+
+    The name is in X-WR-CALNAME (the feed's title) and in each event's SUMMARY (the
+    opponent's name)."""
+    cfg = sample_config("sqlite://")
+    moment = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    for name in CALENDAR_NAMES:
+        rows = [{"game_id": "g1", "ply": 3, "day": date(2026, 3, 5), "mine": False,
+                 "opponent": name, "move": 2}]
+        body = feed(cfg, name, lang, rows, moment)
+        assert body.endswith(b"\r\n") and b"\n" not in body.replace(b"\r\n", b"")
+        physical = body[:-2].split(b"\r\n")
+        assert all(len(line) <= 75 for line in physical)  # octets, CRLF not counted
+        text = body.decode("utf-8")  # folds never split a character
+        unfolded = re.sub(r"\r\n[ \t]", "", text)[:-2].split("\r\n")
+        names = [line.split(":", 1)[0].split(";", 1)[0] for line in unfolded]
+        assert names == ["BEGIN", "VERSION", "PRODID", "X-WR-CALNAME", "BEGIN", "SUMMARY",
+                         "DTSTART", "DTEND", "DTSTAMP", "UID", "URL", "END", "END"], names
+        values = dict(line.split(":", 1) for line in unfolded)
+
+        def unescape(value: str) -> str:
+            return _ICAL_TEXT_UNESCAPE.sub(
+                lambda m: "\n" if m[1] in "nN" else m[1], value)
+
+        title = unescape(values["X-WR-CALNAME"])
+        assert title.endswith(name.replace("\r\n", "\n")), title
+        assert name.replace("\r\n", "\n") in unescape(values["SUMMARY"])
+        parsed = Calendar.from_ical(body)  # and a calendar library reads one event
+        assert [str(e["summary"]) for e in parsed.walk("VEVENT")] == [
+            unescape(values["SUMMARY"])]
