@@ -25,12 +25,15 @@ import shogi.KIF
 from icalendar import Calendar
 from sgfmill import sgf
 from sqlalchemy import select
+from starlette.testclient import TestClient
 
 from relaybot.config import redact_url
 from relaybot.core.game import RecordInfo
 from relaybot.games.registry import rules_for
 from relaybot.mail.inbound import parse_mail
+from relaybot.store.db import Store, migrate
 from relaybot.store.models import Inbound, Question, ReplyCount
+from relaybot.web import create_app
 from relaybot.web.calendar import feed
 from tests.integration.relay_harness import RELAY, Club
 from tests.sample_club import config as sample_config
@@ -272,3 +275,29 @@ def test_a_members_name_cannot_break_the_calendar_feed(lang: str) -> None:
         parsed = Calendar.from_ical(body)  # and a calendar library reads one event
         assert [str(e["summary"]) for e in parsed.walk("VEVENT")] == [
             unescape(values["SUMMARY"])]
+
+
+OUT_OF_RANGE = ["18446744073709551616", "9223372036854775808", "2147483648",
+                "99999999999999999999999999999999", "-1", "0", "+1", "1_0", "%EF%BC%91",
+                "%D9%A1"]  # the last two: a full-width and an Arabic-Indic digit one
+
+
+def test_a_player_id_out_of_range_is_a_404(db_url: str) -> None:
+    """/players/<a number over 64 (or 32) bits>, or not an ASCII number -> 404, not a
+    500, on SQLite and PostgreSQL
+
+    The same for the calendar feed and the unsubscribe link, and a NUL in a game id or
+    event name (PostgreSQL refuses it in text)."""
+    store = Store.open(db_url)
+    try:
+        migrate(store.engine)
+        web = TestClient(create_app(sample_config(db_url), store), raise_server_exceptions=False)
+        for number in OUT_OF_RANGE:
+            for path in (f"/players/{number}", f"/players/{number}/calendar.ics",
+                         f"/unsubscribe/{number}/aaaaaaaaaa"):
+                assert web.get(path).status_code == 404, path
+            assert web.post(f"/unsubscribe/{number}/aaaaaaaaaa").status_code == 404
+        for path in ("/games/a%00b", "/games/a%00b/record", "/events/a%00b"):
+            assert web.get(path).status_code == 404, path
+    finally:
+        store.dispose()
