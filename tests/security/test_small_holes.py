@@ -10,7 +10,10 @@ Each test's docstring starts with "attack -> outcome" (docs/security.md is made 
 from __future__ import annotations
 
 import base64
+import email
+import email.policy
 import io
+import mailbox
 import os
 import re
 import subprocess
@@ -28,14 +31,16 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from relaybot.config import redact_url
+from relaybot.core import tokens
 from relaybot.core.game import RecordInfo
 from relaybot.games.registry import rules_for
 from relaybot.mail.inbound import parse_mail
+from relaybot.mail.redact import MARKER, redact_mail
 from relaybot.store.db import Store, migrate
-from relaybot.store.models import Inbound, Question, ReplyCount
+from relaybot.store.models import Game, Hold, Inbound, Member, Question, ReplyCount
 from relaybot.web import create_app
 from relaybot.web.calendar import feed
-from tests.integration.relay_harness import RELAY, Club
+from tests.integration.relay_harness import RELAY, SECRET, TD, Club
 from tests.sample_club import config as sample_config
 
 pytestmark = pytest.mark.integration
@@ -283,8 +288,8 @@ OUT_OF_RANGE = ["18446744073709551616", "9223372036854775808", "2147483648",
 
 
 def test_a_player_id_out_of_range_is_a_404(db_url: str) -> None:
-    """/players/<a number over 64 (or 32) bits>, or not an ASCII number -> 404, not a
-    500, on SQLite and PostgreSQL
+    """/players/ID with an ID over 64 (or 32) bits, or not an ASCII number -> 404, not
+    a 500, on SQLite and PostgreSQL
 
     The same for the calendar feed and the unsubscribe link, and a NUL in a game id or
     event name (PostgreSQL refuses it in text)."""
@@ -301,3 +306,153 @@ def test_a_player_id_out_of_range_is_a_404(db_url: str) -> None:
             assert web.get(path).status_code == 404, path
     finally:
         store.dispose()
+
+
+_ANY_ADDRESS = re.compile(r"[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9.-]+")
+
+
+def _texts(raw: bytes) -> list[str]:
+    """Everything a reader (or a program) finds in a mail: its raw bytes, every header
+    decoded (RFC 2047) and every part decoded (base64, quoted-printable), lower case."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    found = [raw.decode("utf-8", "replace")]
+    for part in msg.walk():
+        found += [str(value) for value in part.values()]
+        data = part.get_payload(decode=True)
+        if isinstance(data, bytes):
+            found.append(data.decode("utf-8", "replace"))
+    return [text.lower() for text in found]
+
+
+def _live_tokens(raw: bytes, recipients: list[str], scopes: list[str]) -> list[str]:
+    """The tokens issued under SECRET to ``recipients`` in ``scopes`` found anywhere in
+    ``raw``, and the token addresses in it that still verify for one of them."""
+    issued = {tokens.issue(SECRET, scope, who) for scope in scopes for who in recipients}
+    live = []
+    for text in _texts(raw):
+        live += [token for token in issued if token in text]
+        for address in _ANY_ADDRESS.findall(text.replace("%2b", "+").replace("%40", "@")):
+            parsed = tokens.parse_address(address, "relay", "club.example")
+            if parsed is not None and any(
+                    tokens.verify([SECRET], parsed.scope or scope, who, parsed.token)
+                    for who in recipients for scope in scopes):
+                live.append(address)
+    return live
+
+
+def _token_mail() -> tuple[bytes, list[str]]:
+    """A mail with the club's tokens in every place a mail carries them: plain headers,
+    an encoded word, a mailto and a one-click link, a quoted-printable part whose soft
+    line break splits the token, a base64 HTML part and an 8bit part."""
+    game, member = tokens.issue(SECRET, "g1", "1"), tokens.issue(SECRET, "m", "1")
+    confirm, unsub = tokens.issue(SECRET, "c:7", "1"), tokens.issue(SECRET, "unsubscribe", "1")
+    td = tokens.issue(SECRET, "g1", "td")
+    addr = f"relay+g1.{game}@club.example"
+    subject = base64.b64encode(f"Re: write to {addr}".encode()).decode()
+    html = base64.b64encode(f'<a href="mailto:relay+m.{member}@club.example">reply</a>'
+                            .encode()).decode()
+    qp = f"Confirm at relay+c.{confirm[:4]}=\r\n{confirm[4:]}@club.example =E7=A2=BA=E8=AA=8D"
+    raw = (
+        f"Delivered-To: {addr}\r\nX-Original-To: RELAY+G1.{game.upper()}@CLUB.EXAMPLE\r\n"
+        f"From: Sato <sato@example.jp>\r\nTo: <{addr}>\r\n"
+        f"Cc: TD <relay+g1.{td}@club.example>\r\n"
+        f"Reply-To: relay+m.{member}@club.example\r\nSubject: =?utf-8?b?{subject}?=\r\n"
+        f"List-Unsubscribe: <https://chess.club.example/unsubscribe/1/{unsub}>,\r\n"
+        f" <mailto:relay%2Bm.{member}%40club.example?subject=digest%20off>\r\n"
+        "Message-ID: <t1@example.jp>\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/alternative; boundary="b"\r\n\r\n'
+        "--b\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Transfer-Encoding: quoted-printable\r\n\r\n{qp}\r\n"
+        "--b\r\nContent-Type: text/html; charset=utf-8\r\n"
+        f"Content-Transfer-Encoding: base64\r\n\r\n{html}\r\n"
+        "--b\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        "Content-Transfer-Encoding: 8bit\r\n\r\n"
+        f"> 返信は <{addr}> へ\r\n> /unsubscribe/1/{unsub}\r\n--b--\r\n").encode()
+    return raw, [game, member, confirm, unsub, td]
+
+
+def test_the_exports_redaction_leaves_no_token_in_any_encoding() -> None:
+    """a reply token in an exported mail's headers, encoded words, links, base64 or
+    quoted-printable text -> replaced by redacted-0, which is no token's shape
+
+    A mail without a token is written byte for byte as it came."""
+    raw, issued = _token_mail()
+    recipients, scopes = ["1", "td"], ["g1", "m", "c:7", "unsubscribe"]
+    assert set(_live_tokens(raw, recipients, scopes)) >= set(issued)  # the test sees them
+    clean = redact_mail(raw)
+    assert _live_tokens(clean, recipients, scopes) == []
+    assert not tokens.is_token(MARKER) and not tokens.is_token(MARKER.upper().lower())
+    assert tokens.parse_address(f"relay+g1.{MARKER}@club.example", "relay",
+                                "club.example") is None
+    msg = email.message_from_bytes(clean, policy=email.policy.default)
+    assert str(msg["To"]) == f"relay+g1.{MARKER}@club.example"
+    assert str(msg["Subject"]) == f"Re: write to relay+g1.{MARKER}@club.example"
+    assert f"/unsubscribe/1/{MARKER}>" in str(msg["List-Unsubscribe"])
+    parts = [p.get_content() for p in msg.walk() if not p.is_multipart()]
+    assert parts[0].startswith(f"Confirm at relay+c.{MARKER}@club.example 確認")
+    assert f"mailto:relay+m.{MARKER}@club.example" in parts[1] and "返信は" in parts[2]
+    plain = (b"From: sato@example.jp\r\nTo: relay+g1@club.example\r\n"
+             b"Subject: [g1]\r\n\r\n1. e4 e5\r\n")
+    assert redact_mail(plain) == plain
+
+
+def test_a_games_export_carries_no_token_that_still_acts(club: Club) -> None:
+    """the TD's export (game export) read for reply tokens and written back to the bot ->
+    no token in it verifies; a mail to its addresses is held, not applied
+
+    The game's mails: the start, moves to the token addresses (quoting the bot's mail),
+    a question to the TD and its relay, a forged move (held)."""
+    sato = club.member("Sato, Hanako", SATO)
+    brown = club.member("Brown, Tom", BROWN)
+    gid = club.game(sato, brown)
+    sato.send("1. e4")
+    club.cycle()
+    brown.send("1. e4 e5")
+    club.cycle()
+    brown.send("td: may I take back a misprint?")
+    club.cycle()
+    forged = sato.compose("1. e4 e5 2. Nf3", to=f"relay+{gid}@club.example",
+                          subject=f"[{gid}]").as_bytes()
+    club.deliver(forged)
+    assert club.cycle().poll.outcomes == {"held": 1}
+    path = club.workdir / f"{gid}.mbox"
+    club.cli("game", "export", gid, "--out", str(path))
+    exported = [m.as_bytes() for m in mailbox.mbox(str(path))]
+    with club.store.session() as s:
+        recipients = [str(i) for i in s.scalars(select(Member.id))]
+        recipients += ["td", tokens.td_recipient(club.cfg.bot.td, TD)]
+        scopes = [gid, "m", "unsubscribe"] + [tokens.confirmation_scope(h)
+                                              for h in s.scalars(select(Hold.id))]
+    assert len(scopes) == 4 and len(exported) >= 8
+    for raw in exported:
+        assert _live_tokens(raw, recipients, scopes) == [], raw[:300]
+    assert sum(raw.count(f"+{gid}.{MARKER}@".encode()) for raw in exported) >= 6
+    # someone holding the export writes to the addresses in it, as Sato and as Brown
+    bot_mails = [email.message_from_bytes(raw, policy=email.policy.default)
+                 for raw in exported]
+    reply_to = {str(m["To"]): str(m["Reply-To"]) for m in bot_mails
+                if m["X-Relaybot-Kind"] and m["Reply-To"]}
+    to_sato = next(v for k, v in reply_to.items() if SATO in k)
+    to_brown = next(v for k, v in reply_to.items() if BROWN in k)
+    assert MARKER in to_sato and MARKER in to_brown
+    for player, to, text in ((sato, to_sato, "1. e4 e5 2. Nf3"),
+                             (brown, to_brown, "resign")):
+        msg = player.compose(text, to=to, subject=f"Re: [{gid}]")
+        club.deliver(msg.as_bytes())
+        assert club.cycle().poll.outcomes == {"held": 1}, to
+    # the players' exported mails themselves, redelivered under new Message-IDs: each
+    # is held, none acts
+    again = 0
+    for raw in exported:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        if msg["X-Relaybot-Kind"] is None and "2. Nf3" not in raw.decode():
+            del msg["Message-ID"]
+            again += 1
+            msg["Message-ID"] = f"<again-{again}@example.jp>"
+            club.deliver(msg.as_bytes())
+    assert again == 3  # 1. e4, 1... e5 and the question
+    assert club.cycle().poll.outcomes == {"held": 3}
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.plies.split() == ["e2e4", "e7e5"], game.plies
+        assert game.result in ("", None)

@@ -9,7 +9,7 @@ from relaybot.games.base import RecordInfo, one_line
 
 
 def pgn_tag_value(text: str) -> str:
-    """A PGN tag's value as the standard writes a string (8.1.1, 7): a backslash as
+    """A PGN tag's value as the standard writes a string (section 7, strings): a backslash as
     ``\\\\``, a quote as ``\\"``, on one line (a PGN string holds no tab or line break),
     so no name can close the tag early and add tags of its own."""
     return one_line(text).replace("\\", "\\\\").replace('"', '\\"')
