@@ -75,6 +75,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "reply_cap": (20, "int"),
         "td_alert_cap": (30, "int"),
         "retention_days": (30, "int"),
+        # issue 22 item 6: mail a sender who proved nothing can cause
+        "unproven_address_cap": (3, "int"),
+        "unproven_cap": (100, "int"),
     },
     # `relaybot web` (issue 15): its public URL for links in mail ("" = no links)
     "web": {"base_url": ("", "url")},
@@ -201,6 +204,11 @@ class MailConfig:
     td_alert_cap: int = 30
     # strangers' and automated mail is kept raw this many days, then only its ledger line
     retention_days: int = 30
+    # mail caused by a mail that proved no sender (confirmation requests, forgery notices,
+    # status answers): at most this many a day to one address, and this many a day in
+    # all; the rest is listed in the TD's next daily summary (issue 22 item 6)
+    unproven_address_cap: int = 3
+    unproven_cap: int = 100
 
 
 @dataclass(frozen=True)
@@ -247,12 +255,54 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-_URL_PASSWORD_RE = re.compile(r"(?P<head>^[A-Za-z][A-Za-z0-9+.\-]*://[^:/@?#]*:)[^@/?#]*@")
+# where a URL's userinfo starts: ``scheme://user:``; what follows is its password
+_URL_USERINFO_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^:/?#@\s]*:")
 
 
-def redact_url(url: str) -> str:
-    """A database URL fit to print: its password, if any, as ``***``."""
-    return _URL_PASSWORD_RE.sub(r"\g<head>***@", url)
+def _password_spans(text: str) -> list[tuple[int, int]]:
+    """Where the passwords of the URLs in ``text`` are: (start, end) of each.
+
+    A password may hold ``/``, ``?``, ``#``, ``:`` and even ``@`` unencoded (SQLAlchemy
+    accepts the first four; urlparse would cut the userinfo short at them), so it runs
+    from the ``:`` after the user name to the *last* ``@`` of the URL: of the run of text
+    without white space, else of the line. A ``:`` that is a port (``host:5432/db``, no
+    ``@`` after it) starts no password. Where a URL holds an ``@`` after its host, the
+    span is longer than the password, never shorter.
+    """
+    spans: list[tuple[int, int]] = []
+    for match in _URL_USERINFO_RE.finditer(text):
+        start = match.end()
+        if spans and start <= spans[-1][1]:
+            continue  # inside a password already found
+        line_end = min([len(text)] + [i for i in (text.find("\r", start),
+                                                   text.find("\n", start)) if i != -1])
+        word_end = start
+        while word_end < line_end and not text[word_end].isspace():
+            word_end += 1
+        at = text.rfind("@", start, word_end)
+        if at == -1:
+            at = text.rfind("@", start, line_end)
+        if at != -1:
+            spans.append((start, at))
+    return spans
+
+
+def url_password(url: str) -> str | None:
+    """The password of a database URL as written (still %-encoded), None without one."""
+    spans = _password_spans(url)
+    return url[spans[0][0]:spans[0][1]] if spans else None
+
+
+def redact_url(text: str) -> str:
+    """A database URL (or a line of text naming one) fit to print: every password as
+    ``***``, whatever characters it holds (see :func:`_password_spans`)."""
+    out: list[str] = []
+    pos = 0
+    for start, end in _password_spans(text):
+        out.append(text[pos:start] + "***")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
@@ -430,6 +480,13 @@ td_alert_cap = 30
 # days, then only its ledger line (sender, subject, date) stays.
 # 会員以外からのメールと自動送信メールの原文を保存する日数。
 retention_days = 30
+# Mail caused by a mail that did not prove its sender (confirmation requests, forgery
+# notices, status answers): at most this many a day to one address, and in all; the
+# rest is listed in the TD's next daily summary.
+# 本人確認のないメールが引き起こすメール（確認のお願いなど）の 1 日の上限
+# （1 アドレスあたりと全体）。
+unproven_address_cap = 3
+unproven_cap = 100
 
 [web]
 # Public URL of `relaybot web` (e.g. "https://chess.club.example"): mails then link to

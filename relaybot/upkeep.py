@@ -17,7 +17,14 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.mail.queue import Recipient
-from relaybot.pipeline.effects import HELD_FOR_SUMMARY, SUMMARY_KIND, Mail, emit, to_td
+from relaybot.pipeline.effects import (
+    HELD_FOR_SUMMARY,
+    SUMMARY_KIND,
+    UNPROVEN_HELD,
+    Mail,
+    emit,
+    to_td,
+)
 from relaybot.store.models import Inbound, Outbox, ReplyCount
 
 SUMMARY_LIMIT = 500
@@ -44,13 +51,18 @@ def td_summary(session: Session, cfg: Config, now: datetime) -> int:
     today = local_day(now, cfg.bot.timezone)
     held: dict[str, list[Outbox]] = {}  # recipient -> rows, oldest first
     for row in session.scalars(
-            select(Outbox).where(Outbox.status == HELD_FOR_SUMMARY).order_by(Outbox.id)):
+            select(Outbox).where(Outbox.status.in_((HELD_FOR_SUMMARY, UNPROVEN_HELD)))
+            .order_by(Outbox.id)):
         if local_day(row.created_at, cfg.bot.timezone) < today:
-            held.setdefault(row.recipient, []).append(row)
+            # mail to members held back by the caps on unproven mail: the club's TD hears
+            # of it (issue 22 item 6); the rest is the TD's own held mail
+            whom = cfg.bot.td if row.status == UNPROVEN_HELD else row.recipient
+            held.setdefault(whom, []).append(row)
     queued = 0
     for recipient, rows in held.items():
         items = [{"kind": row.kind, "game_id": row.game_id or "",
                   "subject": _subject(row.raw),
+                  "to": row.recipient if row.status == UNPROVEN_HELD else "",
                   "day": local_day(row.created_at, cfg.bot.timezone).isoformat()}
                  for row in rows[:SUMMARY_LIMIT]]
         to = to_td(cfg) if recipient == cfg.bot.td else Recipient("TD", recipient)
@@ -60,7 +72,10 @@ def td_summary(session: Session, cfg: Config, now: datetime) -> int:
             dedupe_key=f"{SUMMARY_KIND}:{today.isoformat()}:{rows[0].id}",
             context={"items": items, "more": max(0, len(rows) - SUMMARY_LIMIT),
                      "total": len(rows), "cap": cfg.mail.td_alert_cap,
-                     "reply_cap": cfg.mail.reply_cap}), now)
+                     "reply_cap": cfg.mail.reply_cap,
+                     "unproven": sum(r.status == UNPROVEN_HELD for r in rows),
+                     "unproven_cap": cfg.mail.unproven_cap,
+                     "unproven_address_cap": cfg.mail.unproven_address_cap}), now)
         queued += sent is not None
         for row in rows:
             row.status = "summarised"

@@ -10,7 +10,7 @@ from typing import TypeAlias
 
 from sqlalchemy.exc import OperationalError
 
-from relaybot.config import Config, redact_url
+from relaybot.config import Config, redact_url, url_password
 from relaybot.store.db import Store, migrate
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -60,8 +60,13 @@ def open_store(cfg: Config) -> Store:
     try:
         migrate(store.engine)
     except OperationalError as exc:
+        reason = (str(exc.orig).strip().splitlines() or ["cannot connect"])[0]
+        if "@" in (url_password(cfg.database.url) or ""):
+            # SQLAlchemy ends the password at its first "@": the rest became the host
+            # the driver names in its message, so that message would show a piece of it
+            reason = "cannot connect: the password holds an unencoded '@' (write it as %40)"
         raise Unreachable(f"database {redact_url(cfg.database.url)}: "
-                          f"{str(exc.orig).strip().splitlines()[0]}") from None
+                          f"{redact_url(reason)}") from None
     return store
 
 

@@ -66,7 +66,8 @@ def register(sub: Subparsers) -> None:
                         "the standard headers)")
     record.set_defaults(func=cmd_game_record)
 
-    export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19)")
+    export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19); "
+                             "reply tokens redacted")
     export.add_argument("id", help="the game id")
     export.add_argument("--out", required=True,
                         help="mbox file to write (new; created readable by you only)")
@@ -193,11 +194,13 @@ def cmd_game_record(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
-    """J19: every mail in and out of one game, raw, as an mbox file for the TD."""
+    """J19: every mail in and out of one game, raw, as an mbox file for the TD, with its
+    reply tokens redacted (relaybot.mail.redact: none of them still acts)."""
     import mailbox
 
     from sqlalchemy import select
 
+    from relaybot.mail.redact import redact_mail
     from relaybot.store.models import Inbound, MailGame, Outbox
 
     store = open_store(cfg)
@@ -223,7 +226,8 @@ def cmd_game_export(cfg: Config, args: argparse.Namespace) -> int:
     try:
         box.lock()
         for _when, raw in sorted([*inbound, *outbound], key=lambda row: row[0]):
-            box.add(mailbox.mboxMessage(raw))
+            # the TD's copy: every reply token replaced by one that never verifies
+            box.add(mailbox.mboxMessage(redact_mail(bytes(raw))))
         box.flush()
     finally:
         box.unlock()

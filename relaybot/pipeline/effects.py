@@ -133,9 +133,15 @@ SUMMARY_KIND = "td_summary"
 """The one mail a day that lists the TD's mail held back by the caps."""
 HELD_FOR_SUMMARY = "summary"
 """Outbox status of a TD mail over the day's cap: not sent, listed in the next summary."""
+UNPROVEN_HELD = "unproven"
+"""Outbox status of a mail over the caps on what unproven mail may cause: not sent,
+listed in the TD's next summary (issue 22 item 6)."""
+UNPROVEN_KEY = "(unproven)"
+"""The ReplyCount address under which all unproven mail's effects of a day are counted."""
 _CAUSE = "relaybot.effects.cause"
+_UNPROVEN = "relaybot.effects.unproven"
 
-CapField = Literal["count", "replies", "alerts"]
+CapField = Literal["count", "replies", "alerts", "unproven"]
 
 
 @contextmanager
@@ -154,6 +160,21 @@ def caused_by(session: Session, address: str | None) -> Iterator[None]:
             session.info.pop(_CAUSE, None)
         else:
             session.info[_CAUSE] = before
+
+
+@contextmanager
+def unproven(session: Session) -> Iterator[None]:
+    """Mail emitted inside is caused by a mail that proved no sender (a held mail's
+    request, a forgery notice, a status answer): it counts against ``[mail]
+    unproven_address_cap`` for its recipient and ``unproven_cap`` for the whole club, so
+    that one stranger cannot make the bot write to every member every day."""
+    before = session.info.get(_UNPROVEN)
+    session.info[_UNPROVEN] = True
+    try:
+        yield
+    finally:
+        if before is None:
+            session.info.pop(_UNPROVEN, None)
 
 
 _COUNTS = "relaybot.effects.counts"
@@ -202,7 +223,7 @@ def _count_row(session: Session, key: str, day: date) -> ReplyCount:
     else:
         row = session.scalar(_COUNT_ROW, {"address": key, "day": day})
     if row is None:
-        row = ReplyCount(address=key, day=day, count=0, replies=0, alerts=0)
+        row = ReplyCount(address=key, day=day, count=0, replies=0, alerts=0, unproven=0)
         session.add(row)
     known[(key, day)] = row
     return row
@@ -239,6 +260,10 @@ def _capped(session: Session, cfg: Config, mail: Mail, now: datetime) -> str:
     over = "summary" if is_td else "drop"
     if mail.capped and not under_cap(session, cfg, address, now):
         return over
+    if (mail.capped or session.info.get(_UNPROVEN)) and not is_td and not (
+            _count(session, cfg, address, now, "unproven", cfg.mail.unproven_address_cap)
+            and _count(session, cfg, UNPROVEN_KEY, now, "unproven", cfg.mail.unproven_cap)):
+        return UNPROVEN_HELD  # the TD's next summary lists it (issue 22 item 6)
     if reply:
         return "send" if _count(session, cfg, address, now, "replies",
                                 cfg.mail.reply_cap) else over
@@ -273,7 +298,7 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
     verdict = _capped(session, cfg, mail, now)
     if verdict == "drop":
         return None
-    if verdict == "summary":
+    if verdict in ("summary", UNPROVEN_HELD):
         mail = replace(mail, defer=False, threads_game=False)
     subject, body = render_mail(mail)
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
@@ -292,6 +317,8 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
     )
     if row is not None and verdict == "summary":
         row.status = HELD_FOR_SUMMARY
+    if row is not None and verdict == UNPROVEN_HELD:
+        row.status = UNPROVEN_HELD
     if row is not None and mail.about:
         assert not mail.defer, "a deferred row is written apart from the session"
         link_games(session, mail.about, mail.game_id, outbox=row)

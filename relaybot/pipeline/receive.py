@@ -20,7 +20,7 @@ from relaybot.config import Config
 from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.pipeline import commands, holds
-from relaybot.pipeline.effects import caused_by, prefetch_counts
+from relaybot.pipeline.effects import caused_by, prefetch_counts, unproven
 from relaybot.pipeline.identify import (
     Grant,
     identify,
@@ -225,11 +225,13 @@ def _route(
     if sender.td is not None and (sender.member is None or ordered):
         who = holds.td_holder(cfg, sender.td)
         if sender.forged:
-            return "td_" + holds.forged(session, cfg, who, mail, now)
+            with unproven(session):
+                return "td_" + holds.forged(session, cfg, who, mail, now)
         if not ordered:
             return "td_no_command"
         if not sender.td_grant.covers(reading.commands_only):
-            return "td_" + holds.hold(session, cfg, who, mail, inbound, now, reading)
+            with unproven(session):
+                return "td_" + holds.hold(session, cfg, who, mail, inbound, now, reading)
         holds.supersede(session, reading, now, td=sender.td)
         # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
         return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
@@ -237,20 +239,23 @@ def _route(
     member = sender.member
     if member is None:
         return sender.kind
-    if sender.forged:
-        return holds.forged(session, cfg, holds.member_holder(member, mail.from_addr), mail, now)
-    grant = widened(session, sender.grant) if reading.sections else sender.grant
-    # a player's command lines do nothing (only a TD's do): they need no scope
-    if grant.covers(reading.without_commands):
-        if batch is None or batch.held:
-            holds.supersede(session, reading, now, member=member)
-    elif not reading.read_only:
-        if batch is not None:
-            batch.held.add(member.id)  # a later mail in the batch may supersede it
-        return holds.hold(session, cfg, holds.member_holder(member, mail.from_addr),
-                          mail, inbound, now, reading)
-    return commands.handle(session, cfg, member, Received(mail, inbound, arrival.internaldate),
-                           now, reading)
+    got = Received(mail, inbound, arrival.internaldate)
+    with unproven(session):  # what a mail that proved nothing causes is capped club-wide
+        if sender.forged:
+            return holds.forged(session, cfg, holds.member_holder(member, mail.from_addr),
+                                mail, now)
+        grant = widened(session, sender.grant) if reading.sections else sender.grant
+        # a player's command lines do nothing (only a TD's do): they need no scope
+        if not grant.covers(reading.without_commands):
+            if not reading.read_only:
+                if batch is not None:
+                    batch.held.add(member.id)  # a later mail in the batch may supersede it
+                return holds.hold(session, cfg, holds.member_holder(member, mail.from_addr),
+                                  mail, inbound, now, reading)
+            return commands.handle(session, cfg, member, got, now, reading)
+    if batch is None or batch.held:
+        holds.supersede(session, reading, now, member=member)
+    return commands.handle(session, cfg, member, got, now, reading)
 
 
 def _apply_held(session: Session, cfg: Config, hold: Hold, mail: InboundMail,

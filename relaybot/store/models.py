@@ -255,7 +255,9 @@ class Outbox(Base):
 class ReplyCount(Base):
     """Mail to one address on one day, counted against the caps (G7, issue 12 item 8):
     ``count`` error replies, ``replies`` every reply caused by that address's own mail,
-    ``alerts`` the TD's alerts (those over the cap go into one summary mail)."""
+    ``alerts`` the TD's alerts (those over the cap go into one summary mail), ``unproven``
+    mail caused by mail that proved no sender (issue 22 item 6; the whole club's under
+    the address ``(unproven)``)."""
 
     __tablename__ = "reply_counts"
     __table_args__ = (UniqueConstraint("address", "day", name="uq_reply_counts"),)
@@ -266,6 +268,7 @@ class ReplyCount(Base):
     count: Mapped[int] = mapped_column(Integer, default=0)
     replies: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     alerts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    unproven: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Lock(Base):

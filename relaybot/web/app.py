@@ -30,6 +30,7 @@ from relaybot.web import data
 from relaybot.web.calendar import feed
 
 LANG_COOKIE = "lang"
+MAX_ID = 2**31 - 1  # the largest id the members table holds (INTEGER)
 
 
 def choose_lang(request: Request, default: str) -> str:
@@ -83,7 +84,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         side = request.query_params.get("side", "0")
         viewer = 1 if side == "1" else 0
         with store.session() as session:
-            row = session.get(Game, request.path_params["id"])
+            row = _game(session, request)
             if row is None:
                 return missing(request)
             return page(request, "game", **data.game_page(session, cfg, row, lang, viewer,
@@ -91,7 +92,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
 
     async def record(request: Request) -> Response:
         with store.session() as session:
-            row = session.get(Game, request.path_params["id"])
+            row = _game(session, request)
             if row is None:
                 return missing(request)
             file = data.record_download(session, cfg, row)
@@ -101,15 +102,28 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     async def event(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
         with store.session() as session:
-            row = session.scalar(select(Event).where(Event.name == request.path_params["name"]))
+            name = request.path_params["name"]
+            row = None if "\x00" in name else session.scalar(
+                select(Event).where(Event.name == name))
             if row is None:
                 return missing(request)
             return page(request, "event", **data.event_page(session, row, lang))
 
+    def _game(session: Any, request: Request) -> Game | None:
+        game_id = request.path_params["id"]
+        if "\x00" in game_id:  # PostgreSQL refuses NUL in text: an error, not a miss
+            return None
+        return session.get(Game, game_id)  # type: ignore[no-any-return]
+
     def _member(session: Any, request: Request) -> Member | None:
-        try:
-            member_id = int(request.path_params["id"])
-        except ValueError:
+        text = request.path_params["id"]
+        # ASCII digits alone (int() also takes "+1", " 1", "1_0" and other scripts'
+        # digits), within the column's range (a 32-bit integer in PostgreSQL; a larger
+        # number is an error, not a miss, in every database): anything else is no one
+        if not (text.isascii() and text.isdigit() and len(text) <= 10):
+            return None
+        member_id = int(text)
+        if not 1 <= member_id <= MAX_ID:
             return None
         return session.get(Member, member_id)  # type: ignore[no-any-return]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from icalendar import Calendar
+from icalendar import Calendar, vText
 from icalendar import Event as CalEvent
 
 from relaybot.config import Config
@@ -29,8 +29,11 @@ def feed(cfg: Config, member_name: str, lang: str, rows: list[dict[str, Any]],
     cal = Calendar()
     cal.add("prodid", "-//relaybot//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", ("対局の期限 " if lang == "ja" else "Game deadlines, ")
-            + member_name)
+    # an X- property is written as given unless it is typed: as TEXT, the library escapes
+    # (RFC 5545 3.3.11: backslash, ";", ",", line breaks) and folds it like SUMMARY, so
+    # a member's name cannot end the line and add properties of its own
+    cal.add("x-wr-calname", vText(("対局の期限 " if lang == "ja" else "Game deadlines, ")
+                                  + member_name))
     texts = SUMMARIES.get(lang, SUMMARIES["en"])
     for row in rows:
         event = CalEvent()

@@ -149,3 +149,50 @@ def test_forty_forged_td_command_mails_get_at_most_the_daily_cap(club: Club) -> 
     club.clock += timedelta(hours=1)
     club.cycle()
     assert kinds_to(club, TD, before)[first_day:] == ["td_summary"]
+
+
+def test_a_stranger_forging_every_member_gets_the_club_wide_cap(club: Club) -> None:
+    """a stranger forges mail from every member, many times a day -> at most
+    unproven_address_cap requests to each address and unproven_cap in all; the TD's next
+    summary lists the rest
+
+    Issue 22 item 6: with the per-address cap alone, a club of 300 members could be made
+    to send 3,000 confirmation requests a day."""
+    club.cfg = dataclasses.replace(club.cfg, mail=MailConfig(unproven_address_cap=2,
+                                                             unproven_cap=5))
+    members = [club.member(f"Member{n}, M", f"m{n}@example.jp") for n in range(4)]
+    gid = club.game(members[0], members[1])
+    before = len(club.sink.captured)
+    start = club.clock
+    minute = 0
+    for _round in range(3):
+        for member in members:
+            minute += 1
+            msg = member.compose("resign", to=f"relay+{gid}@club.example",
+                                 subject=f"[{gid}]")
+            club.deliver(msg.as_bytes(), start + timedelta(minutes=minute))
+    report = club.cycle()
+    assert report.poll.outcomes == {"held": 12}
+    sent = [c for c in club.sink.captured[before:]
+            if c.parsed["X-Relaybot-Kind"] == "hold_request"]
+    per_address = {m.address: sum(c.rcpt_tos == [m.address] for c in sent) for m in members}
+    assert all(n <= 2 for n in per_address.values()), per_address
+    assert len(sent) == 5
+    with club.store.session() as s:
+        held_back = s.scalars(select(Outbox).where(Outbox.status == "unproven")).all()
+        assert len(held_back) == 12 - 5  # 4 over the per-address cap, 3 over the total
+    # the next day: one summary to the TD names the ones not sent
+    club.clock = start + timedelta(days=1)
+    club.cycle()
+    summaries = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_summary"]
+    assert len(summaries) == 1
+    text = body_of(summaries[0])
+    assert "proved no sender" in text and text.count("confirmation request") >= 3
+    assert game_state(club, gid) == "active"
+
+
+def game_state(club: Club, gid: str) -> str:
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None
+        return game.status

@@ -5,7 +5,21 @@ from __future__ import annotations
 import chess
 import chess.pgn
 
-from relaybot.games.base import RecordInfo
+from relaybot.games.base import RecordInfo, one_line
+
+
+def pgn_tag_value(text: str) -> str:
+    """A PGN tag's value as the standard writes a string (section 7, strings): a backslash as
+    ``\\\\``, a quote as ``\\"``, on one line (a PGN string holds no tab or line break),
+    so no name can close the tag early and add tags of its own."""
+    return one_line(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+class _Exporter(chess.pgn.StringExporter):
+    """python-chess's exporter (1.11 writes tag values as they are), escaping them."""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        super().visit_header(tagname, pgn_tag_value(tagvalue))
 
 
 def _pgn_date(text: str) -> str:
@@ -83,5 +97,5 @@ def _moves(pgn: chess.pgn.Game, info: RecordInfo) -> str:
     for ply, day in info.moves:
         node = node.add_variation(chess.Move.from_uci(ply))
         node.comment = day
-    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
+    exporter = _Exporter(headers=True, variations=False, comments=True)
     return pgn.accept(exporter)

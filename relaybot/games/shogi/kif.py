@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from relaybot.games.base import RecordInfo
+from relaybot.games.base import RecordInfo, one_line
 from relaybot.games.shogi import position as sp
 from relaybot.games.shogi.notation import csa_move, kif_move
 
@@ -101,11 +101,11 @@ def write_kif(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
     if info.end is not None:
         lines.append(f"終了日時：{info.end.strftime('%Y/%m/%d')}")
     if info.event:
-        lines.append(f"棋戦：{info.event}")
+        lines.append(f"棋戦：{one_line(info.event)}")
     lines += [
         "手合割：平手",
-        f"先手：{info.players[0]}",
-        f"後手：{info.players[1]}",
+        f"先手：{one_line(info.players[0])}",
+        f"後手：{one_line(info.players[1])}",
         "手数----指手---------消費時間--",
     ]
     pos = sp.start()
@@ -122,14 +122,14 @@ def write_kif(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
 
 def write_csa(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
     """The game as a CSA file (version 2.2)."""
-    lines = ["V2.2", f"N+{info.players[0]}", f"N-{info.players[1]}",
+    lines = ["V2.2", f"N+{one_line(info.players[0])}", f"N-{one_line(info.players[1])}",
              f"$START_TIME:{info.start.strftime('%Y/%m/%d')}"]
     if info.end is not None:
         lines.append(f"$END_TIME:{info.end.strftime('%Y/%m/%d')}")
     if info.event:
-        lines.append(f"$EVENT:{info.event}")
+        lines.append(f"$EVENT:{one_line(info.event)}")
     if info.site:
-        lines.append(f"$SITE:{info.site}")
+        lines.append(f"$SITE:{one_line(info.site)}")
     lines += ["PI", "+"]
     pos = sp.start()
     for ply in plies:
