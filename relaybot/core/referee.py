@@ -309,8 +309,10 @@ def _too_long(m: Mail) -> Verdict | None:
 
 
 def _help_or_status(m: Mail) -> Verdict | None:
-    """A mail that asks for help or the game's status and carries no record (help first)."""
-    if (m.intent.help or m.intent.status) and not m.record.tokens:
+    """A mail that only asks for help or the game's status and carries no record (help
+    first); one that also resigns, offers or declares is that, as the gate read it (a
+    keyword that changes the game is never answered with help alone, issue 22)."""
+    if (m.intent.help or m.intent.status) and not m.record.tokens and not m.intent.does("game"):
         return m.answer("help" if m.intent.help else "status")
     return None
 
@@ -482,8 +484,7 @@ def _move(m: Mail) -> Verdict | None:
 def _aside(m: Mail) -> Verdict | None:
     """Only a leave notice, a question to the TD or a long-thinking notice: the service
     handles those."""
-    intent = m.intent
-    if intent.leave or intent.leave_invalid or intent.td_question or intent.long_think:
+    if m.intent.does("aside", "member"):  # what each keyword does, as its class declares
         return m.answer("aside")
     return None
 

@@ -97,10 +97,12 @@ def test_too_many_proposals_are_refused_before_the_move_is_read() -> None:
     assert spy.calls == []
 
 
-def test_help_or_status_alone_is_answered_before_a_resignation() -> None:
+def test_a_resignation_beside_help_or_status_is_a_resignation() -> None:
+    """The gate reads "help" + "resign" as a mail that acts: the referee must too."""
     game = stored("e4")
-    assert kind(game, 1, "help\nresign") == "help"
-    assert kind(game, 1, "status\nresign") == "status"
+    assert kind(game, 1, "help\nresign") == "resign"
+    assert kind(game, 1, "status\nresign") == "resign"
+    assert kind(game, 1, "status") == "status"
 
 
 def test_help_comes_first_alone_and_status_first_with_a_record() -> None:
