@@ -25,6 +25,7 @@ from relaybot.mail.compose import (
     new_verp_token,
     verp_address,
 )
+from relaybot.mail.work import work_of
 from relaybot.store.models import Outbox
 
 
@@ -99,7 +100,7 @@ def queue_mail(
     }
     row = Outbox(**values)
     if defer and dedupe_key is None:
-        session.info.setdefault(_DEFERRED, []).append(values)
+        work_of(session).deferred.append(values)
         return row  # not in the session: the caller only reads it
     if dedupe_key is None or unique:
         session.add(row)
@@ -112,9 +113,6 @@ def queue_mail(
     return row
 
 
-_DEFERRED = "relaybot.outbox.deferred"
-
-
 def insert_deferred(session: Session) -> None:
     """Write the rows queued with ``defer=True`` since the last call, in queue order, in
     one statement of the session's transaction.
@@ -122,11 +120,12 @@ def insert_deferred(session: Session) -> None:
     No autoflush first: a queued row refers only to rows already written (its game and
     member), and the caller's own pending changes are flushed once, later, with the rest.
     """
-    rows = session.info.pop(_DEFERRED, None)
+    work = work_of(session)
+    rows, work.deferred = work.deferred, []
     if rows:
         session.execute(insert(Outbox), rows, execution_options={"autoflush": False})
 
 
 def discard_deferred(session: Session) -> None:
     """Forget rows queued with ``defer=True`` whose work was rolled back unwritten."""
-    session.info.pop(_DEFERRED, None)
+    work_of(session).deferred = []

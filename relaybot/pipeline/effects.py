@@ -10,8 +10,7 @@ decided here once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, Literal
@@ -27,6 +26,7 @@ from relaybot.mail.html import alternative
 from relaybot.mail.kinds import is_kind
 from relaybot.mail.queue import Recipient, queue_mail
 from relaybot.mail.render import render
+from relaybot.mail.work import work_of
 from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
 
 Audience = Literal["player", "td", "member", "operator"]
@@ -138,60 +138,19 @@ UNPROVEN_HELD = "unproven"
 listed in the TD's next summary (issue 22 item 6)."""
 UNPROVEN_KEY = "(unproven)"
 """The ReplyCount address under which all unproven mail's effects of a day are counted."""
-_CAUSE = "relaybot.effects.cause"
-_UNPROVEN = "relaybot.effects.unproven"
 
 CapField = Literal["count", "replies", "alerts", "unproven"]
 
 
-@contextmanager
-def caused_by(session: Session, address: str | None) -> Iterator[None]:
-    """Mail emitted inside is caused by an inbound mail from ``address`` (issue 12 item
-    8): a mail to that address, or any reply (``Auto-Submitted: auto-replied``: acks,
-    status, help, errors, section replies, confirmation requests), counts against its
-    recipient's ``[mail] reply_cap`` for the day; over it, it is not sent (the TD's is
-    kept for the next day's summary)."""
-    before = session.info.get(_CAUSE)
-    session.info[_CAUSE] = (address or "").strip().lower()
-    try:
-        yield
-    finally:
-        if before is None:
-            session.info.pop(_CAUSE, None)
-        else:
-            session.info[_CAUSE] = before
-
-
-@contextmanager
-def unproven(session: Session) -> Iterator[None]:
-    """Mail emitted inside is caused by a mail that proved no sender (a held mail's
-    request, a forgery notice, a status answer): it counts against ``[mail]
-    unproven_address_cap`` for its recipient and ``unproven_cap`` for the whole club, so
-    that one stranger cannot make the bot write to every member every day."""
-    before = session.info.get(_UNPROVEN)
-    session.info[_UNPROVEN] = True
-    try:
-        yield
-    finally:
-        if before is None:
-            session.info.pop(_UNPROVEN, None)
-
-
-_COUNTS = "relaybot.effects.counts"
 _COUNT_ROW = select(ReplyCount).where(ReplyCount.address == bindparam("address"),
                                       ReplyCount.day == bindparam("day"))
 
 
 def _known(session: Session) -> dict[tuple[str, date], ReplyCount | None]:
     """The ReplyCount rows this transaction has read or added, by (address, day); None
-    for a row read as missing. Kept in ``session.info`` for the session's current root
-    transaction only (another transaction starts afresh)."""
-    root = session.get_transaction()
-    held = session.info.get(_COUNTS)
-    if held is None or held[0] is not root:
-        held = session.info[_COUNTS] = (root, {})
-    known: dict[tuple[str, date], ReplyCount | None] = held[1]
-    return known
+    for a row read as missing. Kept in the session's :class:`MailWork` for its current
+    root transaction only (another transaction starts afresh)."""
+    return work_of(session).counts_for(session.get_transaction())
 
 
 def prefetch_counts(session: Session, cfg: Config, addresses: Iterable[str],
@@ -248,7 +207,8 @@ def _capped(session: Session, cfg: Config, mail: Mail, now: datetime) -> str:
     summary). Mail to anyone but the sender and the TD is never capped here: a move
     relayed to the opponent is the game's, not the sender's to spend."""
     address = mail.to.address.strip().lower()
-    cause = session.info.get(_CAUSE)
+    work = work_of(session)
+    cause = work.cause
     # the club's TD, an event's TD (audience "td") and the operator's alerts alike
     is_td = mail.audience in ("td", "operator") or address == cfg.bot.td.strip().lower()
     reply = cause is not None and (address == cause or mail.auto_submitted == "auto-replied")
@@ -260,7 +220,7 @@ def _capped(session: Session, cfg: Config, mail: Mail, now: datetime) -> str:
     over = "summary" if is_td else "drop"
     if mail.capped and not under_cap(session, cfg, address, now):
         return over
-    if (mail.capped or session.info.get(_UNPROVEN)) and not is_td and not (
+    if (mail.capped or work.unproven) and not is_td and not (
             _count(session, cfg, address, now, "unproven", cfg.mail.unproven_address_cap)
             and _count(session, cfg, UNPROVEN_KEY, now, "unproven", cfg.mail.unproven_cap)):
         return UNPROVEN_HELD  # the TD's next summary lists it (issue 22 item 6)

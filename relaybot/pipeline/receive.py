@@ -19,8 +19,9 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail, parse_mail
+from relaybot.mail.work import caused_by, unproven
 from relaybot.pipeline import commands, holds
-from relaybot.pipeline.effects import caused_by, prefetch_counts, unproven
+from relaybot.pipeline.effects import prefetch_counts
 from relaybot.pipeline.identify import (
     Grant,
     identify,
