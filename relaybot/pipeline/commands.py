@@ -78,7 +78,7 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
         # starting "answer" or "withdraw" in a player's prose never blocks their move.
         emit(session, cfg, replies.error(session, cfg, member, mail, "not_td", game=None), now)
         return "not_td"
-    done: set[str] = {"confirm", "cancel"}  # answers to a request do nothing here
+    done: set[str] = set()  # the keywords handled so far
     outcome = ""
     if intent.leave or intent.leave_invalid:
         outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
@@ -130,8 +130,8 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
 def _more(reading: Reading, done: set[str]) -> bool:
     """Whether the mail holds more than the keywords already handled (``done``): moves,
     or another keyword (derived from the reading, never from a list of keywords)."""
-    return reading.has_moves or any(
-        f.name not in done for f in reading.found if f.does != "command")
+    return reading.has_moves or any(  # commands and answers to a request do nothing here
+        f.name not in done for f in reading.found if f.does not in ("command", "answer"))
 
 
 def digest_off(member: Member, mail: InboundMail) -> Mail:
