@@ -48,7 +48,6 @@ class MemberMail:
     got: Received
     now: datetime
     reading: Reading  # the one reading of the mail (issue 22)
-    games: list[Game]  # the member's active games, read once
 
     @property
     def mail(self) -> InboundMail:
@@ -68,10 +67,9 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     """Everything a member's mail asks for, as its one ``reading`` says (made here when
     the caller has none); returns the outcome word for the ledger."""
     mail = got.mail
-    mine = active_games(session, member)
     if reading is None:
-        reading = read(session, cfg, mail, member, mine)
-    mm = MemberMail(session, cfg, member, got, now, reading, mine)
+        reading = read(session, cfg, mail, member)
+    mm = MemberMail(session, cfg, member, got, now, reading)
     intent = reading.intent
     if reading.commands and not reading.found_keywords and not reading.has_moves:
         # only TD commands, from a player: no effect and one polite refusal (G12). A line
@@ -83,7 +81,8 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
     if intent.leave or intent.leave_invalid:
         outcome = request_leave(session, cfg, member, intent.leave, mail, got.arrived, now)
         # J19: a leave concerns all the member's games
-        link_games(session, [g.id for g in mine], got.inbound.game_id, inbound=got.inbound)
+        link_games(session, [g.id for g in active_games(session, member)],
+                   got.inbound.game_id, inbound=got.inbound)
         done.add("leave")
     if intent.digest_off:
         mm.send([digest_off(member, mail)])
