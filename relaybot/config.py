@@ -34,7 +34,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "language": ("ja", "lang"),
         "td": ("td@club.example", "address"),
         "name": ("relaybot", "str"),
-        "site": ("JCCA", "str"),
+        "site": ("", "str"),
         "error_reply_cap": (10, "int"),
         # reply tokens (INTERFACE.md "Who may act"): "" loads, but nothing that sends
         # mail runs without one (BotConfig.token_keys)
@@ -102,8 +102,8 @@ class BotConfig:
     timezone: str
     language: str
     td: str
-    name: str = "relaybot"
-    site: str = "JCCA"
+    name: str = "relaybot"  # the club's name: the From name of every mail, the web's title
+    site: str = ""  # where the games are played, for records (PGN Site, SGF PC, KIF 場所)
     error_reply_cap: int = 10
     # Reply tokens (core/tokens.py). The previous key keeps verifying replies to mail
     # sent before a rotation until the operator clears it (30 days, INTERFACE.md).
@@ -118,6 +118,12 @@ class BotConfig:
     @property
     def domain(self) -> str:
         return self.address.split("@", 1)[1]
+
+    @property
+    def record_site(self) -> str:
+        """Where the games are played, as records write it: ``site``, else the club's
+        name (never another club's: no record says JCCA unless the club says so)."""
+        return self.site.strip() or self.name.strip()
 
     def game_address(self, game_id: str) -> str:
         """The plus address of one game, e.g. relay+k7m2qx@club.example."""
@@ -429,6 +435,13 @@ timezone = "Asia/Tokyo"
 language = "ja"
 # The tournament director: escalations, reports and TD commands by mail.
 td = "td@club.example"
+# The club's name: the sender's name on every mail and the title of the web pages.
+# クラブの名前（メールの差出人名、ウェブページの表題）。
+name = "relaybot"
+# Where the games are played, as records write it (PGN Site, SGF PC, KIF 場所), e.g.
+# "Kanto Correspondence Chess Club"; "" writes the club's name.
+# 棋譜に書く対局場所。空ならクラブの名前を書きます。
+site = ""
 # Key for reply tokens: every mail carries a Reply-To only its recipient was given, and a
 # reply to it counts as that member's own. Keep it secret. To rotate, move it to
 # secret_previous and write a new one; clear secret_previous after 30 days.

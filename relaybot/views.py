@@ -152,7 +152,7 @@ def record_info(cfg: Config, gf: GameFile, *, standard: bool = False,
     return RecordInfo(
         standard=standard, time_control=game.time_control, termination=game.termination or "",
         event_date=event_date,
-        event=game.event or "", site=cfg.bot.site, start=game.start_date,
+        event=game.event or "", site=cfg.bot.record_site, start=game.start_date,
         round=game.round or "-", players=(gf.white.name, gf.black.name),
         ratings=(game.side0_rating, game.side1_rating), result=game.result or "",
         end=game.end_date,

@@ -41,6 +41,10 @@ def test_init_is_safe_to_run_twice(tmp_path: Path) -> None:
 
 def test_members_games_show_and_pgn(tmp_path: Path) -> None:
     relaybot(tmp_path, "init")
+    config = tmp_path / "relaybot.toml"
+    text = config.read_text(encoding="utf-8")
+    assert 'name = "relaybot"' in text and 'site = ""' in text  # init writes both
+    config.write_text(text.replace('site = ""', 'site = "Kanto CC, Tokyo"'), encoding="utf-8")
     ok = relaybot(tmp_path, "member", "add", "--name", "Hayakawa, Satoru", "--email",
                   "Hayakawa@Example.jp", "--lang", "ja", "--rating", "1850")
     assert ok.returncode == 0, ok.stderr
@@ -70,7 +74,7 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
     record = relaybot(tmp_path, "game", "record", game_id)
     # chess's own format: PGN as programs read it (issue 15); `game pgn` stays J15's form
     assert record.returncode == 0 and record.stdout != pgn.stdout
-    for tag in ('[Site "JCCA"]', '[WhiteElo "1850"]', '[TimeControl "10/2592000"]',
+    for tag in ('[Site "Kanto CC, Tokyo"]', '[WhiteElo "1850"]', '[TimeControl "10/2592000"]',
                 '[Termination "unterminated"]', '[Date "2026.11.01"]'):
         assert tag in record.stdout
     assert "WhiteJCCA" not in record.stdout and "TimeControl" not in pgn.stdout

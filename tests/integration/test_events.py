@@ -61,7 +61,8 @@ def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> N
     reports = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_result"]
     assert len(reports) == 3
     text = body_of(reports[0])
-    assert '[Event "Preliminary A"]' in text and '[Site "JCCA"]' in text
+    # no site set: the club's name ([bot] name), never another club's
+    assert '[Event "Preliminary A"]' in text and '[Site "relaybot"]' in text
     assert "1 wins 0 draws 0 losses" in text  # J15: the reporter's score in the event
     with club.store.session() as s:
         changes = s.scalars(select(RatingChange)).all()
