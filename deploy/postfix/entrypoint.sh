@@ -20,5 +20,7 @@ if [ ! -s /etc/ssl/relaybot/fullchain.pem ]; then
   echo "postfix: no TLS certificate in /etc/ssl/relaybot (docs/deploy.md): plain SMTP only" >&2
   postconf -e smtpd_tls_security_level=none
 fi
+# the bot's mail through the provider's relay host where port 25 is blocked (RELAYHOST)
+relaybot-relayhost /etc/postfix
 postfix check
 exec postfix start-fg

@@ -387,3 +387,46 @@ def test_dovecot_config_delivers_plus_addresses_into_the_bots_inbox() -> None:
         subprocess.run([_tool("doveadm"), "-c", str(root / "test.conf"), "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_relayhost_sends_through_the_providers_submission_port(postfix_dir: Path,
+                                                                tmp_path: Path) -> None:
+    """RELAYHOST in .env: Postfix relays through it with TLS required and SASL from
+    RELAYHOST_USER/PASSWORD (issue 28: port 25 is blocked by most providers)."""
+    script = DEPLOY / "postfix" / "relayhost.sh"
+    assert "relaybot-relayhost /etc/postfix" in \
+        (DEPLOY / "postfix" / "entrypoint.sh").read_text(encoding="utf-8")
+    postconf = _tool("postconf")
+    env = {"PATH": f"{Path(postconf).parent}:/usr/bin:/bin"}
+
+    def run(**values: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["sh", str(script), str(postfix_dir)], env={**env, **values},
+                              capture_output=True, text=True, timeout=60)
+
+    def conf(name: str) -> str:
+        return subprocess.run([postconf, "-c", str(postfix_dir), "-h", name],
+                              capture_output=True, text=True, timeout=60).stdout.strip()
+
+    assert run(RELAYHOST="").returncode == 0
+    assert conf("relayhost") == ""  # no relay host: straight to port 25, as before
+    done = run(RELAYHOST="[smtp.example.net]:587", RELAYHOST_USER="apikey",
+               RELAYHOST_PASSWORD="s3cret:with:colons")
+    assert done.returncode == 0, done.stderr
+    assert conf("relayhost") == "[smtp.example.net]:587"
+    assert conf("smtp_tls_security_level") == "encrypt"
+    assert conf("smtp_sasl_auth_enable") == "yes"
+    assert conf("smtp_sasl_password_maps") == f"texthash:{postfix_dir}/sasl_passwd"
+    secret = postfix_dir / "sasl_passwd"
+    assert secret.read_text() == "[smtp.example.net]:587 apikey:s3cret:with:colons\n"
+    assert secret.stat().st_mode & 0o077 == 0  # readable by its owner alone
+    lookup = subprocess.run([_tool("postmap"), "-c", str(postfix_dir), "-q",
+                             "[smtp.example.net]:587", f"texthash:{secret}"],
+                            capture_output=True, text=True, timeout=60)
+    assert lookup.stdout.strip() == "apikey:s3cret:with:colons"
+    check = subprocess.run([_tool("postfix"), "-c", str(postfix_dir), "check"],
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
+    assert run(RELAYHOST="[smtp.example.net]:465").returncode == 0
+    assert conf("smtp_tls_wrappermode") == "yes"  # port 465: TLS from the first byte
+    missing = run(RELAYHOST="[smtp.example.net]:587", RELAYHOST_USER="apikey")
+    assert missing.returncode != 0 and "RELAYHOST_PASSWORD" in missing.stderr
