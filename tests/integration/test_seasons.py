@@ -4,7 +4,9 @@ season, the 名人. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -23,6 +25,7 @@ from relaybot.seasons import (
 )
 from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member, Move
+from tests.integration.test_cli import one_line_error, relaybot
 from tests.integration.test_store import cfg_for
 
 pytestmark = pytest.mark.integration
@@ -175,3 +178,37 @@ def test_t3_rule4_to_rule8_season_next_builds_the_classes(store: Store, db_url: 
         created, games = create_season(s, cfg_for(db_url), next_input(
             season, "第3期", date(2027, 7, 1), plan), END)
         assert created.number == 2 and len(games) == 28 + 28 + 36
+
+
+def test_t3_season_commands_from_the_command_line(tmp_path: Path) -> None:
+    """INTERFACE "Seasons": ``season new`` (refusing a class of 3, rule 2), ``season show
+    --json``, the TD's ``rest`` with ``--now``, ``season next`` refused before the end."""
+    relaybot(tmp_path, "init")
+    rows = ["name,email,lang,tz,rating,notation"]
+    people = {c: [f"{c.lower()}{i}@example.jp" for i in range(1, 9)] for c in "SAB"}
+    rows += [f'"{e.split("@")[0]}, X",{e},ja,Asia/Tokyo,,san'
+             for c in people.values() for e in c]
+    (tmp_path / "m.csv").write_text("\n".join(rows) + "\n")
+    assert relaybot(tmp_path, "member", "import", "m.csv").returncode == 0
+    small = relaybot(tmp_path, "season", "new", "第1期", "--game", "shogi", "--start",
+                     "2027-01-01", "--class", "S=s1@example.jp,s2@example.jp,s3@example.jp")
+    one_line_error(small, "exactly 8")
+    args = [a for c, p in people.items() for a in ("--class", f"{c}={','.join(p)}")]
+    made = relaybot(tmp_path, "season", "new", "第2期", "--game", "shogi", "--start",
+                    "2027-01-01", *args, "--now", "2026-12-25T09:00:00+09:00")
+    assert made.returncode == 0, made.stderr
+    shown = json.loads(relaybot(tmp_path, "season", "show", "第2期", "--json").stdout)
+    assert (shown["season"], shown["game"], shown["start"], shown["end"], shown["ended"]) \
+        == ("第2期", "shogi", "2027-01-01", "2027-06-30", False)
+    assert [c["class"] for c in shown["classes"]] == ["S", "A", "B"]
+    first = shown["classes"][0]["players"][0]
+    assert first["email"] == "s1@example.jp" and first["outcome"] is None
+    assert {"email", "start_order", "rank", "wins", "losses", "outcome"} <= set(first)
+    rest = relaybot(tmp_path, "td", "--now", "2027-02-01T09:00:00+09:00", "rest",
+                    "a3@example.jp")
+    assert rest.returncode == 0, rest.stderr
+    shown = json.loads(relaybot(tmp_path, "season", "show", "第2期", "--json").stdout)
+    a3 = next(p for p in shown["classes"][1]["players"] if p["email"] == "a3@example.jp")
+    assert a3["state"] == "rest" and a3["losses"] == 7
+    early = relaybot(tmp_path, "season", "next", "第2期", "第3期", "--start", "2027-07-01")
+    one_line_error(early, "has not ended")
