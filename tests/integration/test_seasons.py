@@ -13,11 +13,13 @@ from sqlalchemy import select
 
 from relaybot.admin import AdminError, MemberInput, add_member
 from relaybot.pipeline.td import Context, find_commands
+from relaybot.rating_book import grade_of
 from relaybot.season_end import end_seasons
 from relaybot.seasons import (
     SeasonInput,
     create_season,
     find_season,
+    member_league_titles,
     next_input,
     plan_next,
     season_games,
@@ -120,6 +122,9 @@ def test_t3_rule8_rule12_the_season_end_silent_side_loses_else_both(
         assert silent.result == "0-1" and silent.termination == "time"  # 後手 wins
         assert late.result == "0-0"  # both lose
         data = season_json(s, find_season(s, "第2期"))
+        s1 = s.scalars(select(Member).where(Member.email == "s1@example.jp")).one()
+        assert member_league_titles(s, s1.id) == ["名人"]
+        assert grade_of(s, s1)[0] >= 0  # 名人 is no JCCA title: grades read without it
     assert data["ended"] is True
     assert data["titles"] == [{"email": "s1@example.jp", "title": "名人"}]
     s_rows = data["classes"][0]["players"]
