@@ -217,3 +217,24 @@ def test_t3_season_commands_from_the_command_line(tmp_path: Path) -> None:
     assert a3["state"] == "rest" and a3["losses"] == 7
     early = relaybot(tmp_path, "season", "next", "第2期", "第3期", "--start", "2027-07-01")
     one_line_error(early, "has not ended")
+
+
+def test_t3_rule10_a_question_stops_no_clock_in_a_league(store: Store, db_url: str) -> None:
+    """Rule 10 「対局不能な状態であっても、一時的な中断は認められず、持ち日数を消費する」: a
+    question to the TD in a league game makes no pause (J13 pauses elsewhere)."""
+    from relaybot.books import game_ledger
+    from relaybot.gamefile import GameFile
+    from relaybot.store.models import Question
+
+    _season(store, db_url)
+    with store.session() as s:
+        game = season_games(s, find_season(s, "第2期"))[0]
+        s.add(Question(game_id=game.id, colour=0, text="?",
+                       asked_at=datetime(2027, 1, 12, tzinfo=UTC)))
+        s.flush()
+        _, pauses = game_ledger(s, GameFile.load(s, game))
+        assert pauses == []
+        game.event = None  # the same game outside a league: the question pauses it
+        s.flush()
+        _, pauses = game_ledger(s, GameFile.load(s, game))
+        assert pauses != []
