@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from relaybot.admin import AdminError, GameInput, create_game, find_member
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.events import (
+    LEAGUE_TIEBREAKS,
     SALON_TIEBREAKS,
     GameResult,
     StandingRow,
@@ -30,15 +31,25 @@ from relaybot.core.events import (
 from relaybot.games import rules_for
 from relaybot.rating_book import current_ratings
 from relaybot.results import result_form, result_margin
-from relaybot.store.models import Event, EventPlayer, Game, Member, MemberTitle
+from relaybot.store.models import (
+    Event,
+    EventPlayer,
+    Game,
+    Member,
+    MemberTitle,
+    SeasonClass,
+    SeasonPlayer,
+)
 
 KINDS = ("group", "match", "ladder", "section", "league", "salon")
-TIEBREAKS = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "direct", "wins",
-             "start", "entry", "margin", "direct_pair", "rating")
+TIEBREAKS = ("sb", "sb_beaten", "solkoff", "buchholz", "median", "median_beaten",
+             "median_buchholz", "direct", "wins", "start", "entry", "margin", "direct_pair",
+             "rating")
 DEFAULT_TIEBREAKS = "sb,solkoff,median,direct"
 KIND_TIEBREAKS = {
-    # T3: wins (千日手・持将棋 half), then the order at the start: --players' order
-    "league": "start",
+    # T3: wins (千日手・持将棋 half), then the order at the start (--players' order, or a
+    # season's, where first-timers share a place), then rule 18's chain among them
+    "league": ",".join(LEAGUE_TIEBREAKS),
     # T4: (the win rate first), margins, the game between two, the points of three or more
     "salon": ",".join(SALON_TIEBREAKS),
 }
@@ -162,12 +173,18 @@ def standing_form(game: Game) -> str | None:
     return result_form(game)
 
 
-def event_results(games: Iterable[Game], names: dict[int, str]) -> list[GameResult]:
+def event_results(games: Iterable[Game], names: dict[int, str],
+                  lost_all: frozenset[int] = frozenset()) -> list[GameResult]:
     """The finished games among ``names``' players as the standings read them (T5), with
-    the winner's margin where the game counts one (go, T4)."""
+    the winner's margin where the game counts one (go, T4). ``lost_all``: members who
+    rested mid-season (T3, seed 002 rule 8 「途中休場した人は、全対局不戦敗の扱い」): every
+    game of theirs counts lost, finished or not, and won by the opponent."""
     found = []
     for g in games:
         form = standing_form(g)
+        if g.side0_id in lost_all or g.side1_id in lost_all:
+            form = ("0-0" if g.side0_id in lost_all and g.side1_id in lost_all
+                    else "0-1" if g.side0_id in lost_all else "1-0")
         if form is not None and g.side0_id in names and g.side1_id in names:
             found.append(GameResult(names[g.side0_id], names[g.side1_id], form,
                                     result_margin(g)))
@@ -179,9 +196,12 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
     players = event_players(session, event)
     names = {m.id: m.name for m in players}
     games = _event_games(session, event)
-    results = event_results(games, names)
+    results = event_results(games, names, season_rests(session, event))
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
-    start = {m.name: seat for seat, m in enumerate(players, start=1)}  # T3: --players
+    # T3: the starting order: a season's (first-timers share one), else --players' order
+    orders = dict(session.execute(select(EventPlayer.member_id, EventPlayer.start_order)
+                                  .where(EventPlayer.event_id == event.id)).all())
+    start = {m.name: orders.get(m.id) or seat for seat, m in enumerate(players, start=1)}
     ratings = None
     if "rating" in order:  # T4: the points each player has now, in the event's game
         kind = games[0].kind if games else "go"
@@ -189,6 +209,17 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
         ratings = {m.name: held[m.id] for m in players if m.id in held}
     return standings([m.name for m in players], results, order, start_order=start,
                      ratings=ratings, primary="rate" if event.kind == "salon" else "points")
+
+
+def season_rests(session: Session, event: Event) -> frozenset[int]:
+    """Members who rested in the middle of the season this event is a class of (T3,
+    seed 002 rule 8): every game of theirs is lost."""
+    season_id = session.scalar(select(SeasonClass.season_id)
+                               .where(SeasonClass.event_id == event.id))
+    if season_id is None:
+        return frozenset()
+    return frozenset(session.scalars(select(SeasonPlayer.member_id).where(
+        SeasonPlayer.season_id == season_id, SeasonPlayer.state == "rest")))
 
 
 def event_text(session: Session, event: Event, lang: str = "en") -> str:

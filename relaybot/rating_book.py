@@ -412,9 +412,12 @@ def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[
 
 
 def titles_of(session: Session, member_id: int) -> list[str]:
-    """The member's titles (R3), one entry per time won, in the order entered."""
+    """The member's JCCA titles (R3), one entry per time won, in the order entered; the
+    shogi league's 名人 (T3, kept as ``meijin``) is no JCCA title and gives no grade points
+    (see :func:`relaybot.seasons.member_league_titles`)."""
     return list(session.scalars(select(MemberTitle.title).where(
-        MemberTitle.member_id == member_id).order_by(MemberTitle.id)))
+        MemberTitle.member_id == member_id, MemberTitle.title != "meijin")
+        .order_by(MemberTitle.id)))
 
 
 def grade_of(session: Session, member: Member) -> tuple[int, str]:

@@ -24,6 +24,7 @@ from relaybot.gamefile import GameFile
 from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
+from relaybot.season_end import end_seasons
 from relaybot.store.db import Store
 from relaybot.store.models import Game
 from relaybot.upkeep import forget_raw, td_summary
@@ -41,6 +42,8 @@ def sweep(store: Store, cfg: Config, now: datetime) -> int:
         # issue 12 items 8, 11: the TD's summary of the capped mail; old raw junk forgotten
         queued += td_summary(session, cfg, now)
         forget_raw(session, cfg, now, str(store.engine.url))
+        # T3 (seed 002 rules 8, 12): a season past its last day ends its games
+        queued += 3 * end_seasons(session, cfg, now)
     while True:
         with store.session() as session:
             games = session.scalars(

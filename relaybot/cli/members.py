@@ -128,6 +128,7 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.admin import find_member
     from relaybot.core.ratings import titles_text
     from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
+    from relaybot.seasons import member_league_titles
 
     store = open_store(cfg)
     with store.session() as session:
@@ -153,6 +154,9 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
                 if titles:
                     line += f"; titles {titles}"
             print(line)
+        league = member_league_titles(session, m.id)  # T3, seed 002 rule 13
+        if league:
+            print(f"shogi league titles: {', '.join(league)}")
     return 0
 
 

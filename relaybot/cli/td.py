@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 
-from relaybot.cli.common import CliError, Subparsers, open_store
+from relaybot.cli.common import CliError, Subparsers, open_store, parse_now
 from relaybot.config import Config
 
 
@@ -19,6 +19,8 @@ def register(sub: Subparsers) -> None:
 
     td = sub.add_parser("td", help="TD commands: forfeit, adjudicate, approve leave, ...")
     td.add_argument("words", nargs="+", help="the command, as in a TD mail: forfeit ID white")
+    td.add_argument("--now", metavar="ISO-8601",
+                    help="the time the command takes effect (default: now)")
     td.set_defaults(func=cmd_td)
 
 
@@ -40,7 +42,7 @@ def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.pipeline.td import NAMES_TEXT, Context, find_commands
 
     store = open_store(cfg)
-    now = datetime.now(UTC)
+    now = parse_now(args.now) or datetime.now(UTC)
     line = " ".join(args.words)
     found = find_commands(line)
     if not found:

@@ -32,11 +32,13 @@ TIEBREAK_NAMES = {
            "median_buchholz": "Median Buchholz", "direct": "Direct encounter", "wins": "Wins",
            "start": "Start order", "entry": "Entry order", "rate": "Win %",
            "margin": "Margin", "direct_pair": "Direct encounter (two)",
-           "rating": "Points (rating)"},
+           "rating": "Points (rating)", "sb_beaten": "SB (opponents beaten)",
+           "median_beaten": "Median (opponents beaten)"},
     "ja": {"sb": "SB", "solkoff": "ソルコフ", "buchholz": "ソルコフ", "median": "ミディアム",
            "median_buchholz": "メディアン・ブッフホルツ", "direct": "直接対決", "wins": "勝数",
            "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率",
-           "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "持点"},
+           "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "持点",
+           "sb_beaten": "SB方式", "median_beaten": "ミディアム方式"},
 }
 EVENT_KINDS = {
     "en": {"group": "group", "match": "match", "ladder": "ladder challenge",

@@ -221,3 +221,26 @@ def test_r3_bonus_migration_backfills_official_ratings_and_downgrades(db_url: st
         assert "final" not in {c["name"] for c in inspect(conn).get_columns("events")}
         assert conn.execute(text("SELECT count(*) FROM event_players")).scalar() == 1
     engine.dispose()
+
+
+def test_t3_seasons_migration_matches_the_models_and_downgrades(db_url: str) -> None:
+    """0016 (T3, issue 24): the season tables and event_players.start_order are what
+    models.py declares, and 0016 downgrades to 0015 cleanly."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.db import migrate
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    touched = [d for d in diffs if "season" in repr(d) or "event_players" in repr(d)]
+    assert touched == []
+    cfg = _alembic()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0015")
+    assert "seasons" not in inspect(engine).get_table_names()
+    engine.dispose()

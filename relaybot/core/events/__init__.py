@@ -17,6 +17,7 @@ from relaybot.core.events.pairings import (
 from relaybot.core.events.standings import (
     DEFAULT_TIEBREAKS,
     LAST_FINAL_50,
+    LEAGUE_TIEBREAKS,
     SALON_TIEBREAKS,
     SOLE_FIRST,
     TIEBREAKS,
@@ -35,6 +36,7 @@ __all__ = [
     "ICCF_SECTION_SIZES",
     "JCCA_GROUP_SIZE",
     "LAST_FINAL_50",
+    "LEAGUE_TIEBREAKS",
     "SALON_TIEBREAKS",
     "SOLE_FIRST",
     "TIEBREAKS",

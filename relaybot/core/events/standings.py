@@ -9,6 +9,13 @@ Tie-breaks, by name, applied in the order given to players still tied:
     Sonneborn-Berger: for every game, the player's score times the opponent's points
     (beaten opponents' points in full, drawn opponents' points by half). Seed 002
     defines it as "負かした相手の勝星の合計", the same when there are no draws.
+``sb_beaten``
+    Seed 002 rule 18 SB方式 as the seed words it: "負かした相手の勝星の合計", the points
+    of the opponents beaten, each in full; a drawn opponent counts nothing (the shogi
+    league's own; chess's ``sb`` counts a drawn one by half).
+``median_beaten``
+    Seed 002 rule 18 ミディアム方式 on the same terms: the points of the opponents
+    beaten without the highest and the lowest one (0 with two or fewer beaten).
 ``solkoff`` (alias ``buchholz``)
     The sum of the opponents' points, one term per game (seed 002 ソルコフ方式).
 ``median``
@@ -69,9 +76,11 @@ __all__ = [
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("sb", "solkoff", "median", "direct")
 TIEBREAKS: tuple[str, ...] = (
     "sb",
+    "sb_beaten",
     "solkoff",
     "buchholz",
     "median",
+    "median_beaten",
     "median_buchholz",
     "direct",
     "wins",
@@ -83,6 +92,11 @@ TIEBREAKS: tuple[str, ...] = (
 )
 SALON_TIEBREAKS: tuple[str, ...] = ("margin", "direct_pair", "rating")
 """T4: the go salon league's order after the win rate."""
+LEAGUE_TIEBREAKS: tuple[str, ...] = (
+    "start", "solkoff", "sb_beaten", "median_beaten", "direct", "entry")
+"""T3 (seed 002 rules 15, 18): after the wins the starting order; among players who share
+a starting place, Solkoff, SB and median as the seed counts them, direct encounter, the
+order of entry (the seed's first step, the wins, is the score itself)."""
 MARGIN_CAP = Fraction(20)
 """T4: 中押し勝ちおよび20目以上の差は20目とする."""
 
@@ -239,7 +253,9 @@ def standings(
     solkoff: dict[str, Fraction] = {}
     median: dict[str, Fraction] = {}
     median_bh: dict[str, Fraction] = {}
+    beaten: dict[str, list[Fraction]] = {}
     for p, t in tallies.items():
+        beaten[p] = [points[o] for o, s in t.played if s == 1]
         terms = [s * points[o] for o, s in t.played if s > 0]
         opp_points = [points[o] for o, _ in t.played]
         sb[p] = sum(terms, Fraction(0))
@@ -282,6 +298,10 @@ def standings(
             return {p: solkoff[p] for p in group}
         if key == "median":
             return {p: median[p] for p in group}
+        if key == "sb_beaten":
+            return {p: sum(beaten[p], Fraction(0)) for p in group}
+        if key == "median_beaten":
+            return {p: _trimmed(beaten[p]) for p in group}
         if key == "median_buchholz":
             return {p: median_bh[p] for p in group}
         if key == "wins":

@@ -1,0 +1,81 @@
+"""The shogi net league's seasons (T3, seed 002): the calendar, the classes, promotion
+and relegation, the next season's classes, the titles. Pure: stdlib only, no I/O."""
+
+from relaybot.core.seasons.classes import (
+    FIRST_TIMER_TABLE,
+    MIN_CLASS,
+    S_SIZE,
+    TOP,
+    check_sizes,
+    class_event_name,
+    first_timer_class,
+    letters,
+    merge_small,
+)
+from relaybot.core.seasons.dates import (
+    SILENT_DAYS,
+    SeasonDates,
+    is_usual_start,
+    season_dates,
+    silent_loses,
+)
+from relaybot.core.seasons.next_season import (
+    BANDS,
+    Newcomer,
+    NextSeason,
+    Placed,
+    Returner,
+    next_classes,
+)
+from relaybot.core.seasons.promotion import (
+    OUTCOMES,
+    PROMOTED,
+    RELEGATED,
+    REST,
+    STAYS,
+    WITHDRAWN,
+    ClassResult,
+    Finisher,
+    outcomes,
+    third,
+    uneven,
+)
+from relaybot.core.seasons.titles import ETERNAL, ETERNAL_AFTER, MEIJIN, titles_of
+
+__all__ = [
+    "BANDS",
+    "ETERNAL",
+    "ETERNAL_AFTER",
+    "FIRST_TIMER_TABLE",
+    "MEIJIN",
+    "MIN_CLASS",
+    "OUTCOMES",
+    "PROMOTED",
+    "RELEGATED",
+    "REST",
+    "SILENT_DAYS",
+    "STAYS",
+    "S_SIZE",
+    "TOP",
+    "WITHDRAWN",
+    "ClassResult",
+    "Finisher",
+    "Newcomer",
+    "NextSeason",
+    "Placed",
+    "Returner",
+    "SeasonDates",
+    "check_sizes",
+    "class_event_name",
+    "first_timer_class",
+    "is_usual_start",
+    "letters",
+    "merge_small",
+    "next_classes",
+    "outcomes",
+    "season_dates",
+    "silent_loses",
+    "third",
+    "titles_of",
+    "uneven",
+]

@@ -1,0 +1,240 @@
+"""T3: the shogi net league's seasons in the store (issue 24, seed 002): classes as league
+events, the season's end in the sweep, the TD's rest and scoped withdraw, the next
+season, the 名人. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from relaybot.admin import AdminError, MemberInput, add_member
+from relaybot.pipeline.td import Context, find_commands
+from relaybot.rating_book import grade_of
+from relaybot.season_end import end_seasons
+from relaybot.seasons import (
+    SeasonInput,
+    create_season,
+    find_season,
+    member_league_titles,
+    next_input,
+    plan_next,
+    season_games,
+    season_json,
+)
+from relaybot.store.db import Store
+from relaybot.store.models import Event, Game, Member, Move
+from tests.integration.test_cli import one_line_error, relaybot
+from tests.integration.test_store import cfg_for
+
+pytestmark = pytest.mark.integration
+NOW = datetime(2026, 12, 20, tzinfo=UTC)
+END = datetime(2027, 7, 1, 3, tzinfo=UTC)  # noon of 1 July in Tokyo: the season is over
+
+
+def _members(store: Store, db_url: str, prefix: str, n: int) -> list[str]:
+    cfg = cfg_for(db_url)
+    emails = [f"{prefix}{i}@example.jp" for i in range(1, n + 1)]
+    with store.session() as s:
+        for i, email in enumerate(emails, start=1):
+            add_member(s, cfg, MemberInput(f"{prefix.upper()}, {i}", email, lang="ja"), NOW)
+    return emails
+
+
+def _season(store: Store, db_url: str) -> dict[str, list[str]]:
+    classes = {c: _members(store, db_url, c.lower(), 8) for c in ("S", "A", "B")}
+    with store.session() as s:
+        create_season(s, cfg_for(db_url), SeasonInput(
+            "第2期", date(2027, 1, 1), list(classes.items())), NOW)
+    return classes
+
+
+def _win(game: Game, winner: int) -> None:
+    game.status, game.result, game.termination = "finished", ("sente", "gote")[winner], \
+        "resignation"
+    game.ply_count, game.end_date = 40, date(2027, 3, 1)
+
+
+def _td(s: object, db_url: str, line: str, now: datetime) -> str:
+    (found,) = find_commands(line)
+    done = found.command.run(Context(s, cfg_for(db_url), now), found.args, "")  # type: ignore[arg-type]
+    assert done.ok, done.message
+    return done.message
+
+
+def test_t3_rule2_rule6_a_season_refuses_a_class_of_three(store: Store, db_url: str) -> None:
+    """Rule 2 「1クラスの人数は8人以上とする」, rule 6 「定員は、8名の固定とする」."""
+    emails = _members(store, db_url, "q", 3)
+    with store.session() as s, pytest.raises(AdminError, match="exactly 8"):
+        create_season(s, cfg_for(db_url), SeasonInput("第2期", date(2027, 1, 1),
+                                                      [("S", emails)]), NOW)
+
+
+def test_t3_rule12_rule14_classes_are_league_events_from_the_10th(
+        store: Store, db_url: str) -> None:
+    """Rule 12 「対局は、1か月目の10日から6か月目の月末までとする」; rule 14: 8 play all."""
+    _season(store, db_url)
+    with store.session() as s:
+        season = find_season(s, "第2期")
+        assert season.end_date == date(2027, 6, 30)
+        games = season_games(s, season)
+        assert len(games) == 3 * 28 and {g.start_date for g in games} == {date(2027, 1, 10)}
+        assert {e.kind for e in s.scalars(select(Event))} == {"league"}
+        data = season_json(s, season)
+    assert [c["event"] for c in data["classes"]] == ["第2期S級", "第2期A級", "第2期B級"]
+    assert data["ended"] is False
+    assert [p["start_order"] for p in data["classes"][0]["players"]] == list(range(1, 9))
+
+
+def test_t3_rule8_rule12_the_season_end_silent_side_loses_else_both(
+        store: Store, db_url: str) -> None:
+    """Rule 8 「10日以上連絡が無く、そのまま対局終了期限を迎えた場合…音信不通になったほうを切れ
+    負け」; rule 12 「それまでに終わらない対局は、双方の負けとする」; rule 13: the S winner is
+    名人. S: s1 wins every game; the game s7-s8 stays unfinished with 先手 silent since the
+    start (loses alone); s5-s6 has one move relayed to 後手 on 25 June (both lose)."""
+    classes = _season(store, db_url)
+    with store.session() as s:
+        ids = {m.email: m.id for m in s.scalars(select(Member))}
+        by_id = {v: k for k, v in ids.items()}
+        open_games = {}
+        for g in season_games(s, find_season(s, "第2期")):
+            pair = {by_id[g.side0_id], by_id[g.side1_id]}
+            if pair in ({"s7@example.jp", "s8@example.jp"}, {"s5@example.jp", "s6@example.jp"}):
+                open_games[frozenset(pair)] = g.id
+                continue
+            # the player listed first in the class (lower number) wins
+            first = min(pair, key=lambda e: (e[0], int(e[1:].split("@")[0])))
+            _win(g, 0 if by_id[g.side0_id] == first else 1)
+        late = s.get(Game, open_games[frozenset({"s5@example.jp", "s6@example.jp"})])
+        assert late is not None
+        s.add(Move(game_id=late.id, ply=0, canon="7g7f", text="７六歩", keys="7g7f",
+                   sent_at=datetime(2027, 6, 25, 3, tzinfo=UTC)))
+        late.plies, late.ply_count = "7g7f", 1
+    with store.session() as s:
+        assert end_seasons(s, cfg_for(db_url), END - timedelta(days=1)) == 0  # 30 June
+        assert end_seasons(s, cfg_for(db_url), END) == 2
+        silent = s.get(Game, open_games[frozenset({"s7@example.jp", "s8@example.jp"})])
+        late = s.get(Game, open_games[frozenset({"s5@example.jp", "s6@example.jp"})])
+        assert silent is not None and late is not None
+        assert silent.result == "0-1" and silent.termination == "time"  # 後手 wins
+        assert late.result == "0-0"  # both lose
+        data = season_json(s, find_season(s, "第2期"))
+        s1 = s.scalars(select(Member).where(Member.email == "s1@example.jp")).one()
+        assert member_league_titles(s, s1.id) == ["名人"]
+        assert grade_of(s, s1)[0] >= 0  # 名人 is no JCCA title: grades read without it
+    assert data["ended"] is True
+    assert data["titles"] == [{"email": "s1@example.jp", "title": "名人"}]
+    s_rows = data["classes"][0]["players"]
+    assert [p["email"] for p in s_rows][:2] == ["s1@example.jp", "s2@example.jp"]
+    outcome = {p["email"]: p["outcome"] for c in data["classes"] for p in c["players"]}
+    assert [outcome[e] for e in classes["S"]][5:] == ["relegated"] * 3
+    assert [outcome[e] for e in classes["A"]][:3] == ["promoted"] * 3
+    assert [outcome[e] for e in classes["B"]][:3] == ["promoted"] * 3
+    assert [outcome[e] for e in classes["B"]][5:] == ["stays"] * 3  # the lowest class
+
+
+def test_t3_rule8_a_mid_season_rest_loses_every_game_even_a_win(
+        store: Store, db_url: str) -> None:
+    """Rule 8 「途中休場した人は、全対局不戦敗の扱いとなり、降級人数に含まれるが、降級としない」;
+    a withdrawal named for the season touches no game outside it."""
+    classes = _season(store, db_url)
+    a1 = classes["A"][0]
+    with store.session() as s:
+        ids = {m.email: m.id for m in s.scalars(select(Member))}
+        won = next(g for g in season_games(s, find_season(s, "第2期"))
+                   if g.side0_id == ids[a1])
+        _win(won, 0)
+    with store.session() as s:
+        said = _td(s, db_url, f"rest {a1}", datetime(2027, 2, 1, tzinfo=UTC))
+        assert "rests in 第2期" in said
+        rows = season_json(s, find_season(s, "第2期"))["classes"][1]["players"]
+    me = next(p for p in rows if p["email"] == a1)
+    assert me["wins"] == 0 and me["losses"] == 7 and me["state"] == "rest"
+    assert rows[-1]["email"] == a1
+
+
+def test_t3_rule4_to_rule8_season_next_builds_the_classes(store: Store, db_url: str) -> None:
+    """Rules 4-8 from the store: after a season where the first listed wins every game,
+    ``season next`` with a rest in S and two first-timers (2100 points: A; 1300: the
+    lowest class, B)."""
+    classes = _season(store, db_url)
+    new = _members(store, db_url, "n", 2)
+    with store.session() as s:
+        ids = {m.email: m.id for m in s.scalars(select(Member))}
+        order = {e: i for c in classes.values() for i, e in enumerate(c)}
+        by_id = {v: k for k, v in ids.items()}
+        for g in season_games(s, find_season(s, "第2期")):
+            a, b = by_id[g.side0_id], by_id[g.side1_id]
+            _win(g, 0 if order[a] < order[b] else 1)
+    with store.session() as s:
+        end_seasons(s, cfg_for(db_url), END)
+        season = find_season(s, "第2期")
+        plan = plan_next(s, season, [(new[0], "2100"), (new[1], "1300")], ["s2@example.jp"])
+        got = {letter: [p.player for p in placed] for letter, placed in plan.classes}
+        assert got["S"] == ["s1@example.jp", "s3@example.jp", "s4@example.jp",
+                            "s5@example.jp", "a1@example.jp", "a2@example.jp",
+                            "a3@example.jp", "a4@example.jp"]
+        assert got["A"][:3] == ["s6@example.jp", "s7@example.jp", "s8@example.jp"]
+        assert got["A"][-1] == new[0] and got["B"][-1] == new[1]
+        assert dict(plan.resting) == {"s2@example.jp": "A"}
+        created, games = create_season(s, cfg_for(db_url), next_input(
+            season, "第3期", date(2027, 7, 1), plan), END)
+        assert created.number == 2 and len(games) == 28 + 28 + 36
+
+
+def test_t3_season_commands_from_the_command_line(tmp_path: Path) -> None:
+    """INTERFACE "Seasons": ``season new`` (refusing a class of 3, rule 2), ``season show
+    --json``, the TD's ``rest`` with ``--now``, ``season next`` refused before the end."""
+    relaybot(tmp_path, "init")
+    rows = ["name,email,lang,tz,rating,notation"]
+    people = {c: [f"{c.lower()}{i}@example.jp" for i in range(1, 9)] for c in "SAB"}
+    rows += [f'"{e.split("@")[0]}, X",{e},ja,Asia/Tokyo,,san'
+             for c in people.values() for e in c]
+    (tmp_path / "m.csv").write_text("\n".join(rows) + "\n")
+    assert relaybot(tmp_path, "member", "import", "m.csv").returncode == 0
+    small = relaybot(tmp_path, "season", "new", "第1期", "--game", "shogi", "--start",
+                     "2027-01-01", "--class", "S=s1@example.jp,s2@example.jp,s3@example.jp")
+    one_line_error(small, "exactly 8")
+    args = [a for c, p in people.items() for a in ("--class", f"{c}={','.join(p)}")]
+    made = relaybot(tmp_path, "season", "new", "第2期", "--game", "shogi", "--start",
+                    "2027-01-01", *args, "--now", "2026-12-25T09:00:00+09:00")
+    assert made.returncode == 0, made.stderr
+    shown = json.loads(relaybot(tmp_path, "season", "show", "第2期", "--json").stdout)
+    assert (shown["season"], shown["game"], shown["start"], shown["end"], shown["ended"]) \
+        == ("第2期", "shogi", "2027-01-01", "2027-06-30", False)
+    assert [c["class"] for c in shown["classes"]] == ["S", "A", "B"]
+    first = shown["classes"][0]["players"][0]
+    assert first["email"] == "s1@example.jp" and first["outcome"] is None
+    assert {"email", "start_order", "rank", "wins", "losses", "outcome"} <= set(first)
+    rest = relaybot(tmp_path, "td", "--now", "2027-02-01T09:00:00+09:00", "rest",
+                    "a3@example.jp")
+    assert rest.returncode == 0, rest.stderr
+    shown = json.loads(relaybot(tmp_path, "season", "show", "第2期", "--json").stdout)
+    a3 = next(p for p in shown["classes"][1]["players"] if p["email"] == "a3@example.jp")
+    assert a3["state"] == "rest" and a3["losses"] == 7
+    early = relaybot(tmp_path, "season", "next", "第2期", "第3期", "--start", "2027-07-01")
+    one_line_error(early, "has not ended")
+
+
+def test_t3_rule10_a_question_stops_no_clock_in_a_league(store: Store, db_url: str) -> None:
+    """Rule 10 「対局不能な状態であっても、一時的な中断は認められず、持ち日数を消費する」: a
+    question to the TD in a league game makes no pause (J13 pauses elsewhere)."""
+    from relaybot.books import game_ledger
+    from relaybot.gamefile import GameFile
+    from relaybot.store.models import Question
+
+    _season(store, db_url)
+    with store.session() as s:
+        game = season_games(s, find_season(s, "第2期"))[0]
+        s.add(Question(game_id=game.id, colour=0, text="?",
+                       asked_at=datetime(2027, 1, 12, tzinfo=UTC)))
+        s.flush()
+        _, pauses = game_ledger(s, GameFile.load(s, game))
+        assert pauses == []
+        game.event = None  # the same game outside a league: the question pauses it
+        s.flush()
+        _, pauses = game_ledger(s, GameFile.load(s, game))
+        assert pauses != []
