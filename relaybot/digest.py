@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import false, func, or_, select, true
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.books import compute
@@ -102,8 +102,7 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
     A member's first digest waits for their first ``weekday`` (a member who joins on a
     Sunday gets none that day and one on Monday, issue 15); after that a week the bot
     was down on the weekday is caught up later in the week (D1: never none).
-    ``force`` (``relaybot digest send --force``) sends a new member's at once, and this
-    week's again to members who have had it.
+    ``force`` (``relaybot digest send``) sends a new member's at once.
     ``progress(done, total)``: called after each batch of members (for a progress bar).
     """
     weekday = cfg.digest.weekday_index
@@ -125,8 +124,7 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
                 .where(Member.digest == "weekly", Member.id > after,
                        or_(Member.last_digest_week.is_(None),
                            Member.last_digest_week < latest,
-                           Member.last_digest_week.contains("W"),
-                           true() if force else false()))
+                           Member.last_digest_week.contains("W")))
                 .order_by(Member.id)
                 .limit(BATCH)
             ))
@@ -137,7 +135,7 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
                 joined = member.created_at.astimezone(ZoneInfo(member.tz)).date()
                 if last is None and joined > week and not force:
                     continue  # joined after this week's weekday: theirs starts next week
-                if last is None or last < week or force:
+                if last is None or last < week:
                     due.append((member, week))
             if due:
                 queued += _batch(session, cfg, due, now, shared)

@@ -17,8 +17,8 @@ def register(sub: Subparsers) -> None:
     send = digest.add_parser("send", help="queue and send this week's digests now")
     now_option(send)
     send.add_argument("--force", action="store_true",
-                      help="send this week's digest to every member who takes it, also to "
-                           "those who have had it and to new members")
+                      help="send new members their first digest now, without waiting "
+                           "for their first digest day (a member has one digest a week)")
     send.set_defaults(func=cmd_digest_send)
 
 
@@ -56,14 +56,13 @@ def why_none(states: dict[str, int], cfg: Config) -> str:
     day = cfg.digest.weekday.capitalize()
     reasons = []
     if states["had"]:
-        reasons.append(f"{states['had']} had this week's already (the digest goes out on "
-                       f"{day}s)")
+        reasons.append(f"{states['had']} had this week's already (one a week, on {day})")
     if states["waiting"]:
         reasons.append(f"{states['waiting']} joined after this week's {day}: their first "
-                       f"comes next {day}")
+                       f"comes next {day} (--force to send it now)")
     if states["due"]:
         reasons.append(f"{states['due']} had no game, result or announcement to report")
-    return f"nothing queued: {'; '.join(reasons)}; --force to send anyway"
+    return f"nothing queued: {'; '.join(reasons)}"
 
 
 def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
@@ -81,7 +80,7 @@ def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
         counts = send_pending(store, cfg, now, progress=advance)
     print(f"digests queued: {queued}; sent: {counts.sent}, retrying: {counts.retried}")
     if not queued:
-        if args.force:
-            states = {**states, "had": 0, "waiting": 0, "due": states["weekly"]}
+        if args.force:  # the waiting were due, and had nothing to report
+            states = {**states, "waiting": 0, "due": states["due"] + states["waiting"]}
         print(why_none(states, cfg))
     return 0
