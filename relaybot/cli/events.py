@@ -149,11 +149,11 @@ def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         found = final_entry_for(session, find_event(session, args.name))
     if found.unfinished:
-        print(f"final entry: nobody yet ({found.unfinished} games still being played)")
+        print(f"final entry (T1): nobody yet ({found.unfinished} games still being played)")
         return 0
     why = {SOLE_FIRST: "sole first", LAST_FINAL_50: "50% or more in the last final"}
     shown = [f"{player} ({why.get(reason, 'tied first with 70% or more')}"
              + (f": {final})" if reason == LAST_FINAL_50 else ")")
              for player, reason, final in found.entries]
-    print("final entry: " + (", ".join(shown) if shown else "nobody"))
+    print("final entry (T1): " + (", ".join(shown) if shown else "nobody"))
     return 0
