@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -313,10 +314,46 @@ def csv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str
     return header or [], rows
 
 
+CSV_COLUMNS = ("name", "email", "lang", "tz", "rating", "notation", "game", "provisional",
+               "rank", "titles")
+"""The columns of a members CSV; ``name`` and ``email`` are needed, the rest optional."""
+
+CSV_COLUMNS_JA = {
+    "名前": "name", "氏名": "name", "メール": "email", "メールアドレス": "email",
+    "eメール": "email", "言語": "lang", "タイムゾーン": "tz", "時間帯": "tz",
+    "レーティング": "rating", "表記": "notation", "棋譜表記": "notation", "種目": "game",
+    "ゲーム": "game", "暫定": "provisional", "段級": "rank", "段級位": "rank", "称号": "titles",
+}
+"""Japanese header names of the same columns, as a club in Japan writes them in Excel."""
+
+
+def csv_header(path: Path, header: list[str]) -> list[str]:
+    """The header's columns as English names (Japanese ones read as :data:`CSV_COLUMNS_JA`
+    says); an AdminError naming ``file:1`` when a column is unknown, repeated, or
+    ``name`` or ``email`` is missing."""
+    columns = [CSV_COLUMNS_JA.get(unicodedata.normalize("NFKC", c).strip().lower(),
+                                  unicodedata.normalize("NFKC", c).strip().lower())
+               for c in header]
+    expected = (f"the header needs name and email (名前, メール); the other columns are "
+                f"optional: {','.join(CSV_COLUMNS[2:])}")
+    unknown = [h for h, c in zip(header, columns, strict=True) if c not in CSV_COLUMNS]
+    if unknown:
+        raise AdminError(f"{path}:1: unknown column {unknown[0]!r}: {expected}")
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise AdminError(f"{path}:1: column {twice[0]} given twice")
+    missing = [c for c in ("name", "email") if c not in columns]
+    if missing:
+        raise AdminError(f"{path}:1: no {' and no '.join(missing)} column "
+                         f"(got {','.join(header) or 'nothing'}): {expected}")
+    return columns
+
+
 def import_members(session: Session, cfg: Config, path: Path, now: datetime,
                    progress: Callable[[int, int], None] | None = None) -> list[Member]:
-    """Add every row of a CSV (header name,email,lang,tz,rating,notation; optional game,
-    provisional, titles and, for go, rank); all or nothing. UTF-8 or Shift_JIS (cp932).
+    """Add every row of a CSV (header: name and email, then any of lang, tz, rating,
+    notation, game, provisional, titles and, for go, rank; in English or Japanese, see
+    :func:`csv_header`); all or nothing. UTF-8 or Shift_JIS (cp932).
 
     A rating is for the row's ``game`` (chess when empty) and official unless the
     ``provisional`` cell says yes or the rating is written in parentheses (R2).
@@ -324,11 +361,10 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime,
     ``progress(done, total)`` is called after each row is checked.
     """
     text, _encoding = read_csv_text(path)
-    header, rows = csv_rows(path, text)
-    required = {"name", "email"}
-    if not required <= set(header):
-        raise AdminError(f"{path}:1: header must be name,email,lang,tz,rating,notation "
-                         f"(got {','.join(header) or 'nothing'})")
+    header, found = csv_rows(path, text)
+    columns = csv_header(path, header)
+    rows = [(number, {c: row[h] for h, c in zip(header, columns, strict=True)})
+            for number, row in found]
     members: list[tuple[Member, RatingInput | None, tuple[str, ...]]] = []
     seen: set[str] = set()
     for done, (number, row) in enumerate(rows, start=1):

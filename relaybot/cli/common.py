@@ -1,12 +1,15 @@
 """What the commands share: their errors (one line and an exit status), opening the store,
-reading ``--now`` and dates, and the per-game rule options of ``game new`` and ``event new``.
+reading ``--now`` and dates, ``--json`` output, and the per-game rule options of ``game new``
+and ``event new``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from datetime import UTC, date, datetime
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from sqlalchemy.exc import OperationalError
 
@@ -46,6 +49,40 @@ def parse_now(text: str | None) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+def now_option(parser: argparse.ArgumentParser) -> None:
+    """``--now ISO-8601`` on a command that changes games or members (INTERFACE.md "Output
+    for scripts"): the dates it records come from it."""
+    parser.add_argument("--now", metavar="ISO-8601",
+                        help="the clock for the dates this command records (default: now), "
+                             "e.g. 2026-11-22T09:00:00+09:00")
+
+
+def now_of(args: argparse.Namespace) -> datetime:
+    """The moment a command acts at: its ``--now``, else the system clock (UTC)."""
+    return parse_now(getattr(args, "now", None)) or datetime.now(UTC)
+
+
+def json_option(parser: argparse.ArgumentParser) -> None:
+    """``--json`` on a list or show command (INTERFACE.md "Output for scripts")."""
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON document on stdout (keys in English, dates ISO 8601), "
+                             "for scripts")
+
+
+def _jsonable(value: object) -> Any:
+    """Dates and times as ISO 8601 text for ``json.dumps``."""
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def print_json(document: object) -> None:
+    """``document`` as one JSON document on stdout: UTF-8 text as it is (names in Japanese
+    stay readable), dates ISO 8601."""
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2, default=_jsonable)
+                     + "\n")
+
+
 def parse_date(text: str) -> date:
     """An argparse ``type``: a ``--start`` day, YYYY-MM-DD."""
     try:
@@ -73,7 +110,9 @@ def open_store(cfg: Config) -> Store:
 def rule_set_options(parser: argparse.ArgumentParser) -> None:
     """The per-game rules a league may change: the grace days and leave."""
     parser.add_argument("--grace", type=int, default=None,
-                        help="J7: days of grace after receipt (default: the game's rules, "
-                             "1 JCCA, 2 the shogi league)")
+                        help="days of grace after a move is received before the clock "
+                             "runs: 1 or 2 (default: the game's rules, 1 in chess, 2 in the "
+                             "shogi league)")
     parser.add_argument("--no-leave", action="store_true",
-                        help="J12: no leave in this game (the shogi league: seed 002 rule 10)")
+                        help="no leave in this game: the days keep counting (as in the "
+                             "shogi league)")

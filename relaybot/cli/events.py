@@ -1,11 +1,21 @@
-"""``relaybot event new|show|final``: events (groups, matches, ladders, sections)."""
+"""``relaybot event new|list|show|final``: events (groups, matches, ladders, sections,
+leagues, salons)."""
 
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
+import sys
 
-from relaybot.cli.common import Subparsers, open_store, parse_date, rule_set_options
+from relaybot.cli.common import (
+    Subparsers,
+    json_option,
+    now_of,
+    now_option,
+    open_store,
+    parse_date,
+    print_json,
+    rule_set_options,
+)
 from relaybot.config import Config
 from relaybot.progress import progress_bar
 
@@ -17,9 +27,8 @@ def register(sub: Subparsers) -> None:
     enew.add_argument("name", help="the event's name")
     enew.add_argument("--kind", required=True,
                       choices=["group", "match", "ladder", "section", "league", "salon"],
-                      help="group (JCCA preliminary), match, ladder, section (ICCF), league "
-                           "(the shogi league, seed 002) or salon (the go salon's league, "
-                           "seed 004)")
+                      help="group (a JCCA preliminary group of 4), match, ladder, section (ICCF), "
+                           "league (the shogi net league) or salon (the go salon's league)")
     enew.add_argument("--players", required=True, help="addresses, comma separated")
     enew.add_argument("--time-control", default=None,
                       help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -32,22 +41,29 @@ def register(sub: Subparsers) -> None:
                            "direct; a league: start, the order of --players; a salon: "
                            "margin,direct_pair,rating after the win rate)")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"],
-                      help="J9: report an overrun to the TD (default) or forfeit at once")
+                      help="a player over the time limit: report it to the TD (default) or forfeit "
+                           "the game at once")
     enew.add_argument("--game", default=None,
                       help="the game every pairing plays (default chess; shogi for a "
                            "league, go for a salon)")
     enew.add_argument("--td", metavar="ADDR",
                       help="the event's tournament director (default: [bot] td)")
     enew.add_argument("--final", action="store_true",
-                      help="a JCCA final (T1): its results decide the next final's entry")
+                      help="a JCCA final: its results decide who may enter the next one")
     rule_set_options(enew)
+    now_option(enew)
     enew.set_defaults(func=cmd_event_new)
+    elist = event.add_parser("list", help="every event: name, kind, game, start, games "
+                             "(tab-separated)")
+    json_option(elist)
+    elist.set_defaults(func=cmd_event_list)
     eshow = event.add_parser("show", help="standings, crosstable and games")
     eshow.add_argument("name", help="the event's name")
     eshow.add_argument("--lang", default="en", choices=["ja", "en"],
                        help="language of the table (default en)")
+    json_option(eshow)
     eshow.set_defaults(func=cmd_event_show)
-    efinal = event.add_parser("final", help="who qualifies for the final (T1)")
+    efinal = event.add_parser("final", help="who of a finished group may enter the final")
     efinal.add_argument("name", help="the event's name")
     efinal.set_defaults(func=cmd_event_final)
 
@@ -57,7 +73,7 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.service import start_mails
 
     store = open_store(cfg)
-    now = datetime.now(UTC)
+    now = now_of(args)
     with store.session() as session:
         games = create_event(session, cfg, EventInput(
             name=args.name, kind=args.kind,
@@ -76,7 +92,31 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_event_list(cfg: Config, args: argparse.Namespace) -> int:
+    """Every event, one a line: name, kind, game, start day, games (active of all)."""
+    from sqlalchemy import select
+
+    from relaybot.cli.documents import event_list_document
+    from relaybot.store.models import Event
+
+    store = open_store(cfg)
+    with store.session() as session:
+        events = list(session.scalars(select(Event).order_by(Event.start_date, Event.id)))
+        found = event_list_document(session, events)
+    if args.json:
+        print_json(found)
+        return 0
+    for e in found:
+        kind = f"{e['kind']}, final" if e["final"] else e["kind"]
+        print(f"{e['event']}\t{kind}\t{e['game'] or '-'}\tfrom {e['start']}\t"
+              f"{e['active_games']} of {e['game_count']} games active")
+    if not found:
+        print("no events yet (relaybot event new)", file=sys.stderr)
+    return 0
+
+
 def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
+    """The event's standings and crosstable, then its games."""
     from sqlalchemy import select
 
     from relaybot.events import event_text, find_event
@@ -85,6 +125,11 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     store = open_store(cfg)
     with store.session() as session:
         event = find_event(session, args.name)
+        if args.json:
+            from relaybot.cli.documents import event_document
+
+            print_json(event_document(session, event))
+            return 0
         kind = f"{event.kind}, final" if event.final else event.kind  # T1
         print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
         print(event_text(session, event, args.lang))

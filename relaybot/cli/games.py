@@ -5,13 +5,27 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.orm import Session
 
 from relaybot.admin import GameInput, create_game
-from relaybot.cli.common import CliError, Subparsers, open_store, parse_date, rule_set_options
+from relaybot.cli.common import (
+    CliError,
+    Subparsers,
+    json_option,
+    now_of,
+    now_option,
+    open_store,
+    parse_date,
+    print_json,
+    rule_set_options,
+)
 from relaybot.config import Config
-from relaybot.store.models import Member
+from relaybot.store.models import Event, EventPlayer, Game, Member
 
 
 def register(sub: Subparsers) -> None:
@@ -22,41 +36,52 @@ def register(sub: Subparsers) -> None:
                      help="the member playing White (the first colour of the game)")
     new.add_argument("--black", required=True, metavar="ADDR",
                      help="the member playing Black (the second colour of the game)")
-    new.add_argument("--event", metavar="NAME", help="the event the game belongs to")
+    new.add_argument("--event", metavar="NAME",
+                     help="the event the game belongs to (it must exist: event new, or "
+                          "--create-event)")
+    new.add_argument("--create-event", action="store_true",
+                     help="create the --event if there is none of that name (a group for "
+                          "chess, a league for shogi, a salon for go)")
     new.add_argument("--game", default="chess",
                      help="the game: chess, shogi (--black is 先手 and moves first) or go "
                      "(Black moves first; White in a handicap game)")
     new.add_argument("--size", type=int, choices=[19, 13, 9], help="go: the board size")
-    new.add_argument("--handicap", help="go: N stones (2-9), or auto from the members' go "
-                     "points (R4)")
+    new.add_argument("--handicap", help="go: N stones (2-9), or auto: stones and komi from the "
+                     "two members' salon points, the one with fewer points taking Black")
     new.add_argument("--komi", type=float, help="go: komi added to White (negative: White "
                      "gives Black)")
     new.add_argument("--superko", action="store_const", const="1", default=None,
                      help="go: positional superko (no whole-board position may repeat)")
     new.add_argument("--free", action="store_const", const="1", default=None,
                      help="go: a free game at the players' wish, which leaves the salon's "
-                          "points as they were (seed 004)")
+                          "points as they were")
     rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
     new.add_argument("--start", type=parse_date, metavar="YYYY-MM-DD",
                      help="the day the clocks start (default today)")
     new.add_argument("--conditionals", default=None, choices=["binding", "optional", "off"],
-                     help="J16 (default: the game's rules; optional in shogi)")
+                     help="conditional moves: binding, optional or off (default: the game's "
+                     "rules; optional in shogi)")
     new.add_argument("--notation", choices=["san", "numeric"],
                      help="notation of the game's mail (default: each member's own)")
     new.add_argument("--overrun", default="report", choices=["report", "forfeit"],
-                     help="J9: report an overrun to the TD (default) or forfeit at once")
+                     help="a player over the time limit: report it to the TD (default) or "
+                     "forfeit the game at once")
+    now_option(new)
     new.set_defaults(func=cmd_game_new)
     glist = game.add_parser("list", help="games: id, game, state or result, players, event "
                             "(tab-separated)")
     glist.add_argument("--active", action="store_true", help="only games still being played")
     glist.add_argument("--event", metavar="NAME", help="only the games of this event")
+    json_option(glist)
     glist.set_defaults(func=cmd_game_list)
     show = game.add_parser("show", help="record, clocks and state")
     show.add_argument("id", help="the game id")
+    json_option(show)
     show.set_defaults(func=cmd_game_show)
-    pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
+    pgn = game.add_parser("pgn", help="the game in PGN, as the result report to the TD "
+                         "writes it")
     pgn.add_argument("id", help="the game id")
     pgn.set_defaults(func=cmd_game_pgn)
     record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
@@ -66,7 +91,7 @@ def register(sub: Subparsers) -> None:
                         "the standard headers)")
     record.set_defaults(func=cmd_game_record)
 
-    export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19); "
+    export = game.add_parser("export", help="every mail of a game, raw, as an mbox for the TD; "
                              "reply tokens redacted")
     export.add_argument("id", help="the game id")
     export.add_argument("--out", required=True,
@@ -89,21 +114,113 @@ def _game(session: object, game_id: str) -> object:
     return game
 
 
+# the kind of event ``game new --create-event`` makes, by game (else a group)
+CREATED_EVENT_KINDS = {"shogi": "league", "go": "salon"}
+
+
+def _event_for(session: Session, cfg: Config, args: argparse.Namespace,
+               now: datetime) -> Event | None:
+    """The event ``game new --event NAME`` names: an existing one; one made now with
+    ``--create-event``; else a CliError in one line."""
+    from sqlalchemy import select
+
+    from relaybot.events import DEFAULT_TIEBREAKS, KIND_TIEBREAKS
+    from relaybot.games import rules_for
+
+    if args.event is None:
+        return None
+    name = " ".join(args.event.split())
+    if not name:
+        raise CliError("--event: the event needs a name")
+    event = session.scalar(select(Event).where(Event.name == name))
+    if event is not None:
+        return event
+    if not args.create_event:
+        raise CliError(f"no event named {name!r}: create it first (relaybot event new) "
+                       f"or add --create-event")
+    kind = CREATED_EVENT_KINDS.get(args.game, "group")
+    try:
+        own = rules_for(args.game).rule_set
+    except ValueError as exc:
+        raise CliError(f"--game: {exc}") from None
+    event = Event(name=name, kind=kind, time_control=args.time_control or own.time_control,
+                  conditionals=args.conditionals or own.conditionals,
+                  start_date=args.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date(),
+                  tiebreaks=KIND_TIEBREAKS.get(kind, DEFAULT_TIEBREAKS), td=None, final=0,
+                  created_at=now)
+    session.add(event)
+    session.flush()
+    return event
+
+
+def _seat_players(session: Session, event: Event, game: Game) -> None:
+    """The game's players take a seat in its event if they have none yet, so that the
+    event's standings count the game."""
+    from sqlalchemy import func, select
+
+    seated = set(session.scalars(select(EventPlayer.member_id)
+                                 .where(EventPlayer.event_id == event.id)))
+    last = session.scalar(select(func.max(EventPlayer.seat))
+                          .where(EventPlayer.event_id == event.id)) or 0
+    for member_id in (game.side0_id, game.side1_id):
+        if member_id not in seated:
+            last += 1
+            session.add(EventPlayer(event_id=event.id, member_id=member_id, seat=last))
+
+
+def handicap_note(session: Session, game: Game, options: dict[str, Any]) -> str:
+    """What ``--handicap auto`` chose and why, in one line: the stones and komi, the two
+    members' salon points and who takes Black."""
+    from relaybot.core.ratings import go_rank, handicap_between
+    from relaybot.rating_book import current_ratings
+
+    black, white = session.get(Member, game.side0_id), session.get(Member, game.side1_id)
+    assert black is not None and white is not None
+    points = current_ratings(session, (black.id, white.id), "go")
+    _, terms = handicap_between(points[black.id], points[white.id])
+    komi = options.get("komi")
+    chosen = terms.describe("en")
+    if komi is not None:  # --komi given: the stones are auto, the komi the operator's
+        chosen = chosen.split(";")[0] + f"; komi {komi} (--komi)"
+
+    def who(m: Member) -> str:
+        return f"{m.email} {points[m.id]} ({go_rank(points[m.id])})"
+
+    if terms.even:
+        why = f"equal points, {who(black)} and {who(white)}: colours as given"
+    else:
+        why = (f"salon points {who(black)}, {who(white)}, difference {terms.diff}: "
+               f"fewer points take Black")
+        if black.email != options.get("black"):
+            why += " (--white and --black swapped)"
+    return f"handicap auto: {chosen}; {why}"
+
+
 def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
+    """Start a game: its id on the first line, its address on the second (INTERFACE.md),
+    then, for ``--handicap auto``, the terms chosen and why."""
+    from relaybot.admin import find_member
     from relaybot.service import start_mails
 
     store = open_store(cfg)
-    now = datetime.now(UTC)
+    now = now_of(args)
     with store.session() as session:
+        event = _event_for(session, cfg, args, now)
         game = create_game(session, cfg, GameInput(
-            white=args.white, black=args.black, event=args.event,
+            white=args.white, black=args.black, event=event.name if event else None,
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
             leave=False if args.no_leave else None, options=_game_options(args)), now)
+        if event is not None:
+            _seat_players(session, event, game)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
+        if args.handicap == "auto" and args.game == "go":
+            given = {"black": find_member(session, args.black).email,
+                     **({"komi": f"{args.komi:g}"} if args.komi is not None else {})}
+            print(handicap_note(session, game, given))
     return 0
 
 
@@ -121,6 +238,11 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
         if args.event is not None:
             query = query.where(Game.event == " ".join(args.event.split()))
         games = list(session.scalars(query))
+        if args.json:
+            from relaybot.cli.documents import game_list_document
+
+            print_json(game_list_document(session, games))
+            return 0
         names = dict(session.execute(select(Member.id, Member.name)).all())
         for g in games:
             print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
@@ -139,6 +261,11 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         game = _game(session, args.id)
         gf = GameFile.load(session, game)  # type: ignore[arg-type]
+        if args.json:
+            from relaybot.cli.documents import game_document
+
+            print_json(game_document(cfg, gf))
+            return 0
         g = gf.game
         position = gf.rules.load(g.position)
         print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
@@ -148,9 +275,9 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")
-        print(f"rules: grace {g.grace} day(s) after receipt (J7), leave "
-              f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'} (J12), "
-              f"overrun {g.overrun} (J9)")
+        print(f"rules: grace {g.grace} day(s) after receipt, leave "
+              f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'}, "
+              f"overrun {g.overrun}")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
         if g.status == "active":
             print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
 from relaybot.admin import MemberInput, add_member, parse_rating
 from relaybot.admin import import_members as import_members_csv
-from relaybot.cli.common import Subparsers, open_store
+from relaybot.cli.common import (
+    Subparsers,
+    json_option,
+    now_of,
+    now_option,
+    open_store,
+    print_json,
+)
 from relaybot.config import Config
 from relaybot.progress import progress_bar
 from relaybot.rating_book import KINDS as RATING_KINDS
@@ -25,12 +31,15 @@ def register(sub: Subparsers) -> None:
     add.add_argument("--name", required=True, help='the name, "Family, Given"')
     add.add_argument("--email", required=True, help="the member's mail address")
     _member_options(add)
+    now_option(add)
     add.set_defaults(func=cmd_member_add)
     mlist = member.add_parser("list", help="every member: address, name, language, zone, "
                               "digest, ratings (tab-separated)")
+    json_option(mlist)
     mlist.set_defaults(func=cmd_member_list)
     mshow = member.add_parser("show", help="a member's ratings and grade")
     mshow.add_argument("email", help="the member's address")
+    json_option(mshow)
     mshow.set_defaults(func=cmd_member_show)
     mset = member.add_parser("set", help="change a member's settings or a rating")
     mset.add_argument("email", help="the member's address")
@@ -45,10 +54,13 @@ def register(sub: Subparsers) -> None:
                       help="forget one of the member's other addresses")
     mset.add_argument("--drop-title", action="append", metavar="TITLE",
                       help="remove a title entered by mistake (one of that title)")
+    now_option(mset)
     mset.set_defaults(func=cmd_member_set)
     imp = member.add_parser("import", help="add members from a CSV file (all or nothing)")
     imp.add_argument("file", help="CSV in UTF-8 or Shift_JIS (cp932); header "
-                     "name,email,lang,tz,rating,notation (+ game,provisional,rank)")
+                     "name,email (needed) and lang,tz,rating,notation,game,provisional,"
+                     "rank,titles, in English or Japanese (名前,メール,言語,...)")
+    now_option(imp)
     imp.set_defaults(func=cmd_member_import)
 
 
@@ -58,18 +70,19 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
                         help="the language of the member's mail (default: [bot] language)")
     parser.add_argument("--tz", metavar="ZONE",
                         help="IANA time zone, e.g. Asia/Tokyo (default: [bot] timezone); "
-                             "days are counted in it (J6)")
+                             "days are counted in it")
     parser.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
     parser.add_argument("--rating", metavar="N",
                         help="rating in --game (official; (N) in parentheses: provisional)")
     parser.add_argument("--provisional", action="store_true",
-                        help="the --rating is provisional (R2: replaced by Rb after 12 games)")
+                        help="the --rating is provisional (recomputed from the member's results "
+                             "after 12 games)")
     # checked by admin, not argparse choices: a mistake is then one line, not a usage
     parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
                         " (default chess)")
-    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d")
     parser.add_argument("--title", action="append", metavar="TITLE",
-                        help="a title won, for grade points (R3): japan_champion (each time "
+                        help="a title won, for grade points: japan_champion (each time "
                         "won), IM, SIM, GM; repeat the option for several")
 
 
@@ -99,7 +112,7 @@ def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
     store = open_store(cfg)
     with store.session() as session:
         member = add_member(session, cfg, _member_input(args, args.name, args.email),
-                            datetime.now(UTC))
+                            now_of(args))
         print(f"member {member.id}: {member.name} <{member.email}>")
         print(_ratings_line(session, member))
     return 0
@@ -114,6 +127,11 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
     store = open_store(cfg)
     with store.session() as session:
         members = list(session.scalars(select(Member).order_by(Member.name, Member.email)))
+        if args.json:
+            from relaybot.cli.documents import member_list_document
+
+            print_json(member_list_document(session, members))
+            return 0
         for m in members:
             rows = ratings_of(session, m.id)
             shown = " ".join(f"{kind}:{display(rows[kind], kind)}"
@@ -124,7 +142,26 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
     return 0
 
 
+def notation_text(member: Member) -> str:
+    """The member's notation as ``--notation`` takes it: ``san``, ``numeric``, ``san:de``."""
+    letters = member.letters or "en"
+    return member.notation + (f":{letters}" if letters != "en" else "")
+
+
+def played_kinds(session: Session, member: Member) -> set[str]:
+    """The games the member has played or is playing (every state)."""
+    from sqlalchemy import select
+
+    from relaybot.store.models import Game
+
+    return set(session.scalars(select(Game.kind).distinct().where(
+        (Game.side0_id == member.id) | (Game.side1_id == member.id))))
+
+
 def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
+    """A member's settings, then one line per game the member plays (has a rating in or
+    a game of): the rating and games, for chess the grade and titles, for go the salon
+    points and rank."""
     from relaybot.admin import find_member
     from relaybot.core.ratings import titles_text
     from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
@@ -133,16 +170,25 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     store = open_store(cfg)
     with store.session() as session:
         m = find_member(session, args.email)
+        if args.json:
+            from relaybot.cli.documents import member_document
+
+            print_json(member_document(session, m))
+            return 0
         points, grade = grade_of(session, m)
         titles = titles_text(titles_of(session, m.id))
-        print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
+        print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {notation_text(m)}"
               f"  digest {m.digest}")
         rows = ratings_of(session, m.id)
-        # chess is always shown, as before: unrated, it reads (1200) after 0 games (R1);
-        # other kinds only once the member has a rating in them
+        plays = played_kinds(session, m) | set(rows)
+        if titles or points:
+            plays.add("chess")  # grade points and titles are chess's (R3)
+        if not plays:
+            print("ratings: none yet (no rating and no game)")
+        # one line for each game the member plays: a rating in it, or a game of it
         for kind in KINDS:
             row = rows.get(kind)
-            if row is None and kind != "chess":
+            if kind not in plays:
                 continue
             games = row.rated_games if row is not None else 0
             if kind == "go":  # R4: salon points and the rank they reach
@@ -171,7 +217,7 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
     )
 
     store = open_store(cfg)
-    now = datetime.now(UTC)
+    now = now_of(args)
     with store.session() as session:
         m = find_member(session, args.email)
         update_member(session, cfg, m, _member_input(args, args.name or "", m.email))
@@ -194,7 +240,7 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
     store = open_store(cfg)
     with store.session() as session, progress_bar("checking members") as advance:
-        members = import_members_csv(session, cfg, Path(args.file), datetime.now(UTC),
+        members = import_members_csv(session, cfg, Path(args.file), now_of(args),
                                      progress=advance)
     print(f"imported {len(members)} members")
     return 0

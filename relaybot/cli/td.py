@@ -6,10 +6,37 @@ The TD commands themselves are ``pipeline/td.py``'s, the same ones a TD's mail r
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
+from typing import Any
 
-from relaybot.cli.common import CliError, Subparsers, open_store, parse_now
+from relaybot.cli.common import CliError, Subparsers, now_of, now_option, open_store
 from relaybot.config import Config
+
+_COMMANDS_HERE = "\x00td-commands\x00"
+"""Where ``td --help`` lists the TD commands; they are read only when help is printed,
+so that ``relaybot`` itself does not import the mail pipeline to start."""
+
+
+def commands_help() -> str:
+    """Every TD command, one a line, with how to write it in English and in Japanese."""
+    from relaybot.pipeline.td import COMMANDS
+
+    lines = ["commands (the same as in a TD mail; English or Japanese):"]
+    for command in dict.fromkeys(COMMANDS.values()):
+        lines.append(f"  {command.usage}")
+        lines.append(f"    {command.usage_ja}")
+    lines += ["", "SIDE: white/black (chess), sente/gote or 先手/後手 (shogi), black/white "
+              "or 黒/白 (go)",
+              "RESULT: chess 1-0, 0-1, 1/2-1/2; shogi sente, gote, draw, both-lose; go B+3.5, "
+              "W+R, jigo"]
+    return "\n".join(lines)
+
+
+class _TdHelp(argparse.RawDescriptionHelpFormatter):
+    """Help for ``relaybot td``: its epilog is the list of TD commands."""
+
+    def add_text(self, text: Any) -> None:
+        """Put the TD commands where the epilog marks them."""
+        super().add_text(commands_help() if text == _COMMANDS_HERE else text)
 
 
 def register(sub: Subparsers) -> None:
@@ -17,10 +44,11 @@ def register(sub: Subparsers) -> None:
     announce.add_argument("text", nargs="+", help="the announcement")
     announce.set_defaults(func=cmd_announce)
 
-    td = sub.add_parser("td", help="TD commands: forfeit, adjudicate, approve leave, ...")
+    td = sub.add_parser("td", help="TD commands: forfeit, adjudicate, result, approve or "
+                        "refuse leave, withdraw, answer (td --help lists them)",
+                        epilog=_COMMANDS_HERE, formatter_class=_TdHelp)
     td.add_argument("words", nargs="+", help="the command, as in a TD mail: forfeit ID white")
-    td.add_argument("--now", metavar="ISO-8601",
-                    help="the time the command takes effect (default: now)")
+    now_option(td)
     td.set_defaults(func=cmd_td)
 
 
@@ -32,7 +60,7 @@ def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
         raise CliError("the announcement is empty")
     store = open_store(cfg)
     with store.session() as session:
-        session.add(Announcement(text=text, created_at=datetime.now(UTC)))
+        session.add(Announcement(text=text, created_at=now_of(args)))
     print("announcement saved for the next weekly digest")
     return 0
 
@@ -42,7 +70,7 @@ def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.pipeline.td import NAMES_TEXT, Context, find_commands
 
     store = open_store(cfg)
-    now = parse_now(args.now) or datetime.now(UTC)
+    now = now_of(args)
     line = " ".join(args.words)
     found = find_commands(line)
     if not found:

@@ -54,7 +54,8 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
                    encoding="utf-8")
     assert relaybot(tmp_path, "member", "import", str(csv)).returncode == 0
     new = relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp", "--black",
-                   "horie@example.org", "--event", "Club 2026", "--start", "2026-11-01")
+                   "horie@example.org", "--event", "Club 2026", "--create-event",
+                   "--start", "2026-11-01")
     assert new.returncode == 0, new.stderr
     game_id, address = new.stdout.splitlines()[:2]
     assert address == f"relay+{game_id}@club.example"

@@ -34,7 +34,7 @@ def _club(tmp_path: Path) -> str:
                        ("Kato, Ai", "kato@example.jp")):
         assert relaybot(tmp_path, "member", "add", "--name", name, "--email", addr).returncode == 0
     first = relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp", "--black",
-                     "horie@example.org", "--event", "Club 2026")
+                     "horie@example.org", "--event", "Club 2026", "--create-event")
     assert first.returncode == 0, first.stderr
     assert relaybot(tmp_path, "game", "new", "--white", "kato@example.jp", "--black",
                     "horie@example.org").returncode == 0

@@ -310,8 +310,8 @@ def test_member_rating_options_from_the_cli(tmp_path: Path) -> None:
                    "horie@example.org", "--game", "shogi")  # a game alone: still unrated
     assert "ratings: none (unrated)" in new.stdout
     show = relaybot(tmp_path, "member", "show", "horie@example.org").stdout.splitlines()
-    assert show[1:] == [  # unrated: the R1 start, as before ratings were per game
-        "chess: rating (1200) after 0 rated games; grade points 0 (入門 (beginner))"]
+    # no rating and no game yet: no line for a game the member may never play (issue 28)
+    assert show[1:] == ["ratings: none yet (no rating and no game)"]
 
 
 @pytest.mark.parametrize(
