@@ -1,7 +1,9 @@
 """The Starlette application of ``relaybot web`` and the command that serves it.
 
 Pages: ``/`` (events and games), ``/games/<id>`` (``?side=0|1``: the board from that
-side's seat), ``/games/<id>/record`` (the record file), ``/events/<name>`` (the name
+side's seat, with a replay of its moves), ``/games/<id>/board/<ply>`` (the picture of
+the position after that many plies, as the mail draws it), ``/games/<id>/record`` (the
+record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
 URL-encoded), ``/players/<id>`` and ``/players/<id>/calendar.ics``. The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
@@ -11,6 +13,7 @@ unsubscribe of the weekly digest; its GET only shows a button that posts it.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from importlib.resources import files
 from typing import Any
 
 from sqlalchemy import select
@@ -30,6 +33,9 @@ from relaybot.web import data
 from relaybot.web.calendar import feed
 
 LANG_COOKIE = "lang"
+# the pages' own files (no CDN: a reader's browser fetches nothing from elsewhere)
+STATIC = {"replay.js": ((files("relaybot.web") / "static" / "replay.js").read_bytes(),
+                        "text/javascript; charset=utf-8")}
 MAX_ID = 2**31 - 1  # the largest id the members table holds (INTEGER)
 
 
@@ -64,6 +70,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         lang = choose_lang(request, cfg.bot.language)
         other = "en" if lang == "ja" else "ja"
         html = render_html(lang, name, path=request.url.path, other_lang=other,
+                           club=cfg.bot.name,
                            switch=f"{request.url.path}?lang={other}", **context)
         response = HTMLResponse(html, status_code=http_status)
         if request.query_params.get("lang") in LANGS:
@@ -89,6 +96,30 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 return missing(request)
             return page(request, "game", **data.game_page(session, cfg, row, lang, viewer,
                                                           now()))
+
+    async def board(request: Request) -> Response:
+        text = request.path_params["ply"]
+        viewer = 1 if request.query_params.get("side") == "1" else 0
+        with store.session() as session:
+            row = _game(session, request)
+            if row is None or not (text.isascii() and text.isdigit() and len(text) < 6):
+                return missing(request)
+            drawn = data.board_image(row, int(text), viewer)
+        if drawn is None:
+            return missing(request)
+        body, media = drawn
+        # a picture: never a page of its own (an SVG opened alone runs no script)
+        return Response(body, media_type=media, headers={
+            "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return missing(request)
+        return Response(STATIC[name][0], media_type=STATIC[name][1],
+                        headers={"Cache-Control": "public, max-age=3600",
+                                 "X-Content-Type-Options": "nosniff"})
 
     async def record(request: Request) -> Response:
         with store.session() as session:
@@ -168,6 +199,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/", home),
         Route("/games/{id}", game),
         Route("/games/{id}/record", record),
+        Route("/games/{id}/board/{ply}", board),
+        Route("/static/{name}", static),
         Route("/events/{name:path}", event),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),

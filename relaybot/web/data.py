@@ -17,7 +17,7 @@ from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
-from relaybot.core.game import moves_in
+from relaybot.core.game import moves_in, replay_from, start_of
 from relaybot.core.text import display_name
 from relaybot.events import event_standings
 from relaybot.gamefile import GameFile
@@ -48,6 +48,39 @@ KIND_NAMES = {"en": {"chess": "Chess", "shogi": "Shogi", "go": "Go"},
               "ja": {"chess": "チェス", "shogi": "将棋", "go": "囲碁"}}
 
 
+def result_words(result: str, sides: tuple[str, str], lang: str) -> str:
+    """A finished game's result in the game's words: ``1-0`` is "White wins" in chess
+    and 先手の勝ち in shogi; go's ``B+3.5`` is "Black wins by 3.5" or 黒の3目半勝ち."""
+    ja = lang == "ja"
+    wins = "{}の勝ち" if ja else "{} wins"
+    if result in ("1-0", "0-1"):
+        return wins.format(sides[0 if result == "1-0" else 1])
+    if result in ("1/2-1/2", "jigo", "0"):
+        return "引き分け" if ja else "Draw"
+    if result == "Void":
+        return "無効" if ja else "Void"
+    if result == "-":
+        return "双方負け" if ja else "Both lose"
+    head, plus, how = result.partition("+")
+    if plus and head.upper() in ("B", "W"):  # go: the side first named is Black
+        side = sides[0 if head.upper() == "B" else 1]
+        ways = {"R": ("中押し", "by resignation"), "T": ("時間切れ", "on time"),
+                "F": ("反則", "by forfeit")}
+        if how.upper() in ways:
+            word = ways[how.upper()]
+            return f"{side}の{word[0]}勝ち" if ja else f"{side} wins {word[1]}"
+        try:
+            margin = float(how)
+        except ValueError:
+            return result
+        if ja:
+            whole, half = int(margin), margin != int(margin)
+            points = ("半目" if not whole else f"{whole}目半") if half else f"{whole}目"
+            return f"{side}の{points}勝ち"
+        return f"{side} wins by {margin:g}"
+    return result
+
+
 def _name(member: Member | None, lang: str) -> str:
     return display_name(member.name, lang) if member is not None else "?"
 
@@ -61,6 +94,7 @@ def _game_row(game: Game, people: dict[int, Member], lang: str) -> dict[str, Any
         "white": _name(people.get(game.side0_id), lang), "white_id": game.side0_id,
         "black": _name(people.get(game.side1_id), lang), "black_id": game.side1_id,
         "moves": game.ply_count, "start": game.start_date.isoformat(),
+        "result_words": result_words(game.result or "", sides, lang) if game.result else "",
     }
 
 
@@ -91,34 +125,88 @@ def home(session: Session, lang: str) -> dict[str, Any]:
 
 def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
               now: datetime) -> dict[str, Any]:
-    """One game: board from side ``viewer``'s seat, record with send dates, clocks."""
+    """One game: board from side ``viewer``'s seat and each position of its replay (a
+    picture per ply from :func:`board_image`), the record with send dates, clocks."""
     gf = load_game(session, game, now)
     rules = gf.rules
     position = rules.load(game.position)
+    sides = rules.side_names(lang)
     row = _game_row(game, {gf.white.id: gf.white, gf.black.id: gf.black}, lang)
-    moves = [{"label": moves_in(rules, rules.move_label(m.ply, m.text or m.canon), lang),
-              "sent": local_date(m.sent_at, cfg.bot.timezone)} for m in gf.moves]
+    frames = _frames(rules, game, gf.plies, [m.text or m.canon for m in gf.moves], sides,
+                     lang)
+    rows: list[dict[str, Any]] = []
+    for m in gf.moves:  # one row per move number: White's and Black's ply side by side
+        number = rules.move_number(m.ply, "en").rstrip(".").removeprefix("move ")
+        cell = {"ply": m.ply + 1, "text": frames[m.ply + 1]["move"],
+                "label": frames[m.ply + 1]["label"],
+                "sent": local_date(m.sent_at, cfg.bot.timezone)}
+        if rows and rows[-1]["number"] == number:
+            rows[-1]["plies"].append(cell)
+        else:
+            rows.append({"number": number, "plies": [cell]})
     clock: dict[str, Any] = {"clock_ok": False}
     if game.status == "active" and gf.books is not None:
         clock = clock_context(gf.books, None, now)
         due = pending(gf.books, now)
         clock["deadline"] = (due.overrun_day - timedelta(days=1)).isoformat() \
             if due.overrun_day is not None else ""
-        clock["to_move"] = rules.side_names(lang)[due.colour]
+        clock["to_move"] = sides[due.colour]
         clock["to_move_name"] = _name(gf.player(due.colour), lang)
     return row | clock | {
-        "board_svg": rules.board_svg(position, viewer), "viewer": viewer,
+        "viewer": viewer, "frames": frames, "last_ply": len(frames) - 1,
         "board_text": rules.board_text(position, lang, viewer),
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),
-        "moves_list": moves,
-        "record": rules.format_record(gf.plies, rules.display_notation) if gf.plies else "",
+        "move_rows": rows,  # paired: a move number has two plies (chess)
+        "paired": rules.move_number(0, "en").rstrip(".") == rules.move_number(1, "en")
+        .rstrip("."),
         "time_control": game.time_control, "end": game.end_date.isoformat()
         if game.end_date else "", "termination": game.termination or "",
         "record_format": rules.record_format.upper(),
         "timezone": cfg.bot.timezone,
     }
+
+
+def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
+            sides: tuple[str, str], lang: str) -> list[dict[str, Any]]:
+    """Each position of the replay, from the start (0) to after the last ply: the move
+    that led to it (as the record writes it) and a sentence saying so and whose turn it
+    is, the picture's text alternative."""
+    board = start_of(rules, game.position)
+    if not plies:
+        board = rules.load(game.position)
+    frames: list[dict[str, Any]] = []
+    for n in range(len(plies) + 1):
+        if n:
+            rules.play(board, plies[n - 1])
+        text = moves_in(rules, texts[n - 1], lang) if n and n <= len(texts) \
+            else (plies[n - 1] if n else "")
+        label = moves_in(rules, rules.move_label(n - 1, text), lang) if n else ""
+        side = sides[rules.to_move(board)]
+        if lang == "ja":
+            alt = (f"{label}まで、{side}の手番" if n else f"開始局面、{side}の手番")
+        else:
+            alt = (f"After {label}, {side} to move" if n else f"Start, {side} to move")
+        frames.append({"ply": n, "move": text, "label": label, "alt": alt})
+    return frames
+
+
+def board_image(game: Game, ply: int, viewer: int) -> tuple[bytes, str] | None:
+    """The picture of the game's position after ``ply`` plies from ``viewer``'s seat, as
+    the mail draws it (the game's PNG; its SVG where it draws none here): the bytes and
+    their media type; None when the game has no such ply."""
+    rules = rules_for(game.kind)
+    plies = game.plies.split()
+    if not 0 <= ply <= len(plies):
+        return None
+    position = (replay_from(rules, game.position, plies[:ply]) if plies
+                else rules.load(game.position))
+    draw = getattr(rules, "board_png", None)
+    png = draw(position, viewer) if callable(draw) else b""
+    if isinstance(png, bytes) and png:
+        return png, "image/png"
+    return rules.board_svg(position, viewer).encode("utf-8"), "image/svg+xml"
 
 
 def record_download(session: Session, cfg: Config, game: Game) -> dict[str, str]:

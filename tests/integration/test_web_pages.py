@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 from relaybot.store.models import Game, Member
 from relaybot.views import unsubscribe_path
 from relaybot.web import create_app
-from tests.sample_club import EMAILS, EVENT, SampleClub, build
+from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
 
 pytestmark = pytest.mark.integration
 
@@ -84,20 +84,79 @@ def test_game_page_board_from_either_side_record_clocks_and_deadline(
     gid = club.games[0]
     white_side = web.get(f"/games/{gid}", params={"lang": "en"}).text
     black_side = web.get(f"/games/{gid}", params={"lang": "en", "side": "1"}).text
-    assert "<svg" in white_side and "<svg" in black_side
-    assert white_side.count("<svg") == 1
-    assert _svg(white_side) != _svg(black_side)  # the board turned round
+    for page, side in ((white_side, 0), (black_side, 1)):
+        assert f'<img id="board-img" src="/games/{gid}/board/5?side={side}"' in page
+    white_png = web.get(f"/games/{gid}/board/5", params={"side": "0"})
+    black_png = web.get(f"/games/{gid}/board/5", params={"side": "1"})
+    assert white_png.headers["content-type"] == "image/png"
+    assert white_png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert white_png.content != black_png.content  # the board turned round
     for text in ("3. Bb5", "2... Nc6", "Days used", "Days left", "Last day to reply",
-                 "FEN: <code>r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq"):
+                 "FEN: <code>r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq",
+                 "After 3. Bb5, Black to move"):
         assert text in white_side, text
     ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
     assert "消費日数" in ja and "残り日数" in ja and "返信の期限" in ja and "黒番" in ja
+    assert "3. Bb5まで、黒の手番" in ja
 
 
-def _svg(html: str) -> str:
-    match = re.search(r"<svg.*?</svg>", html, re.S)
-    assert match is not None
-    return match.group(0)
+def test_replay_pictures_one_per_ply_and_the_record_one_row_per_move(
+        club: SampleClub, web: TestClient) -> None:
+    """Issue 27: a picture for every position (0 = the start), the same for a ply as the
+    game's own drawing, 404 past the end; chess pairs White's and Black's plies."""
+    gid = club.games[0]
+    pictures = [web.get(f"/games/{gid}/board/{n}").content for n in range(6)]
+    assert len(set(pictures)) == 6  # every position differs (and the last move's mark)
+    for bad in ("6", "-1", "x", "1e3", "٣"):
+        assert web.get(f"/games/{gid}/board/{bad}").status_code == 404, bad
+    assert web.get("/games/nope/board/0").status_code == 404
+    page = web.get(f"/games/{gid}", params={"lang": "en"}).text
+    rows = re.findall(r'<tr><td class="num">(\d+)</td>(.*?)</tr>', page)
+    assert [n for n, _ in rows] == ["1", "2", "3"]
+    assert rows[0][1].count('data-ply="') == 2 and rows[2][1].count('data-ply="') == 1
+    assert 'data-ply="5" aria-label="3. Bb5" aria-current="step"' in page
+    assert '<script src="/static/replay.js" defer></script>' in page
+    script = web.get("/static/replay.js")
+    assert script.status_code == 200 and "ArrowLeft" in script.text
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert web.get("/static/../app.py").status_code == 404
+
+
+def test_shogi_and_go_pictures_are_the_mails_and_the_result_in_the_games_words(
+        club: SampleClub, web: TestClient) -> None:
+    shogi, go = board_games(club)
+    for gid in (shogi, go):
+        picture = web.get(f"/games/{gid}/board/1")
+        assert picture.headers["content-type"] == "image/png", gid
+    with club.store.session() as session:
+        game = session.get(Game, shogi)
+        assert game is not None
+        plies = game.plies
+        game.status, game.result, game.termination = "finished", "1-0", "resignation"
+    try:
+        ja = web.get(f"/games/{shogi}", params={"lang": "ja"}).text
+        assert "終局: <strong>先手の勝ち</strong>（投了）" in ja
+        assert "まで2手で先手の勝ち" in ja and ">投了</strong>" in ja
+        en = web.get(f"/games/{shogi}", params={"lang": "en"}).text
+        assert "<strong>Sente wins</strong> (resignation)" in en
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, shogi)
+            assert game is not None and game.plies == plies
+            game.status, game.result, game.termination = "active", None, None
+
+
+def test_result_words_of_each_game() -> None:
+    from relaybot.web.data import result_words
+
+    assert result_words("1-0", ("White", "Black"), "en") == "White wins"
+    assert result_words("0-1", ("先手", "後手"), "ja") == "後手の勝ち"
+    assert result_words("1/2-1/2", ("白", "黒"), "ja") == "引き分け"
+    assert result_words("B+3.5", ("黒", "白"), "ja") == "黒の3目半勝ち"
+    assert result_words("W+0.5", ("黒", "白"), "ja") == "白の半目勝ち"
+    assert result_words("W+R", ("Black", "White"), "en") == "White wins by resignation"
+    assert result_words("B+4", ("Black", "White"), "en") == "Black wins by 4"
+    assert result_words("jigo", ("Black", "White"), "en") == "Draw"
 
 
 def test_finished_game_says_how_it_ended_in_the_readers_language(
@@ -137,7 +196,11 @@ def test_player_page_lists_their_games_and_links_the_calendar(
     page = web.get(f"/players/{member_id}", params={"lang": "en"}).text
     assert "<h2>山田太郎</h2>" in page and re.search(r"Chess: \d{4}<", page)  # rated (R1)
     assert f'href="/players/{member_id}/calendar.ics"' in page
-    assert page.count('href="/games/') == 6  # a group of four: six games each
+    with club.store.session() as session:
+        theirs = session.scalars(select(Game.id).where(
+            (Game.side0_id == member_id) | (Game.side1_id == member_id))).all()
+    assert len(theirs) >= 6  # a group of four: six games each (and a shogi game)
+    assert set(re.findall(r'href="/games/(\w+)"', page)) == set(theirs)
 
 
 def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient) -> None:
