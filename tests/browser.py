@@ -114,3 +114,36 @@ def screenshot(driver: webdriver.Chrome, target: Path) -> None:
     height = int(driver.execute_script("return document.body.scrollHeight"))
     driver.set_window_size(1100, max(600, min(height + 40, 4000)))
     driver.save_screenshot(str(target))
+
+
+def set_width(driver: webdriver.Chrome, width: int, height: int = 900) -> None:
+    """Show the pages as a screen ``width`` CSS pixels wide (390: a phone) would."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+# what sticks out to the right of the page: every element whose box ends past the
+# viewport's width and is not inside a horizontal scroll container (overflow-x auto or
+# scroll), as "tag.class: right edge"; and the page's own scroll width
+OVERFLOW_JS = """
+const width = document.documentElement.clientWidth;
+const out = [];
+for (const el of document.body.querySelectorAll('*')) {
+  const box = el.getBoundingClientRect();
+  if (box.width === 0 || box.right <= width + 0.5) continue;
+  let inside = false;
+  for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+    const x = getComputedStyle(up).overflowX;
+    if (x === 'auto' || x === 'scroll' || x === 'hidden') { inside = true; break; }
+  }
+  if (!inside) out.push(el.tagName.toLowerCase() + '.' + el.className + ': ' + box.right);
+}
+return [document.documentElement.scrollWidth, width, out];
+"""
+
+
+def overflow(driver: webdriver.Chrome) -> tuple[int, int, list[str]]:
+    """The page's scroll width, the viewport's width and what sticks out of it
+    outside a scroll container (:data:`OVERFLOW_JS`)."""
+    scroll, width, out = driver.execute_script(OVERFLOW_JS)
+    return int(scroll), int(width), [str(o) for o in out]

@@ -84,7 +84,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     async def home(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
         with store.session() as session:
-            return page(request, "home", **data.home(session, lang))
+            return page(request, "home", **data.home(session, lang, now()))
 
     async def game(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
@@ -138,7 +138,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 select(Event).where(Event.name == name))
             if row is None:
                 return missing(request)
-            return page(request, "event", **data.event_page(session, row, lang))
+            return page(request, "event", **data.event_page(session, row, lang, now()))
 
     def _game(session: Any, request: Request) -> Game | None:
         game_id = request.path_params["id"]
@@ -164,7 +164,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
             member = _member(session, request)
             if member is None:
                 return missing(request)
-            return page(request, "player", **data.player_page(session, member, lang))
+            return page(request, "player",
+                        **data.player_page(session, member, lang, now()))
 
     async def calendar(request: Request) -> Response:
         with store.session() as session:

@@ -21,7 +21,7 @@ from icalendar import Calendar
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from relaybot.store.models import Game, Member
+from relaybot.store.models import EventPlayer, Game, Member
 from relaybot.views import unsubscribe_path
 from relaybot.web import create_app
 from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
@@ -194,7 +194,9 @@ def test_player_page_lists_their_games_and_links_the_calendar(
         club: SampleClub, web: TestClient) -> None:
     member_id = club.members[EMAILS[0]]
     page = web.get(f"/players/{member_id}", params={"lang": "en"}).text
-    assert "<h2>山田太郎</h2>" in page and re.search(r"Chess: \d{4}<", page)  # rated (R1)
+    assert "<h2>山田太郎</h2>" in page  # rated (R1), with the history as a plot:
+    assert re.search(r'<th scope="row">Chess</th><td class="num">\(?\d{4}\)?</td>', page)
+    assert '<svg class="plot"' in page and "rating over time: " in page
     assert f'href="/players/{member_id}/calendar.ics"' in page
     with club.store.session() as session:
         theirs = session.scalars(select(Game.id).where(
@@ -271,3 +273,77 @@ def test_relaybot_web_command_serves_the_pages(club: SampleClub, tmp_path: Path)
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_event_page_numbers_by_seat_and_links_every_game_of_each_pair(
+        club: SampleClub, web: TestClient) -> None:
+    """Issue 27: rows in rank order numbered by seat (the CLI's numbering) with the rank
+    beside; each crosstable cell links to its games (two a pair: double round robin);
+    the kind in words; the games table links results to their games."""
+    with club.store.session() as session:
+        seats = {member_id: seat for member_id, seat in session.execute(
+            select(Member.id, EventPlayer.seat).join(
+                EventPlayer, EventPlayer.member_id == Member.id))}
+        pair = session.scalars(select(Game.id).where(
+            Game.event == EVENT, Game.side0_id.in_([club.members[EMAILS[0]]]),
+            Game.side1_id == club.members[EMAILS[1]])).all()
+    for lang, kind, diagonal in (("en", "Preliminary group", "x"), ("ja", "予選グループ", "＊")):
+        page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": lang}).text
+        assert f"<p>{kind}" in page and ">group<" not in page
+        rows = re.findall(r'<tr>\n<td class="num">(\d+)</td>\n<th scope="row"><a class="name" '
+                          r'href="/players/(\d+)">.*?</tr>', page, re.S)
+        assert len(rows) == 4
+        for seat, member_id in rows:
+            assert seats[int(member_id)] == int(seat)  # the number is the seat
+        cells = re.findall(r'<td class="num cell">(.*?)</td>', page)
+        assert len(cells) == 16 and cells.count(diagonal) == 4
+        links = [re.findall(r'href="/games/(\w+)"', c) for c in cells if c != diagonal]
+        assert all(len(found) == 2 for found in links)  # both games of every pair
+        assert all(f'href="/games/{gid}"' in page for gid in pair)
+        assert 'scope="col"' in page and "<caption>" in page and 'id="legend"' in page
+    en = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
+    assert f'<a href="/games/{club.games[1]}">White wins</a>' in en  # a result, linked
+    assert "1 win, ½ draw, 0 loss" in en
+    ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
+    assert "○ 勝ち、△ 引き分け、● 負け" in ja
+
+
+def test_home_says_whose_move_and_the_deadline_and_links_only_real_events(
+        club: SampleClub, web: TestClient) -> None:
+    gid = club.games[0]
+    with club.store.session() as session:
+        other = session.get(Game, club.games[5])
+        assert other is not None
+        other.event = "Ghost Cup"  # an event no one made (an old ``game new --event``)
+    try:
+        en = web.get("/", params={"lang": "en"}).text
+        row = re.search(rf'href="/games/{gid}">.*?</tr>', en, re.S)
+        assert row is not None
+        assert "<td>Black <span" in row.group(0)
+        assert re.search(r'<td class="date">\d{4}-\d\d-\d\d</td>', row.group(0))
+        assert "Ghost Cup" in en and "/events/Ghost" not in en
+        assert "Plies" not in en and ">Moves</th>" in en
+        ja = web.get("/", params={"lang": "ja"}).text
+        assert ">手番</th>" in ja and ">返信の期限</th>" in ja
+    finally:
+        with club.store.session() as session:
+            other = session.get(Game, club.games[5])
+            assert other is not None
+            other.event = EVENT
+
+
+def test_the_clubs_name_on_every_page(club: SampleClub, web: TestClient) -> None:
+    for path in _pages(club):
+        for lang in ("en", "ja"):
+            page = web.get(path, params={"lang": lang}).text
+            assert "· 関東通信チェス</title>" in page, path
+            assert '<h1><a href="/">関東通信チェス<span class="site">' in page, path
+
+
+def test_rating_plot_is_drawn_here_and_escapes_its_label() -> None:
+    from relaybot.web.data import rating_plot
+
+    svg = rating_plot([1200, 1250, 1230], "<b>&'\"")
+    assert svg.startswith('<svg class="plot"') and svg.count("<polyline") == 1
+    assert "<b>" not in svg and "&lt;b&gt;&amp;" in svg
+    assert rating_plot([], "x") == ""
