@@ -147,3 +147,21 @@ def overflow(driver: webdriver.Chrome) -> tuple[int, int, list[str]]:
     outside a scroll container (:data:`OVERFLOW_JS`)."""
     scroll, width, out = driver.execute_script(OVERFLOW_JS)
     return int(scroll), int(width), [str(o) for o in out]
+
+
+BROKEN_JS = """
+const out = [];
+for (const el of document.querySelectorAll('.name, .date')) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const lines = new Set();
+  for (const r of range.getClientRects()) if (r.width > 0) lines.add(Math.round(r.bottom));
+  if (lines.size > 1) out.push(el.textContent);
+}
+return out;
+"""
+
+
+def broken_names(driver: webdriver.Chrome) -> list[str]:
+    """The names and dates on the page that run over more than one line."""
+    return [str(t) for t in driver.execute_script(BROKEN_JS)]

@@ -13,7 +13,15 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.browser import browser, overflow, page_kinds, screenshot, serving, set_width
+from tests.browser import (
+    broken_names,
+    browser,
+    overflow,
+    page_kinds,
+    screenshot,
+    serving,
+    set_width,
+)
 from tests.sample_club import EMAILS, SampleClub, board_games, build
 
 pytestmark = pytest.mark.integration
@@ -133,6 +141,7 @@ def test_no_page_runs_off_a_390_pixel_screen(club: SampleClub) -> None:
                 scroll, width, out = overflow(driver)
                 assert width <= 390 and scroll <= width, (kind.name, lang, scroll, out)
                 assert out == [], (kind.name, lang, out)
+                assert broken_names(driver) == [], (kind.name, lang)  # never 山田太 / 郎
                 if kind.name.startswith("game"):
                     img = driver.find_element(By.ID, "board-img")
                     assert 200 < img.size["width"] <= width, (kind.name, lang)
