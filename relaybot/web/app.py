@@ -12,19 +12,25 @@ unsubscribe of the weekly digest; its GET only shows a button that posts it.
 
 from __future__ import annotations
 
+import logging
+import time
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
 
 from sqlalchemy import select
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.text import display_name
+from relaybot.logs import configure as configure_logging
+from relaybot.logs import event
 from relaybot.mail.render import LANGS, render_html
 from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member
@@ -32,6 +38,7 @@ from relaybot.views import UNSUBSCRIBE_SCOPE
 from relaybot.web import data
 from relaybot.web.calendar import feed
 
+LOG = logging.getLogger("relaybot.web")
 LANG_COOKIE = "lang"
 # the pages' own files (no CDN: a reader's browser fetches nothing from elsewhere)
 STATIC = {"replay.js": ((files("relaybot.web") / "static" / "replay.js").read_bytes(),
@@ -207,11 +214,50 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(RequestLog)])
+
+
+class RequestLog:
+    """One log line per request in relaybot's own form (``relaybot.logs``: text or
+    JSON, ``[log] format``): method, path (an unsubscribe link's token left out),
+    status and milliseconds, under the logger ``relaybot.web``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            event(LOG, "request", method=scope.get("method", ""),
+                  path=logged_path(scope.get("path", "")), status=status[0],
+                  ms=round((time.perf_counter() - started) * 1000, 1))
+
+
+def logged_path(path: str) -> str:
+    """The path as the log shows it: an unsubscribe link's token is a credential."""
+    if path.startswith("/unsubscribe/"):
+        return "/".join(path.split("/")[:3]) + "/…"
+    return path
 
 
 def serve(cfg: Config, store: Store, host: str, port: int) -> None:
-    """Serve the pages until interrupted (uvicorn)."""
+    """Serve the pages until interrupted (uvicorn), logging in relaybot's form: one
+    line per request (:class:`RequestLog`), uvicorn's own access log off and its other
+    lines through relaybot's handler."""
     import uvicorn
 
-    uvicorn.run(create_app(cfg, store), host=host, port=port, log_level="info")
+    configure_logging(cfg.log.level, cfg.log.format)
+    uvicorn.run(create_app(cfg, store), host=host, port=port, log_config=None,
+                access_log=False, log_level="info")

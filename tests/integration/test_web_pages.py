@@ -273,6 +273,28 @@ def test_relaybot_web_command_serves_the_pages(club: SampleClub, tmp_path: Path)
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+    assert proc.stderr is not None
+    lines = proc.stderr.read().splitlines()
+    # issue 27: one line per request in relaybot's own form, not uvicorn's
+    requests = [line for line in lines if " INFO relaybot.web request " in line]
+    assert len(requests) == 1, lines
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO relaybot.web request "
+                        r"method=GET path=/ status=200 ms=\d+(\.\d)?", requests[0])
+    assert not [line for line in lines if line.startswith("INFO:")], lines
+
+
+def test_request_log_lines_leave_out_the_unsubscribe_token(
+        club: SampleClub, web: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    from relaybot.logs import FIELDS
+
+    path = unsubscribe_path(club.cfg, club.members[EMAILS[1]])
+    with caplog.at_level("INFO", logger="relaybot.web"):
+        web.get(path)
+        web.get("/games/nope")
+    fields = [getattr(r, FIELDS) for r in caplog.records if r.name == "relaybot.web"]
+    assert [f["status"] for f in fields] == [200, 404]
+    assert fields[0]["path"] == f"/unsubscribe/{club.members[EMAILS[1]]}/…"
+    assert path.rsplit("/", 1)[1] not in caplog.text
 
 
 def test_event_page_numbers_by_seat_and_links_every_game_of_each_pair(
