@@ -41,15 +41,19 @@ def page_kinds(club: SampleClub) -> list[PageKind]:
     shogi, go = board_games(club)  # each game's own board and words
     player = club.members[EMAILS[0]]
     return [
-        PageKind("home", "/", {"en": ("Events", EVENT, "Games in progress", "Ann Smith"),
-                               "ja": ("大会", EVENT, "対局中", "終局した対局")}),
+        PageKind("home", "/", {"en": ("Events", EVENT, "Games in progress", "Ann Smith",
+                                      "To move", "Last day to reply", "Preliminary group"),
+                               "ja": ("大会", EVENT, "対局中", "終局した対局", "手番",
+                                      "返信の期限", "予選グループ")}),
         PageKind("game", f"/games/{first}", {
-            "en": ("Days used", "Days left", "Last day to reply", "3. Bb5", "FEN:"),
-            "ja": ("消費日数", "残り日数", "返信の期限", "3. Bb5", "FEN:")}),
+            "en": ("Days used", "Days left", "Last day to reply", "Bb5", "FEN:",
+                   "After 3. Bb5, Black to move"),
+            "ja": ("消費日数", "残り日数", "返信の期限", "Bb5", "FEN:", "3. Bb5まで、黒の手番")}),
         PageKind("game-black-side", f"/games/{first}?side=1", {
             "en": ("Seen from", "Days used"), "ja": ("盤の向き", "消費日数")}),
         PageKind("game-finished", f"/games/{decided}", {
-            "en": ("resignation", "Download the record"), "ja": ("投了", "棋譜をダウンロード")}),
+            "en": ("resignation", "White wins", "Download the record"),
+            "ja": ("投了", "白の勝ち", "棋譜をダウンロード")}),
         PageKind("game-shogi", f"/games/{shogi}", {
             "en": ("SFEN:", "Sente", "Days used"),
             "ja": ("SFEN:", "先手", "消費日数")}),
@@ -57,11 +61,13 @@ def page_kinds(club: SampleClub) -> list[PageKind]:
             "en": ("Komi", "Black", "Days used", "3 pass"),
             "ja": ("コミ", "黒", "消費日数", "3 パス")}),
         PageKind("event", f"/events/{quote(EVENT, safe='')}", {
-            "en": ("Standings and crosstable", "SB", "Solkoff", "Median", "Direct encounter"),
-            "ja": ("順位表とクロス表", "SB", "ソルコフ", "ミディアム", "直接対決")}),
+            "en": ("Standings and crosstable", "SB", "Solkoff", "Median", "Direct encounter",
+                   "1 win, ½ draw, 0 loss", "White wins"),
+            "ja": ("順位表とクロス表", "SB", "ソルコフ", "ミディアム", "直接対決",
+                   "○ 勝ち、△ 引き分け、● 負け", "白の勝ち")}),
         PageKind("player", f"/players/{player}", {
-            "en": ("山田太郎", "Deadlines as a calendar"),
-            "ja": ("山田太郎", "対局の期限をカレンダーに")}),
+            "en": ("山田太郎", "Deadlines as a calendar", "Grade", "Rated games", "Won"),
+            "ja": ("山田太郎", "対局の期限をカレンダーに", "級位・段位", "レーティング", "勝")}),
         PageKind("unsubscribe", unsubscribe_path(club.cfg, club.members[EMAILS[1]]), {
             "en": ("Weekly digest", "Stop the digest"), "ja": ("週刊ダイジェスト", "停止する")}),
     ]
@@ -109,10 +115,12 @@ def browser() -> Iterator[webdriver.Chrome]:
         driver.quit()
 
 
-def screenshot(driver: webdriver.Chrome, target: Path) -> None:
-    """The whole page as PNG (the window grown to the page's height first)."""
-    height = int(driver.execute_script("return document.body.scrollHeight"))
-    driver.set_window_size(1100, max(600, min(height + 40, 4000)))
+def screenshot(driver: webdriver.Chrome, target: Path, width: int = 1280) -> None:
+    """The whole page as PNG, ``width`` CSS pixels wide (the screen grown to the page's
+    height first, up to 6000 pixels)."""
+    set_width(driver, width)
+    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    set_width(driver, width, max(600, min(height + 20, 6000)))
     driver.save_screenshot(str(target))
 
 
