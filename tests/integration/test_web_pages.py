@@ -369,3 +369,28 @@ def test_rating_plot_is_drawn_here_and_escapes_its_label() -> None:
     assert svg.startswith('<svg class="plot"') and svg.count("<polyline") == 1
     assert "<b>" not in svg and "&lt;b&gt;&amp;" in svg
     assert rating_plot([], "x") == ""
+
+
+def test_every_page_escapes_names_and_shows_no_internal_rule_id(
+        club: SampleClub, web: TestClient) -> None:
+    """A member's name is text on every page (the games tables, the crosstable, the
+    rating plot's label, the replay's data); no page names a rule by its id (J1, R4)."""
+    evil = '<img src=x onerror=alert(1)>, "</script>'
+    member_id = club.members[EMAILS[0]]
+    with club.store.session() as session:
+        member = session.get(Member, member_id)
+        assert member is not None
+        name, member.name = member.name, evil
+    try:
+        shogi, go = board_games(club)
+        for path in [*_pages(club), f"/games/{shogi}", f"/games/{go}"]:
+            for lang in ("en", "ja"):
+                page = web.get(path, params={"lang": lang}).text
+                assert "<img src=x" not in page and "</script>," not in page, path
+                body = re.sub(r"<style>.*?</style>", "", page, flags=re.S)
+                assert not re.search(r"\b[JRTGD]\d{1,2}\b", body), (path, lang)
+    finally:
+        with club.store.session() as session:
+            member = session.get(Member, member_id)
+            assert member is not None
+            member.name = name
