@@ -323,13 +323,13 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
 def rating_plot(points: list[int], label: str) -> str:
     """A small line chart of a rating's history (oldest first) as inline SVG, drawn
     here: no script, no library; ``label`` is its text alternative (escaped)."""
-    width, height, pad = 240, 64, 6
+    width, height, pad, left = 240, 64, 8, 40  # left: room for the highest and lowest
     if not points:
         return ""
     low, high = min(points), max(points)
     span = max(high - low, 1)
-    step = (width - 2 * pad) / max(len(points) - 1, 1)
-    xy = [(pad + i * step, pad + (high - p) * (height - 2 * pad) / span)
+    step = (width - left - pad) / max(len(points) - 1, 1)
+    xy = [(left + i * step, pad + (high - p) * (height - 2 * pad) / span)
           for i, p in enumerate(points)]
     line = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
     last_x, last_y = xy[-1]
@@ -338,7 +338,10 @@ def rating_plot(points: list[int], label: str) -> str:
             f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{title}"><title>{title}</title>'
             f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="#fafafa" '
-            f'stroke="#ddd"/><polyline points="{line}" fill="none" stroke="#1a63c9" '
+            f'stroke="#ddd"/>'
+            f'<text x="4" y="{pad + 4}" font-size="11" fill="#555">{high}</text>'
+            f'<text x="4" y="{height - pad + 4}" font-size="11" fill="#555">{low}</text>'
+            f'<polyline points="{line}" fill="none" stroke="#1a63c9" '
             f'stroke-width="2" stroke-linejoin="round"/>'
             f'<circle cx="{last_x:.1f}" cy="{last_y:.1f}" r="3" fill="#1a63c9"/></svg>')
 
