@@ -2,7 +2,8 @@
 
 Pages: ``/`` (events and games), ``/games/<id>`` (``?side=0|1``: the board from that
 side's seat, with a replay of its moves), ``/games/<id>/board/<ply>`` (the picture of
-the position after that many plies, as the mail draws it), ``/games/<id>/record`` (the
+the position after that many plies, as the mail draws it; ``?form=text``: the board
+as text), ``/games/<id>/record`` (the
 record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
 URL-encoded), ``/players/<id>`` and ``/players/<id>/calendar.ics``. The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
@@ -111,7 +112,9 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
             row = _game(session, request)
             if row is None or not (text.isascii() and text.isdigit() and len(text) < 6):
                 return missing(request)
-            drawn = data.board_image(row, int(text), viewer)
+            as_text = request.query_params.get("form") == "text"
+            drawn = data.board_image(row, int(text), viewer,
+                                     choose_lang(request, cfg.bot.language) if as_text else "")
         if drawn is None:
             return missing(request)
         body, media = drawn

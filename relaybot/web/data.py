@@ -245,16 +245,22 @@ def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
     return frames
 
 
-def board_image(game: Game, ply: int, viewer: int) -> tuple[bytes, str] | None:
+def board_image(game: Game, ply: int, viewer: int,
+                text_lang: str = "") -> tuple[bytes, str] | None:
     """The picture of the game's position after ``ply`` plies from ``viewer``'s seat, as
     the mail draws it (the game's PNG; its SVG where it draws none here): the bytes and
-    their media type; None when the game has no such ply."""
+    their media type; with ``text_lang`` the board as text in that language instead
+    (the picture's long text alternative: pieces in hand, captures, whose move). None
+    when the game has no such ply."""
     rules = rules_for(game.kind)
     plies = game.plies.split()
     if not 0 <= ply <= len(plies):
         return None
     position = (replay_from(rules, game.position, plies[:ply]) if plies
                 else rules.load(game.position))
+    if text_lang:
+        return (rules.board_text(position, text_lang, viewer).encode("utf-8"),
+                "text/plain; charset=utf-8")
     draw = getattr(rules, "board_png", None)
     png = draw(position, viewer) if callable(draw) else b""
     if isinstance(png, bytes) and png:

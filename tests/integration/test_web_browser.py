@@ -127,6 +127,16 @@ def test_replay_with_the_arrow_keys_and_the_record_for_chess_shogi_and_go(
             driver.find_element(By.CSS_SELECTOR, 'button[data-step="next"]').click()
             assert _state(driver)[0] == "1"
             assert driver.execute_script("return window.marker") == "no reload", gid
+            # the board as text follows the position shown once the reader opens it
+            latest_text = driver.execute_script(
+                "return document.querySelector('#board-text pre').textContent")
+            driver.find_element(By.CSS_SELECTOR, "#board-text summary").click()
+            pre = driver.find_element(By.CSS_SELECTOR, "#board-text pre")
+            WebDriverWait(driver, 10).until(  # the text of ply 1 now
+                lambda d, p=pre, t=latest_text: p.get_attribute("textContent") != t)
+            body.send_keys(Keys.END)
+            WebDriverWait(driver, 10).until(
+                lambda d, p=pre, t=latest_text: p.get_attribute("textContent") == t)
 
 
 def test_no_page_runs_off_a_390_pixel_screen(club: SampleClub) -> None:

@@ -120,6 +120,10 @@ def test_replay_pictures_one_per_ply_and_the_record_one_row_per_move(
     assert script.status_code == 200 and "ArrowLeft" in script.text
     assert script.headers["content-type"].startswith("text/javascript")
     assert web.get("/static/../app.py").status_code == 404
+    start = web.get(f"/games/{gid}/board/0", params={"form": "text", "lang": "en"})
+    latest = web.get(f"/games/{gid}/board/5", params={"form": "text", "lang": "en"})
+    assert start.headers["content-type"].startswith("text/plain")
+    assert start.text != latest.text and latest.text in page  # the page's own text board
 
 
 def test_shogi_and_go_pictures_are_the_mails_and_the_result_in_the_games_words(

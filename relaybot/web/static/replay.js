@@ -13,6 +13,22 @@
   var last = frames.length - 1;
   var current = last;
   var plies = document.querySelectorAll("button[data-ply]");
+  var details = document.getElementById("board-text");
+  var text = details ? details.querySelector("pre") : null;
+  var textPly = last;
+
+  // the board as text (the picture's long description), fetched for the position shown
+  // when the reader opens it
+  function showText() {
+    if (!details || !details.open || textPly === current) { return; }
+    var wanted = current;
+    fetch(base + wanted + "?side=" + side + "&form=text").then(function (r) {
+      return r.ok ? r.text() : Promise.reject(r.status);
+    }).then(function (body) {
+      if (wanted === current) { text.textContent = body; textPly = wanted; }
+    }).catch(function () {});
+  }
+  if (details) { details.addEventListener("toggle", showText); }
 
   function show(n) {
     n = Math.max(0, Math.min(last, n));
@@ -28,6 +44,7 @@
       else { plies[i].removeAttribute("aria-current"); }
     }
     figure.setAttribute("data-ply", String(n));
+    showText();
   }
 
   var steps = {first: function () { return 0; }, prev: function () { return current - 1; },
