@@ -187,7 +187,7 @@ def test_t5_event_page_standings_and_crosstable_with_every_tiebreak_column(
     page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
     for column in ("Points", "SB", "Solkoff", "Median", "Direct encounter", "Rank"):
         assert f">{column}</th>" in page, column
-    assert page.count('<tr>\n<td class="num">') == 4  # one row per player
+    assert page.count('<tr>\n<td class="num rank">') == 4  # one row per player
     ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
     for column in ("得点", "SB", "ソルコフ", "ミディアム", "直接対決", "順位"):
         assert f">{column}</th>" in ja, column
@@ -316,10 +316,11 @@ def test_event_page_numbers_by_seat_and_links_every_game_of_each_pair(
     for lang, kind, diagonal in (("en", "Preliminary group", "x"), ("ja", "予選グループ", "＊")):
         page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": lang}).text
         assert f"<p>{kind}" in page and ">group<" not in page
-        rows = re.findall(r'<tr>\n<td class="num">(\d+)</td>\n<th scope="row"><a class="name" '
-                          r'href="/players/(\d+)">.*?</tr>', page, re.S)
+        rows = re.findall(r'<tr>\n<td class="num rank">(\d+)=?</td>\n<td class="num">(\d+)</td>'
+                          r'\n<th scope="row"><a class="name" href="/players/(\d+)">', page)
         assert len(rows) == 4
-        for seat, member_id in rows:
+        assert [int(rank) for rank, _, _ in rows] == sorted(int(r) for r, _, _ in rows)
+        for _, seat, member_id in rows:
             assert seats[int(member_id)] == int(seat)  # the number is the seat
         cells = re.findall(r'<td class="num cell">(.*?)</td>', page)
         assert len(cells) == 16 and cells.count(diagonal) == 4
