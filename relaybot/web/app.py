@@ -1,7 +1,10 @@
 """The Starlette application of ``relaybot web`` and the command that serves it.
 
 Pages: ``/`` (events and games), ``/games/<id>`` (``?side=0|1``: the board from that
-side's seat), ``/games/<id>/record`` (the record file), ``/events/<name>`` (the name
+side's seat, with a replay of its moves), ``/games/<id>/board/<ply>`` (the picture of
+the position after that many plies, as the mail draws it; ``?form=text``: the board
+as text), ``/games/<id>/record`` (the
+record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
 URL-encoded), ``/players/<id>`` and ``/players/<id>/calendar.ics``. The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
@@ -10,18 +13,25 @@ unsubscribe of the weekly digest; its GET only shows a button that posts it.
 
 from __future__ import annotations
 
+import logging
+import time
 from datetime import UTC, datetime
+from importlib.resources import files
 from typing import Any
 
 from sqlalchemy import select
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.text import display_name
+from relaybot.logs import configure as configure_logging
+from relaybot.logs import event
 from relaybot.mail.render import LANGS, render_html
 from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member
@@ -29,7 +39,11 @@ from relaybot.views import UNSUBSCRIBE_SCOPE
 from relaybot.web import data
 from relaybot.web.calendar import feed
 
+LOG = logging.getLogger("relaybot.web")
 LANG_COOKIE = "lang"
+# the pages' own files (no CDN: a reader's browser fetches nothing from elsewhere)
+STATIC = {"replay.js": ((files("relaybot.web") / "static" / "replay.js").read_bytes(),
+                        "text/javascript; charset=utf-8")}
 MAX_ID = 2**31 - 1  # the largest id the members table holds (INTEGER)
 
 
@@ -64,6 +78,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         lang = choose_lang(request, cfg.bot.language)
         other = "en" if lang == "ja" else "ja"
         html = render_html(lang, name, path=request.url.path, other_lang=other,
+                           club=cfg.bot.name,
                            switch=f"{request.url.path}?lang={other}", **context)
         response = HTMLResponse(html, status_code=http_status)
         if request.query_params.get("lang") in LANGS:
@@ -77,7 +92,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     async def home(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
         with store.session() as session:
-            return page(request, "home", **data.home(session, lang))
+            return page(request, "home", **data.home(session, lang, now()))
 
     async def game(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
@@ -89,6 +104,32 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 return missing(request)
             return page(request, "game", **data.game_page(session, cfg, row, lang, viewer,
                                                           now()))
+
+    async def board(request: Request) -> Response:
+        text = request.path_params["ply"]
+        viewer = 1 if request.query_params.get("side") == "1" else 0
+        with store.session() as session:
+            row = _game(session, request)
+            if row is None or not (text.isascii() and text.isdigit() and len(text) < 6):
+                return missing(request)
+            as_text = request.query_params.get("form") == "text"
+            drawn = data.board_image(row, int(text), viewer,
+                                     choose_lang(request, cfg.bot.language) if as_text else "")
+        if drawn is None:
+            return missing(request)
+        body, media = drawn
+        # a picture: never a page of its own (an SVG opened alone runs no script)
+        return Response(body, media_type=media, headers={
+            "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return missing(request)
+        return Response(STATIC[name][0], media_type=STATIC[name][1],
+                        headers={"Cache-Control": "public, max-age=3600",
+                                 "X-Content-Type-Options": "nosniff"})
 
     async def record(request: Request) -> Response:
         with store.session() as session:
@@ -107,7 +148,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 select(Event).where(Event.name == name))
             if row is None:
                 return missing(request)
-            return page(request, "event", **data.event_page(session, row, lang))
+            return page(request, "event", **data.event_page(session, row, lang, now()))
 
     def _game(session: Any, request: Request) -> Game | None:
         game_id = request.path_params["id"]
@@ -133,7 +174,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
             member = _member(session, request)
             if member is None:
                 return missing(request)
-            return page(request, "player", **data.player_page(session, member, lang))
+            return page(request, "player",
+                        **data.player_page(session, member, lang, now()))
 
     async def calendar(request: Request) -> Response:
         with store.session() as session:
@@ -168,16 +210,57 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/", home),
         Route("/games/{id}", game),
         Route("/games/{id}/record", record),
+        Route("/games/{id}/board/{ply}", board),
+        Route("/static/{name}", static),
         Route("/events/{name:path}", event),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(RequestLog)])
+
+
+class RequestLog:
+    """One log line per request in relaybot's own form (``relaybot.logs``: text or
+    JSON, ``[log] format``): method, path (an unsubscribe link's token left out),
+    status and milliseconds, under the logger ``relaybot.web``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = [500]
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            event(LOG, "request", method=scope.get("method", ""),
+                  path=logged_path(scope.get("path", "")), status=status[0],
+                  ms=round((time.perf_counter() - started) * 1000, 1))
+
+
+def logged_path(path: str) -> str:
+    """The path as the log shows it: an unsubscribe link's token is a credential."""
+    if path.startswith("/unsubscribe/"):
+        return "/".join(path.split("/")[:3]) + "/…"
+    return path
 
 
 def serve(cfg: Config, store: Store, host: str, port: int) -> None:
-    """Serve the pages until interrupted (uvicorn)."""
+    """Serve the pages until interrupted (uvicorn), logging in relaybot's form: one
+    line per request (:class:`RequestLog`), uvicorn's own access log off and its other
+    lines through relaybot's handler."""
     import uvicorn
 
-    uvicorn.run(create_app(cfg, store), host=host, port=port, log_level="info")
+    configure_logging(cfg.log.level, cfg.log.format)
+    uvicorn.run(create_app(cfg, store), host=host, port=port, log_config=None,
+                access_log=False, log_level="info")

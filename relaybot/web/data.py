@@ -7,6 +7,7 @@ template, and no mail address is ever put into one.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from html import escape
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,13 +18,15 @@ from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
-from relaybot.core.game import moves_in
+from relaybot.core.game import moves_in, replay_from, start_of
 from relaybot.core.text import display_name
 from relaybot.events import event_standings
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.lifecycle import load_game
-from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating
+from relaybot.rating_book import grade_of, titles_of
+from relaybot.results import result_form
+from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating, RatingChange
 from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
@@ -41,29 +44,105 @@ TIEBREAK_NAMES = {
            "sb_beaten": "SB方式", "median_beaten": "ミディアム方式"},
 }
 EVENT_KINDS = {
-    "en": {"group": "group", "match": "match", "ladder": "ladder challenge",
-           "section": "section", "league": "league", "salon": "salon league"},
+    "en": {"group": "Preliminary group", "match": "Match", "ladder": "Ladder challenge",
+           "section": "Section", "league": "League", "salon": "Salon league"},
     "ja": {"group": "予選グループ", "match": "マッチ", "ladder": "ラダー挑戦",
            "section": "セクション", "league": "リーグ", "salon": "サロンリーグ"},
 }
+TITLE_NAMES = {"en": {"japan_champion": "Japan Champion"},
+               "ja": {"japan_champion": "日本チャンピオン"}}
 KIND_NAMES = {"en": {"chess": "Chess", "shogi": "Shogi", "go": "Go"},
               "ja": {"chess": "チェス", "shogi": "将棋", "go": "囲碁"}}
+
+
+def result_words(result: str, sides: tuple[str, str], lang: str) -> str:
+    """A finished game's result in the game's words: ``1-0`` is "White wins" in chess
+    and 先手の勝ち in shogi; go's ``B+3.5`` is "Black wins by 3.5" or 黒の3目半勝ち."""
+    ja = lang == "ja"
+    wins = "{}の勝ち" if ja else "{} wins"
+    if result in ("1-0", "0-1"):
+        return wins.format(sides[0 if result == "1-0" else 1])
+    if result in ("1/2-1/2", "jigo", "0"):
+        return "引き分け" if ja else "Draw"
+    if result == "Void":
+        return "無効" if ja else "Void"
+    if result == "-":
+        return "双方負け" if ja else "Both lose"
+    head, plus, how = result.partition("+")
+    if plus and head.upper() in ("B", "W"):  # go: the side first named is Black
+        side = sides[0 if head.upper() == "B" else 1]
+        ways = {"R": ("中押し", "by resignation"), "T": ("時間切れ", "on time"),
+                "F": ("反則", "by forfeit")}
+        if how.upper() in ways:
+            word = ways[how.upper()]
+            return f"{side}の{word[0]}勝ち" if ja else f"{side} wins {word[1]}"
+        try:
+            margin = float(how)
+        except ValueError:
+            return result
+        if ja:
+            whole, half = int(margin), margin != int(margin)
+            points = ("半目" if not whole else f"{whole}目半") if half else f"{whole}目"
+            return f"{side}の{points}勝ち"
+        return f"{side} wins by {margin:g}"
+    return result
 
 
 def _name(member: Member | None, lang: str) -> str:
     return display_name(member.name, lang) if member is not None else "?"
 
 
-def _game_row(game: Game, people: dict[int, Member], lang: str) -> dict[str, Any]:
-    sides = rules_for(game.kind).side_names(lang)
+def _paired(rules: Any) -> bool:
+    """Whether the game numbers its moves in pairs of plies (chess: 1. e4 e5)."""
+    return bool(rules.move_number(0, "en").rstrip(".") == rules.move_number(1, "en")
+                .rstrip("."))
+
+
+def _game_row(game: Game, people: dict[int, Member], lang: str,
+              turns: dict[str, dict[str, str]] | None = None,
+              events: set[str] | None = None) -> dict[str, Any]:
+    """One line of a games table: players, moves as the game counts them, the result
+    in the game's words or (``turns``) whose move it is and the last day to reply; the
+    event linked only when it exists (``events``: the names that do; None: all)."""
+    rules = rules_for(game.kind)
+    sides = rules.side_names(lang)
+    moves = (game.ply_count + 1) // 2 if _paired(rules) else game.ply_count
+    turn = (turns or {}).get(game.id, {})
     return {
         "id": game.id, "kind": KIND_NAMES[lang].get(game.kind, game.kind),
         "event": game.event or "", "status": game.status, "result": game.result or "",
+        "event_exists": bool(game.event) and (events is None or game.event in events),
+        "round": game.round if game.round not in ("", "-") else "",
         "side0": sides[0], "side1": sides[1],
         "white": _name(people.get(game.side0_id), lang), "white_id": game.side0_id,
         "black": _name(people.get(game.side1_id), lang), "black_id": game.side1_id,
-        "moves": game.ply_count, "start": game.start_date.isoformat(),
+        "moves": moves, "start": game.start_date.isoformat(),
+        "end": game.end_date.isoformat() if game.end_date else "",
+        "result_words": result_words(game.result or "", sides, lang) if game.result else "",
+        "to_move": turn.get("side", ""), "to_move_name": turn.get("name", ""),
+        "deadline": turn.get("deadline", ""),
     }
+
+
+def _turns(session: Session, games: list[Game], lang: str,
+           now: datetime) -> dict[str, dict[str, str]]:
+    """For each game being played: the side to move, its player and the last day to
+    reply (J8, J9; none during an open pause)."""
+    out: dict[str, dict[str, str]] = {}
+    for game in games:
+        if game.status != "active":
+            continue
+        gf = load_game(session, game, now)
+        if gf.books is None:
+            colour, deadline = gf.rules.to_move(gf.rules.load(game.position)), ""
+        else:
+            due = pending(gf.books, now)
+            colour = due.colour
+            deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
+                        if due.overrun_day is not None else "")
+        out[game.id] = {"side": gf.rules.side_names(lang)[colour],
+                        "name": _name(gf.player(colour), lang), "deadline": deadline}
+    return out
 
 
 def _people(session: Session, games: list[Game]) -> dict[int, Member]:
@@ -73,8 +152,13 @@ def _people(session: Session, games: list[Game]) -> dict[int, Member]:
     return {m.id: m for m in session.scalars(select(Member).where(Member.id.in_(ids)))}
 
 
-def home(session: Session, lang: str) -> dict[str, Any]:
-    """The front page: every event, the games being played, the latest results."""
+def _event_names(session: Session) -> set[str]:
+    return set(session.scalars(select(Event.name)))
+
+
+def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
+    """The front page: every event, the games being played (whose move, the next
+    deadline), the latest results."""
     events = []
     for event in session.scalars(select(Event).order_by(Event.start_date.desc(), Event.name)):
         count = len(session.scalars(select(EventPlayer.id).where(
@@ -87,40 +171,103 @@ def home(session: Session, lang: str) -> dict[str, Any]:
     finished = list(session.scalars(select(Game).where(Game.status == "finished")
                                     .order_by(Game.end_date.desc(), Game.id).limit(50)))
     people = _people(session, active + finished)
-    return {"events": events, "active": [_game_row(g, people, lang) for g in active],
-            "finished": [_game_row(g, people, lang) for g in finished]}
+    turns = _turns(session, active, lang, now)
+    names = _event_names(session)
+    return {"events": events,
+            "active": [_game_row(g, people, lang, turns, names) for g in active],
+            "finished": [_game_row(g, people, lang, None, names) for g in finished]}
 
 
 def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
               now: datetime) -> dict[str, Any]:
-    """One game: board from side ``viewer``'s seat, record with send dates, clocks."""
+    """One game: board from side ``viewer``'s seat and each position of its replay (a
+    picture per ply from :func:`board_image`), the record with send dates, clocks."""
     gf = load_game(session, game, now)
     rules = gf.rules
     position = rules.load(game.position)
+    sides = rules.side_names(lang)
     row = _game_row(game, {gf.white.id: gf.white, gf.black.id: gf.black}, lang)
-    moves = [{"label": moves_in(rules, rules.move_label(m.ply, m.text or m.canon), lang),
-              "sent": local_date(m.sent_at, cfg.bot.timezone)} for m in gf.moves]
+    frames = _frames(rules, game, gf.plies, [m.text or m.canon for m in gf.moves], sides,
+                     lang)
+    rows: list[dict[str, Any]] = []
+    for m in gf.moves:  # one row per move number: White's and Black's ply side by side
+        number = rules.move_number(m.ply, "en").rstrip(".").removeprefix("move ")
+        cell = {"ply": m.ply + 1, "text": frames[m.ply + 1]["move"],
+                "label": frames[m.ply + 1]["label"],
+                "sent": local_date(m.sent_at, cfg.bot.timezone)}
+        if rows and rows[-1]["number"] == number:
+            rows[-1]["plies"].append(cell)
+        else:
+            rows.append({"number": number, "plies": [cell]})
     clock: dict[str, Any] = {"clock_ok": False}
     if game.status == "active" and gf.books is not None:
         clock = clock_context(gf.books, None, now)
         due = pending(gf.books, now)
         clock["deadline"] = (due.overrun_day - timedelta(days=1)).isoformat() \
             if due.overrun_day is not None else ""
-        clock["to_move"] = rules.side_names(lang)[due.colour]
+        clock["to_move"] = sides[due.colour]
         clock["to_move_name"] = _name(gf.player(due.colour), lang)
     return row | clock | {
-        "board_svg": rules.board_svg(position, viewer), "viewer": viewer,
+        "viewer": viewer, "frames": frames, "last_ply": len(frames) - 1,
         "board_text": rules.board_text(position, lang, viewer),
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),
-        "moves_list": moves,
-        "record": rules.format_record(gf.plies, rules.display_notation) if gf.plies else "",
+        "move_rows": rows,  # paired: a move number has two plies (chess)
+        "paired": rules.move_number(0, "en").rstrip(".") == rules.move_number(1, "en")
+        .rstrip("."),
         "time_control": game.time_control, "end": game.end_date.isoformat()
         if game.end_date else "", "termination": game.termination or "",
         "record_format": rules.record_format.upper(),
         "timezone": cfg.bot.timezone,
     }
+
+
+def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
+            sides: tuple[str, str], lang: str) -> list[dict[str, Any]]:
+    """Each position of the replay, from the start (0) to after the last ply: the move
+    that led to it (as the record writes it) and a sentence saying so and whose turn it
+    is, the picture's text alternative."""
+    board = start_of(rules, game.position)
+    if not plies:
+        board = rules.load(game.position)
+    frames: list[dict[str, Any]] = []
+    for n in range(len(plies) + 1):
+        if n:
+            rules.play(board, plies[n - 1])
+        text = moves_in(rules, texts[n - 1], lang) if n and n <= len(texts) \
+            else (plies[n - 1] if n else "")
+        label = moves_in(rules, rules.move_label(n - 1, text), lang) if n else ""
+        side = sides[rules.to_move(board)]
+        if lang == "ja":
+            alt = (f"{label}まで、{side}の手番" if n else f"開始局面、{side}の手番")
+        else:
+            alt = (f"After {label}, {side} to move" if n else f"Start, {side} to move")
+        frames.append({"ply": n, "move": text, "label": label, "alt": alt})
+    return frames
+
+
+def board_image(game: Game, ply: int, viewer: int,
+                text_lang: str = "") -> tuple[bytes, str] | None:
+    """The picture of the game's position after ``ply`` plies from ``viewer``'s seat, as
+    the mail draws it (the game's PNG; its SVG where it draws none here): the bytes and
+    their media type; with ``text_lang`` the board as text in that language instead
+    (the picture's long text alternative: pieces in hand, captures, whose move). None
+    when the game has no such ply."""
+    rules = rules_for(game.kind)
+    plies = game.plies.split()
+    if not 0 <= ply <= len(plies):
+        return None
+    position = (replay_from(rules, game.position, plies[:ply]) if plies
+                else rules.load(game.position))
+    if text_lang:
+        return (rules.board_text(position, text_lang, viewer).encode("utf-8"),
+                "text/plain; charset=utf-8")
+    draw = getattr(rules, "board_png", None)
+    png = draw(position, viewer) if callable(draw) else b""
+    if isinstance(png, bytes) and png:
+        return png, "image/png"
+    return rules.board_svg(position, viewer).encode("utf-8"), "image/svg+xml"
 
 
 def record_download(session: Session, cfg: Config, game: Game) -> dict[str, str]:
@@ -129,46 +276,134 @@ def record_download(session: Session, cfg: Config, game: Game) -> dict[str, str]
     return record_file(cfg, gf, event_start(session, game.event))
 
 
-def event_page(session: Session, event: Event, lang: str) -> dict[str, Any]:
-    """An event: standings and crosstable with every tie-break column (T5)."""
+def _score(game: Game, member_id: int) -> float | None:
+    """The member's score in a finished game (1, ½, 0), None when it does not count."""
+    form = result_form(game)
+    if form is None:
+        return None
+    mine = form.split("-")[0 if game.side0_id == member_id else 1]
+    return 0.5 if mine == "1/2" else float(mine)
+
+
+def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict[str, Any]:
+    """An event: standings in rank order, each player numbered by their seat (as the
+    CLI numbers them) with the rank beside it; a crosstable whose cells link to the
+    games (every game of a pair: a double round robin has two), every tie-break column
+    (T5); the games with results linked."""
     rows = event_standings(session, event)
-    ids = {m.name: m.id for m in session.scalars(
-        select(Member).join(EventPlayer, EventPlayer.member_id == Member.id)
+    seats = {m.name: (p.seat, m.id) for m, p in session.execute(
+        select(Member, EventPlayer).join(EventPlayer, EventPlayer.member_id == Member.id)
         .where(EventPlayer.event_id == event.id))}
-    table = crosstable_data(rows)
-    for row in table:
-        row["id"] = ids.get(str(row["player"]))
-        row["player"] = display_name(str(row["player"]), lang)
-        cells: dict[int, list[float | None]] = {}
-        for result in row["results"]:  # type: ignore[attr-defined]
-            if result["no"] is not None:
-                cells[result["no"]] = result["scores"]
-        row["cells"] = [cells.get(n + 1) for n in range(len(table))]
-    order = [t.strip() for t in event.tiebreaks.split(",") if t.strip()]
-    if event.kind == "salon":
-        order.insert(0, "rate")  # T4: the win rate ranks first
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     people = _people(session, games)
+    sides_of = {g.id: rules_for(g.kind).side_names(lang) for g in games}
+    table = crosstable_data(rows)
+    order = sorted(seat for seat, _ in seats.values())
+    by_id = {member_id: seat for seat, member_id in seats.values()}
+    for row in table:
+        seat, member_id = seats.get(str(row["player"]), (0, 0))
+        row["no"], row["id"] = seat, member_id or None
+        row["player"] = display_name(str(row["player"]), lang)
+        cells: dict[int, list[dict[str, Any]]] = {n: [] for n in order}
+        for game in games:
+            if member_id not in (game.side0_id, game.side1_id):
+                continue
+            other = game.side1_id if game.side0_id == member_id else game.side0_id
+            if other in by_id:
+                colour = 0 if game.side0_id == member_id else 1
+                cells[by_id[other]].append({
+                    "id": game.id, "score": _score(game, member_id),
+                    "side": sides_of[game.id][colour]})
+        row["cells"] = [{"seat": n, "games": cells[n]} for n in order]
+    order_keys = [t.strip() for t in event.tiebreaks.split(",") if t.strip()]
+    if event.kind == "salon":
+        order_keys.insert(0, "rate")  # T4: the win rate ranks first
+    turns = _turns(session, games, lang, now)
     return {"name": event.name, "kind": EVENT_KINDS[lang].get(event.kind, event.kind),
-            "start": event.start_date.isoformat(),
+            "start": event.start_date.isoformat(), "seats": order,
             "time_control": event.time_control, "rows": table,
-            "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(t, t)} for t in order],
-            "games": [_game_row(g, people, lang) for g in games]}
+            "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(t, t)}
+                          for t in order_keys],
+            "games": [_game_row(g, people, lang, turns) for g in games]}
 
 
-def player_page(session: Session, member: Member, lang: str) -> dict[str, Any]:
-    """A player: ratings per game, their games (being played first), the calendar."""
+def rating_plot(points: list[int], label: str) -> str:
+    """A small line chart of a rating's history (oldest first) as inline SVG, drawn
+    here: no script, no library; ``label`` is its text alternative (escaped)."""
+    width, height, pad, left = 240, 64, 8, 40  # left: room for the highest and lowest
+    if not points:
+        return ""
+    low, high = min(points), max(points)
+    span = max(high - low, 1)
+    step = (width - left - pad) / max(len(points) - 1, 1)
+    xy = [(left + i * step, pad + (high - p) * (height - 2 * pad) / span)
+          for i, p in enumerate(points)]
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+    last_x, last_y = xy[-1]
+    title = escape(label)
+    return (f'<svg class="plot" xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{title}"><title>{title}</title>'
+            f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="#fafafa" '
+            f'stroke="#ddd"/>'
+            f'<text x="4" y="{pad + 4}" font-size="11" fill="#555">{high}</text>'
+            f'<text x="4" y="{height - pad + 4}" font-size="11" fill="#555">{low}</text>'
+            f'<polyline points="{line}" fill="none" stroke="#1a63c9" '
+            f'stroke-width="2" stroke-linejoin="round"/>'
+            f'<circle cx="{last_x:.1f}" cy="{last_y:.1f}" r="3" fill="#1a63c9"/></svg>')
+
+
+def player_page(session: Session, member: Member, lang: str, now: datetime) -> dict[str, Any]:
+    """A player: per game their rating (provisional in brackets) with its history as a
+    small plot, wins/draws/losses; the chess grade and titles; their games (being
+    played, whose move and the deadline; then finished) and the calendar."""
     games = list(session.scalars(
         select(Game).where(or_(Game.side0_id == member.id, Game.side1_id == member.id))
         .order_by(Game.status, Game.start_date.desc(), Game.id)))
     people = _people(session, games)
-    ratings = [{"kind": KIND_NAMES[lang].get(r.kind, r.kind), "rating": r.rating,
-                "provisional": bool(r.provisional)}
-               for r in session.scalars(select(MemberRating).where(
-                   MemberRating.member_id == member.id).order_by(MemberRating.kind))]
-    return {"id": member.id, "name": _name(member, lang), "ratings": ratings,
-            "active": [_game_row(g, people, lang) for g in games if g.status == "active"],
+    history: dict[str, list[int]] = {}
+    for change, kind in session.execute(
+            select(RatingChange, Game.kind).join(Game, Game.id == RatingChange.game_id)
+            .where(RatingChange.member_id == member.id)
+            .order_by(RatingChange.at, RatingChange.id)):
+        points = history.setdefault(kind, [])
+        if not points:
+            points.append(change.before)
+        points.append(change.after)
+    records: dict[str, list[int]] = {}
+    for game in games:
+        score = _score(game, member.id) if game.status == "finished" else None
+        if score is not None:
+            wdl = records.setdefault(game.kind, [0, 0, 0])
+            wdl[0 if score == 1 else 1 if score == 0.5 else 2] += 1
+    rated = {r.kind: r for r in session.scalars(select(MemberRating).where(
+        MemberRating.member_id == member.id))}
+    kinds = sorted(set(rated) | set(records), key=lambda k: (k not in KIND_NAMES["en"], k))
+    name = _name(member, lang)
+    per_kind = []
+    for kind in kinds:
+        word = KIND_NAMES[lang].get(kind, kind)
+        row = rated.get(kind)
+        wins, draws, losses = records.get(kind, [0, 0, 0])
+        points = history.get(kind, [])
+        label = (f"{name}の{word}のレーティングの推移: " if lang == "ja"
+                 else f"{name}'s {word} rating over time: ") + " → ".join(map(str, points))
+        per_kind.append({
+            "kind": word, "rating": row.rating if row else None,
+            "provisional": bool(row.provisional) if row else False,
+            "games": row.rated_games if row else 0,
+            "wins": wins, "draws": draws, "losses": losses,
+            "plot": rating_plot(points, label) if len(points) > 1 else ""})
+    grade_points, grade = grade_of(session, member) if "chess" in rated else (0, "")
+    if lang == "ja":
+        grade = grade.split(" (")[0]  # 初段 (1st dan): the gloss is for English readers
+    turns = _turns(session, games, lang, now)
+    return {"id": member.id, "name": name, "ratings": per_kind,
+            "grade": grade, "grade_points": grade_points,
+            "titles": [TITLE_NAMES[lang].get(t, t) for t in titles_of(session, member.id)],
+            "active": [_game_row(g, people, lang, turns) for g in games
+                       if g.status == "active"],
             "finished": [_game_row(g, people, lang) for g in games if g.status != "active"]}
 
 

@@ -9,9 +9,20 @@ from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.browser import browser, page_kinds, screenshot, serving
-from tests.sample_club import EMAILS, SampleClub, build
+from tests.browser import (
+    broken_names,
+    browser,
+    overflow,
+    page_kinds,
+    screenshot,
+    serving,
+    set_width,
+)
+from tests.sample_club import EMAILS, SampleClub, board_games, build
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +46,7 @@ def test_every_page_kind_in_chromium_in_both_languages(club: SampleClub, tmp_pat
                 for email in EMAILS:
                     assert email not in driver.page_source
                 if kind.name.startswith("game"):
-                    board = driver.find_element(By.CSS_SELECTOR, "#board svg")
+                    board = driver.find_element(By.ID, "board-img")
                     assert board.size["width"] > 200  # the board is drawn, not only sent
                 target = tmp_path / f"{kind.name}.{lang}.png"
                 screenshot(driver, target)
@@ -58,3 +69,89 @@ def test_links_and_the_language_switch_in_the_browser(club: SampleClub) -> None:
         assert "/players/" in driver.current_url
         assert driver.find_element(By.ID, "calendar").get_attribute("href").endswith(
             "/calendar.ics")
+
+
+def _state(driver: WebDriver) -> tuple[str, str, str, str]:
+    """The picture's ply, its address, its text alternative, and the ply the record
+    highlights (``aria-current``)."""
+    img = driver.find_element(By.ID, "board-img")
+    current = driver.find_elements(By.CSS_SELECTOR, "button.ply.current[aria-current=step]")
+    return (str(img.get_attribute("data-ply")), str(img.get_attribute("src")),
+            str(img.get_attribute("alt")),
+            str(current[0].get_attribute("data-ply")) if current else "")
+
+
+def _picture(driver: WebDriver) -> bytes:
+    """The board as the browser shows it, once its picture has loaded."""
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "const i = document.getElementById('board-img');"
+        "return i.complete && i.naturalWidth > 0;"))
+    return driver.find_element(By.ID, "board-img").screenshot_as_png
+
+
+def test_replay_with_the_arrow_keys_and_the_record_for_chess_shogi_and_go(
+        club: SampleClub) -> None:
+    """Issue 27: the arrow keys step the board back and forth without a reload, the
+    record highlights the move shown, the picture changes; a click on a move jumps."""
+    shogi, go = board_games(club)
+    with serving(club) as base, browser() as driver:
+        for gid, plies in ((club.games[0], 5), (shogi, 2), (go, 4)):
+            driver.get(f"{base}/games/{gid}?lang=en")
+            driver.execute_script("window.marker = 'no reload';")
+            assert _state(driver)[0] == _state(driver)[3] == str(plies), gid
+            driver.find_element(By.CSS_SELECTOR, 'button.ply[data-ply="2"]').click()
+            assert _state(driver)[0] == _state(driver)[3] == "2", gid  # a click jumps
+            second = _picture(driver)
+            body = driver.find_element(By.TAG_NAME, "body")
+            body.send_keys(Keys.ARROW_LEFT)
+            ply, src, alt, current = _state(driver)
+            assert ply == current == "1", gid
+            assert src.endswith(f"/games/{gid}/board/1?side=0")
+            assert alt.startswith("After 1"), (gid, alt)
+            # the picture changed (once the browser has drawn the new one)
+            WebDriverWait(driver, 10).until(lambda d, was=second: _picture(d) != was)
+            body.send_keys(Keys.ARROW_RIGHT)
+            assert _state(driver)[0] == _state(driver)[3] == "2"
+            assert _state(driver)[1] == src.replace("/board/1?", "/board/2?")
+            body.send_keys(Keys.HOME)
+            assert _state(driver)[0] == "0" and _state(driver)[3] == ""
+            assert _state(driver)[2].startswith("Start, ")
+            body.send_keys(Keys.ARROW_LEFT)  # nothing before the start
+            assert _state(driver)[0] == "0"
+            body.send_keys(Keys.END)
+            assert _state(driver)[0] == _state(driver)[3] == str(plies)
+            assert _state(driver)[1].endswith(f"/board/{plies}?side=0")
+            body.send_keys(Keys.ARROW_RIGHT)  # nothing after the latest
+            assert _state(driver)[0] == str(plies)
+            driver.find_element(By.CSS_SELECTOR, 'button[data-step="first"]').click()
+            driver.find_element(By.CSS_SELECTOR, 'button[data-step="next"]').click()
+            assert _state(driver)[0] == "1"
+            assert driver.execute_script("return window.marker") == "no reload", gid
+            # the board as text follows the position shown once the reader opens it
+            latest_text = driver.execute_script(
+                "return document.querySelector('#board-text pre').textContent")
+            driver.find_element(By.CSS_SELECTOR, "#board-text summary").click()
+            pre = driver.find_element(By.CSS_SELECTOR, "#board-text pre")
+            WebDriverWait(driver, 10).until(  # the text of ply 1 now
+                lambda d, p=pre, t=latest_text: p.get_attribute("textContent") != t)
+            body.send_keys(Keys.END)
+            WebDriverWait(driver, 10).until(
+                lambda d, p=pre, t=latest_text: p.get_attribute("textContent") == t)
+
+
+def test_no_page_runs_off_a_390_pixel_screen(club: SampleClub) -> None:
+    """Issue 27: at 390 px nothing sticks out of the page except inside a horizontal
+    scroll container (wide tables), and the board fits the width."""
+    with serving(club) as base, browser() as driver:
+        set_width(driver, 390)
+        for kind in page_kinds(club):
+            for lang in ("en", "ja"):
+                sep = "&" if "?" in kind.path else "?"
+                driver.get(f"{base}{kind.path}{sep}lang={lang}")
+                scroll, width, out = overflow(driver)
+                assert width <= 390 and scroll <= width, (kind.name, lang, scroll, out)
+                assert out == [], (kind.name, lang, out)
+                assert broken_names(driver) == [], (kind.name, lang)  # never 山田太 / 郎
+                if kind.name.startswith("game"):
+                    img = driver.find_element(By.ID, "board-img")
+                    assert 200 < img.size["width"] <= width, (kind.name, lang)

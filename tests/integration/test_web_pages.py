@@ -21,10 +21,10 @@ from icalendar import Calendar
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from relaybot.store.models import Game, Member
+from relaybot.store.models import EventPlayer, Game, Member
 from relaybot.views import unsubscribe_path
 from relaybot.web import create_app
-from tests.sample_club import EMAILS, EVENT, SampleClub, build
+from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
 
 pytestmark = pytest.mark.integration
 
@@ -84,20 +84,83 @@ def test_game_page_board_from_either_side_record_clocks_and_deadline(
     gid = club.games[0]
     white_side = web.get(f"/games/{gid}", params={"lang": "en"}).text
     black_side = web.get(f"/games/{gid}", params={"lang": "en", "side": "1"}).text
-    assert "<svg" in white_side and "<svg" in black_side
-    assert white_side.count("<svg") == 1
-    assert _svg(white_side) != _svg(black_side)  # the board turned round
+    for page, side in ((white_side, 0), (black_side, 1)):
+        assert f'<img id="board-img" src="/games/{gid}/board/5?side={side}"' in page
+    white_png = web.get(f"/games/{gid}/board/5", params={"side": "0"})
+    black_png = web.get(f"/games/{gid}/board/5", params={"side": "1"})
+    assert white_png.headers["content-type"] == "image/png"
+    assert white_png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert white_png.content != black_png.content  # the board turned round
     for text in ("3. Bb5", "2... Nc6", "Days used", "Days left", "Last day to reply",
-                 "FEN: <code>r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq"):
+                 "FEN: <code>r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq",
+                 "After 3. Bb5, Black to move"):
         assert text in white_side, text
     ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
     assert "消費日数" in ja and "残り日数" in ja and "返信の期限" in ja and "黒番" in ja
+    assert "3. Bb5まで、黒の手番" in ja
 
 
-def _svg(html: str) -> str:
-    match = re.search(r"<svg.*?</svg>", html, re.S)
-    assert match is not None
-    return match.group(0)
+def test_replay_pictures_one_per_ply_and_the_record_one_row_per_move(
+        club: SampleClub, web: TestClient) -> None:
+    """Issue 27: a picture for every position (0 = the start), the same for a ply as the
+    game's own drawing, 404 past the end; chess pairs White's and Black's plies."""
+    gid = club.games[0]
+    pictures = [web.get(f"/games/{gid}/board/{n}").content for n in range(6)]
+    assert len(set(pictures)) == 6  # every position differs (and the last move's mark)
+    for bad in ("6", "-1", "x", "1e3", "٣"):
+        assert web.get(f"/games/{gid}/board/{bad}").status_code == 404, bad
+    assert web.get("/games/nope/board/0").status_code == 404
+    page = web.get(f"/games/{gid}", params={"lang": "en"}).text
+    rows = re.findall(r'<tr><td class="num">(\d+)</td>(.*?)</tr>', page)
+    assert [n for n, _ in rows] == ["1", "2", "3"]
+    assert rows[0][1].count('data-ply="') == 2 and rows[2][1].count('data-ply="') == 1
+    assert 'data-ply="5" aria-label="3. Bb5" aria-current="step"' in page
+    assert '<script src="/static/replay.js" defer></script>' in page
+    script = web.get("/static/replay.js")
+    assert script.status_code == 200 and "ArrowLeft" in script.text
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert web.get("/static/../app.py").status_code == 404
+    start = web.get(f"/games/{gid}/board/0", params={"form": "text", "lang": "en"})
+    latest = web.get(f"/games/{gid}/board/5", params={"form": "text", "lang": "en"})
+    assert start.headers["content-type"].startswith("text/plain")
+    assert start.text != latest.text and latest.text in page  # the page's own text board
+
+
+def test_shogi_and_go_pictures_are_the_mails_and_the_result_in_the_games_words(
+        club: SampleClub, web: TestClient) -> None:
+    shogi, go = board_games(club)
+    for gid in (shogi, go):
+        picture = web.get(f"/games/{gid}/board/1")
+        assert picture.headers["content-type"] == "image/png", gid
+    with club.store.session() as session:
+        game = session.get(Game, shogi)
+        assert game is not None
+        plies = game.plies
+        game.status, game.result, game.termination = "finished", "1-0", "resignation"
+    try:
+        ja = web.get(f"/games/{shogi}", params={"lang": "ja"}).text
+        assert "終局: <strong>先手の勝ち</strong>（投了）" in ja
+        assert "まで2手で先手の勝ち" in ja and ">投了</strong>" in ja
+        en = web.get(f"/games/{shogi}", params={"lang": "en"}).text
+        assert "<strong>Sente wins</strong> (resignation)" in en
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, shogi)
+            assert game is not None and game.plies == plies
+            game.status, game.result, game.termination = "active", None, None
+
+
+def test_result_words_of_each_game() -> None:
+    from relaybot.web.data import result_words
+
+    assert result_words("1-0", ("White", "Black"), "en") == "White wins"
+    assert result_words("0-1", ("先手", "後手"), "ja") == "後手の勝ち"
+    assert result_words("1/2-1/2", ("白", "黒"), "ja") == "引き分け"
+    assert result_words("B+3.5", ("黒", "白"), "ja") == "黒の3目半勝ち"
+    assert result_words("W+0.5", ("黒", "白"), "ja") == "白の半目勝ち"
+    assert result_words("W+R", ("Black", "White"), "en") == "White wins by resignation"
+    assert result_words("B+4", ("Black", "White"), "en") == "Black wins by 4"
+    assert result_words("jigo", ("Black", "White"), "en") == "Draw"
 
 
 def test_finished_game_says_how_it_ended_in_the_readers_language(
@@ -124,7 +187,7 @@ def test_t5_event_page_standings_and_crosstable_with_every_tiebreak_column(
     page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
     for column in ("Points", "SB", "Solkoff", "Median", "Direct encounter", "Rank"):
         assert f">{column}</th>" in page, column
-    assert page.count('<tr>\n<td class="num">') == 4  # one row per player
+    assert page.count('<tr>\n<td class="num rank">') == 4  # one row per player
     ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
     for column in ("得点", "SB", "ソルコフ", "ミディアム", "直接対決", "順位"):
         assert f">{column}</th>" in ja, column
@@ -135,9 +198,15 @@ def test_player_page_lists_their_games_and_links_the_calendar(
         club: SampleClub, web: TestClient) -> None:
     member_id = club.members[EMAILS[0]]
     page = web.get(f"/players/{member_id}", params={"lang": "en"}).text
-    assert "<h2>山田太郎</h2>" in page and re.search(r"Chess: \d{4}<", page)  # rated (R1)
+    assert "<h2>山田太郎</h2>" in page  # rated (R1), with the history as a plot:
+    assert re.search(r'<th scope="row">Chess</th><td class="num">\(?\d{4}\)?</td>', page)
+    assert '<svg class="plot"' in page and "rating over time: " in page
     assert f'href="/players/{member_id}/calendar.ics"' in page
-    assert page.count('href="/games/') == 6  # a group of four: six games each
+    with club.store.session() as session:
+        theirs = session.scalars(select(Game.id).where(
+            (Game.side0_id == member_id) | (Game.side1_id == member_id))).all()
+    assert len(theirs) >= 6  # a group of four: six games each (and a shogi game)
+    assert set(re.findall(r'href="/games/(\w+)"', page)) == set(theirs)
 
 
 def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient) -> None:
@@ -208,3 +277,125 @@ def test_relaybot_web_command_serves_the_pages(club: SampleClub, tmp_path: Path)
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+    assert proc.stderr is not None
+    lines = proc.stderr.read().splitlines()
+    # issue 27: one line per request in relaybot's own form, not uvicorn's
+    requests = [line for line in lines if " INFO relaybot.web request " in line]
+    assert len(requests) == 1, lines
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO relaybot.web request "
+                        r"method=GET path=/ status=200 ms=\d+(\.\d)?", requests[0])
+    assert not [line for line in lines if line.startswith("INFO:")], lines
+
+
+def test_request_log_lines_leave_out_the_unsubscribe_token(
+        club: SampleClub, web: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    from relaybot.logs import FIELDS
+
+    path = unsubscribe_path(club.cfg, club.members[EMAILS[1]])
+    with caplog.at_level("INFO", logger="relaybot.web"):
+        web.get(path)
+        web.get("/games/nope")
+    fields = [getattr(r, FIELDS) for r in caplog.records if r.name == "relaybot.web"]
+    assert [f["status"] for f in fields] == [200, 404]
+    assert fields[0]["path"] == f"/unsubscribe/{club.members[EMAILS[1]]}/…"
+    assert path.rsplit("/", 1)[1] not in caplog.text
+
+
+def test_event_page_numbers_by_seat_and_links_every_game_of_each_pair(
+        club: SampleClub, web: TestClient) -> None:
+    """Issue 27: rows in rank order numbered by seat (the CLI's numbering) with the rank
+    beside; each crosstable cell links to its games (two a pair: double round robin);
+    the kind in words; the games table links results to their games."""
+    with club.store.session() as session:
+        seats = {member_id: seat for member_id, seat in session.execute(
+            select(Member.id, EventPlayer.seat).join(
+                EventPlayer, EventPlayer.member_id == Member.id))}
+        pair = session.scalars(select(Game.id).where(
+            Game.event == EVENT, Game.side0_id.in_([club.members[EMAILS[0]]]),
+            Game.side1_id == club.members[EMAILS[1]])).all()
+    for lang, kind, diagonal in (("en", "Preliminary group", "x"), ("ja", "予選グループ", "＊")):
+        page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": lang}).text
+        assert f"<p>{kind}" in page and ">group<" not in page
+        rows = re.findall(r'<tr>\n<td class="num rank">(\d+)=?</td>\n<td class="num">(\d+)</td>'
+                          r'\n<th scope="row"><a class="name" href="/players/(\d+)">', page)
+        assert len(rows) == 4
+        assert [int(rank) for rank, _, _ in rows] == sorted(int(r) for r, _, _ in rows)
+        for _, seat, member_id in rows:
+            assert seats[int(member_id)] == int(seat)  # the number is the seat
+        cells = re.findall(r'<td class="num cell">(.*?)</td>', page)
+        assert len(cells) == 16 and cells.count(diagonal) == 4
+        links = [re.findall(r'href="/games/(\w+)"', c) for c in cells if c != diagonal]
+        assert all(len(found) == 2 for found in links)  # both games of every pair
+        assert all(f'href="/games/{gid}"' in page for gid in pair)
+        assert 'scope="col"' in page and "<caption>" in page and 'id="legend"' in page
+    en = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
+    assert f'<a href="/games/{club.games[1]}">White wins</a>' in en  # a result, linked
+    assert "1 win, ½ draw, 0 loss" in en
+    ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
+    assert "○ 勝ち、△ 引き分け、● 負け" in ja
+
+
+def test_home_says_whose_move_and_the_deadline_and_links_only_real_events(
+        club: SampleClub, web: TestClient) -> None:
+    gid = club.games[0]
+    with club.store.session() as session:
+        other = session.get(Game, club.games[5])
+        assert other is not None
+        other.event = "Ghost Cup"  # an event no one made (an old ``game new --event``)
+    try:
+        en = web.get("/", params={"lang": "en"}).text
+        row = re.search(rf'href="/games/{gid}">.*?</tr>', en, re.S)
+        assert row is not None
+        assert "<td>Black <span" in row.group(0)
+        assert re.search(r'<td class="date">\d{4}-\d\d-\d\d</td>', row.group(0))
+        assert "Ghost Cup" in en and "/events/Ghost" not in en
+        assert "Plies" not in en and ">Moves</th>" in en
+        ja = web.get("/", params={"lang": "ja"}).text
+        assert ">手番</th>" in ja and ">返信の期限</th>" in ja
+    finally:
+        with club.store.session() as session:
+            other = session.get(Game, club.games[5])
+            assert other is not None
+            other.event = EVENT
+
+
+def test_the_clubs_name_on_every_page(club: SampleClub, web: TestClient) -> None:
+    for path in _pages(club):
+        for lang in ("en", "ja"):
+            page = web.get(path, params={"lang": lang}).text
+            assert "· 関東通信チェス</title>" in page, path
+            assert '<h1><a href="/">関東通信チェス<span class="site">' in page, path
+
+
+def test_rating_plot_is_drawn_here_and_escapes_its_label() -> None:
+    from relaybot.web.data import rating_plot
+
+    svg = rating_plot([1200, 1250, 1230], "<b>&'\"")
+    assert svg.startswith('<svg class="plot"') and svg.count("<polyline") == 1
+    assert "<b>" not in svg and "&lt;b&gt;&amp;" in svg
+    assert rating_plot([], "x") == ""
+
+
+def test_every_page_escapes_names_and_shows_no_internal_rule_id(
+        club: SampleClub, web: TestClient) -> None:
+    """A member's name is text on every page (the games tables, the crosstable, the
+    rating plot's label, the replay's data); no page names a rule by its id (J1, R4)."""
+    evil = '<img src=x onerror=alert(1)>, "</script>'
+    member_id = club.members[EMAILS[0]]
+    with club.store.session() as session:
+        member = session.get(Member, member_id)
+        assert member is not None
+        name, member.name = member.name, evil
+    try:
+        shogi, go = board_games(club)
+        for path in [*_pages(club), f"/games/{shogi}", f"/games/{go}"]:
+            for lang in ("en", "ja"):
+                page = web.get(path, params={"lang": lang}).text
+                assert "<img src=x" not in page and "</script>," not in page, path
+                body = re.sub(r"<style>.*?</style>", "", page, flags=re.S)
+                assert not re.search(r"\b[JRTGD]\d{1,2}\b", body), (path, lang)
+    finally:
+        with club.store.session() as session:
+            member = session.get(Member, member_id)
+            assert member is not None
+            member.name = name

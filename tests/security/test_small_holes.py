@@ -302,7 +302,8 @@ def test_a_player_id_out_of_range_is_a_404(db_url: str) -> None:
                          f"/unsubscribe/{number}/aaaaaaaaaa"):
                 assert web.get(path).status_code == 404, path
             assert web.post(f"/unsubscribe/{number}/aaaaaaaaaa").status_code == 404
-        for path in ("/games/a%00b", "/games/a%00b/record", "/events/a%00b"):
+        for path in ("/games/a%00b", "/games/a%00b/record", "/games/a%00b/board/0",
+                     "/events/a%00b"):
             assert web.get(path).status_code == 404, path
     finally:
         store.dispose()

@@ -247,3 +247,21 @@ def test_chess_still_draws_its_own_picture_small_and_from_either_side() -> None:
     white, black = CHESS.board_png(board, 0), CHESS.board_png(board, 1)
     assert white != black and _image(white).size == _image(black).size == (396, 396)
     assert len(white) < 20_000
+
+
+def test_chess_picture_tints_the_last_moves_squares_when_the_board_knows_it() -> None:
+    from relaybot.games.chess import picture as chess_picture
+
+    def box(square: str, viewer: int) -> tuple[int, int, int, int]:
+        index = "abcdefgh".index(square[0]) + 8 * (int(square[1]) - 1)
+        x, y = chess_picture.square_xy(index, viewer)
+        return x + 2, y + 2, x + 8, y + 8  # a corner: the square's colour, not the piece
+
+    played = _image(CHESS.board_png(CHESS.replay(["e2e4"]), 0))
+    for square in ("e2", "e4"):  # e2 a light square, e4 a light one too: both tinted
+        assert _share(played, box(square, 0), chess_picture.LAST_LIGHT) > 0.9, square
+    assert _share(played, box("d2", 0), chess_picture.DARK) > 0.9  # the rest as before
+    turned = _image(CHESS.board_png(CHESS.replay(["e2e4"]), 1))
+    assert _share(turned, box("e4", 1), chess_picture.LAST_LIGHT) > 0.9
+    from_fen = _image(CHESS.board_png(CHESS.load(CHESS.save(CHESS.replay(["e2e4"]))), 0))
+    assert _share(from_fen, box("e4", 0), chess_picture.LIGHT) > 0.9  # no history: no mark

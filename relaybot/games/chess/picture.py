@@ -24,6 +24,8 @@ SQUARE = 45
 MARGIN = 18  # room for the file letters and rank numbers
 SIDE = 8 * SQUARE + 2 * MARGIN
 LIGHT, DARK, FRAME, INK = (255, 206, 158), (209, 139, 71), (33, 33, 33), (230, 230, 230)
+# the last move's two squares (its from and to), tinted as python-chess's SVG tints them
+LAST_LIGHT, LAST_DARK = (205, 210, 106), (170, 162, 58)
 SYMBOLS = "PNBRQKpnbrqk"
 
 
@@ -66,20 +68,25 @@ def _light(square: chess.Square) -> bool:
     return (chess.square_file(square) + chess.square_rank(square)) % 2 == 1
 
 
-def _square(symbol: str, light: bool) -> Image.Image:
-    """A piece on a light or dark square (RGB)."""
-    tile = Image.new("RGB", (SQUARE, SQUARE), LIGHT if light else DARK)
-    sprite = _sprite(symbol)
-    tile.paste(sprite, (0, 0), sprite)
+def _square(symbol: str, light: bool, last: bool = False) -> Image.Image:
+    """A piece (none for ``""``) on a light or dark square, tinted when the last move
+    left or reached it (RGB)."""
+    colour = (LAST_LIGHT if light else LAST_DARK) if last else (LIGHT if light else DARK)
+    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
+    if symbol:
+        sprite = _sprite(symbol)
+        tile.paste(sprite, (0, 0), sprite)
     return tile
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The colours of the board and of every piece on either colour of square."""
-    tiles = [_square(symbol, light) for symbol in SYMBOLS for light in (False, True)]
+    tiles = [_square(symbol, light, last) for symbol in ("", *SYMBOLS)
+             for light in (False, True) for last in (False, True)]
     return drawing.make_palette([_board(0), *tiles],
-                                (LIGHT, DARK, FRAME, INK, (0, 0, 0), (255, 255, 255)))
+                                (LIGHT, DARK, LAST_LIGHT, LAST_DARK, FRAME, INK, (0, 0, 0),
+                                 (255, 255, 255)))
 
 
 @lru_cache(maxsize=2)
@@ -88,16 +95,26 @@ def _base(viewer: int) -> Image.Image:
     return drawing.on_palette(_board(viewer), _palette())
 
 
-@lru_cache(maxsize=24)
-def _tile(symbol: str, light: bool) -> Image.Image:
+@lru_cache(maxsize=52)
+def _tile(symbol: str, light: bool, last: bool = False) -> Image.Image:
     """:func:`_square` on the palette."""
-    return drawing.on_palette(_square(symbol, light), _palette())
+    return drawing.on_palette(_square(symbol, light, last), _palette())
 
 
 def board_png(board: chess.Board, viewer: int = 0) -> bytes:
-    """The board seen from White's side (viewer 0) or Black's, with coordinates."""
+    """The board seen from White's side (viewer 0) or Black's, with coordinates; the
+    last move's squares tinted when the board knows its moves (a replayed board; one
+    read from a FEN has no last move)."""
     seat = 1 if viewer else 0
     image = _base(seat).copy()
-    for square, piece in board.piece_map().items():
-        image.paste(_tile(piece.symbol(), _light(square)), square_xy(square, seat))
+    marked: set[chess.Square] = set()
+    if board.move_stack:
+        move = board.move_stack[-1]
+        marked = {move.from_square, move.to_square}
+    pieces = board.piece_map()
+    for square in marked - set(pieces):
+        image.paste(_tile("", _light(square), True), square_xy(square, seat))
+    for square, piece in pieces.items():
+        image.paste(_tile(piece.symbol(), _light(square), square in marked),
+                    square_xy(square, seat))
     return drawing.png(image)
