@@ -128,9 +128,13 @@ class Keyword:
         self.apply(intent)
         return True
 
+    flag: ClassVar[str] = ""  # the Intent field a plain keyword sets to True
+
     def apply(self, intent: Intent) -> None:
-        """Record this keyword on ``intent``."""
-        raise NotImplementedError
+        """Record this keyword on ``intent`` (a plain keyword sets its ``flag``)."""
+        if not self.flag:
+            raise NotImplementedError(type(self).__name__)
+        setattr(intent, self.flag, True)
 
 
 _BY_WORD: dict[str, Keyword] = {}
@@ -153,11 +157,8 @@ class Resign(Keyword):
 
     name = "resign"
     does = "game"
-
     words = frozenset(RESIGN)
-
-    def apply(self, intent: Intent) -> None:
-        intent.resign = True
+    flag = "resign"
 
 
 @keyword
@@ -166,11 +167,8 @@ class DrawOffer(Keyword):
 
     name = "draw_offer"
     does = "game"
-
     words = frozenset(OFFER)
-
-    def apply(self, intent: Intent) -> None:
-        intent.draw_offer = True
+    flag = "draw_offer"
 
 
 @keyword
@@ -179,11 +177,8 @@ class DrawAccept(Keyword):
 
     name = "draw_accept"
     does = "game"
-
     words = frozenset(ACCEPT)
-
-    def apply(self, intent: Intent) -> None:
-        intent.draw_accept = True
+    flag = "draw_accept"
 
 
 @keyword
@@ -192,11 +187,8 @@ class Status(Keyword):
 
     name = "status"
     does = "reads"
-
     words = frozenset(STATUS)
-
-    def apply(self, intent: Intent) -> None:
-        intent.status = True
+    flag = "status"
 
 
 @keyword
@@ -205,11 +197,8 @@ class Help(Keyword):
 
     name = "help"
     does = "reads"
-
     words = frozenset(HELP)
-
-    def apply(self, intent: Intent) -> None:
-        intent.help = True
+    flag = "help"
 
 
 @keyword
@@ -218,11 +207,8 @@ class LongThink(Keyword):
 
     name = "long_think"
     does = "aside"
-
     words = frozenset(LONG_THINK)
-
-    def apply(self, intent: Intent) -> None:
-        intent.long_think = True
+    flag = "long_think"
 
 
 @keyword
@@ -232,11 +218,8 @@ class DigestOff(Keyword):
 
     name = "digest_off"
     does = "member"
-
     words = frozenset(DIGEST_OFF)
-
-    def apply(self, intent: Intent) -> None:
-        intent.digest_off = True
+    flag = "digest_off"
 
 
 @keyword
@@ -245,7 +228,6 @@ class Question(Keyword):
 
     name = "td_question"
     does = "aside"
-
     prefixes = ("td",)
 
     def read(self, word: str, raw: str, intent: Intent) -> bool:
@@ -262,7 +244,6 @@ class LeaveRequest(Keyword):
 
     name = "leave"
     does = "member"
-
     prefixes = ("leave", "休戦")
 
     def read(self, word: str, raw: str, intent: Intent) -> bool:
@@ -285,9 +266,7 @@ class Confirm(Keyword):
     name = "confirm"
     does = "answer"
     words = frozenset(CONFIRM)
-
-    def apply(self, intent: Intent) -> None:
-        intent.confirm = True
+    flag = "confirm"
 
 
 @keyword
@@ -297,9 +276,7 @@ class Cancel(Keyword):
     name = "cancel"
     does = "answer"
     words = frozenset(CANCEL)
-
-    def apply(self, intent: Intent) -> None:
-        intent.cancel = True
+    flag = "cancel"
 
 
 def read_intent(text: str, game_words: Mapping[str, str] | None = None) -> Intent:

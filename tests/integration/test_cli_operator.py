@@ -13,17 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.integration.relay_harness import Club
+from tests.integration.test_cli import relaybot
 from tests.servers.postgres import pg_schema_url
 
 pytestmark = pytest.mark.integration
-
-
-def relaybot(cwd: Path, *args: str, env: dict[str, str] | None = None,
-             timeout: int = 120) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
-    return subprocess.run([sys.executable, "-m", "relaybot.cli", *args], cwd=cwd,
-                          env={**base, **(env or {})}, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def _club(tmp_path: Path) -> str:

@@ -5,28 +5,20 @@ and a one-line answer for each rough edge the issue names."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.integration.test_cli import relaybot
 
 pytestmark = pytest.mark.integration
 
 CHESS_W, CHESS_B = "hayakawa@example.jp", "horie@example.org"
 SHOGI = "sato@example.jp"
 GO_STRONG, GO_WEAK = "kato@example.jp", "Ono@Example.jp"  # the weak one as registered
-
-
-def relaybot(cwd: Path, *args: str, env: dict[str, str] | None = None,
-             timeout: int = 120) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
-    return subprocess.run([sys.executable, "-m", "relaybot.cli", *args], cwd=cwd,
-                          env={**base, **(env or {})}, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def ok(cwd: Path, *args: str) -> str:
