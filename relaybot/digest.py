@@ -48,6 +48,7 @@ from relaybot.store.models import (
     RatingChange,
 )
 from relaybot.views import unsubscribe_path, unsubscribe_token
+from relaybot.wording import result_text
 
 BATCH = 1000
 
@@ -372,12 +373,15 @@ def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
                     reader: int, lang: str) -> dict[str, Any]:
     """A corrected result for the digest; the reader's own re-rating when they played."""
     mine = (event.detail.get("ratings") or {}).get(str(reader))
-    return {**_result_row(game, names, lang), "old": event.detail.get("old", ""),
-            "new": event.detail.get("new", ""), "kind": game.kind,
+    return {**_result_row(game, names, lang),
+            "old": result_text(game.kind, event.detail.get("old", ""), "", lang),
+            "new": result_text(game.kind, event.detail.get("new", ""),
+                               game.termination or "", lang), "kind": game.kind,
             "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
 def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
     return {"white": display_name(names.get(game.side0_id, "?"), lang),
             "black": display_name(names.get(game.side1_id, "?"), lang),
-            "result": game.result or "", "event": game.event or ""}
+            "result": result_text(game.kind, game.result or "", game.termination or "", lang),
+            "event": game.event or ""}

@@ -16,6 +16,7 @@ from relaybot.core.game import moves_in
 from relaybot.gamefile import GameFile
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Event, Member
+from relaybot.wording import ending_text, result_text
 
 UNSUBSCRIBE_SCOPE = tokens.UNSUBSCRIBE_SCOPE  # the one-click token's scope
 
@@ -93,6 +94,10 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "your_move": colour == to_move and gf.game.status == "active",
         "status": gf.game.status,
         "result": gf.game.result or "",
+        # the result and its ending in the game's own words (issue 26: 先手の勝ち（投了）)
+        "result_text": result_text(gf.rules.kind, gf.game.result or "",
+                                   gf.game.termination or "", lang),
+        "ending": ending_text(gf.rules.kind, gf.game.termination or "", lang),
         "termination": gf.game.termination or "",
         "time_control": gf.game.time_control,
         "start_date": gf.game.start_date.isoformat(),

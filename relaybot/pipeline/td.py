@@ -39,6 +39,12 @@ from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, 
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
 from relaybot.store.models import Game, Inbound, Leave, Member, Question
+from relaybot.wording import ending_text, outcome_text, result_text
+
+
+def _result_ja(game: Game) -> str:
+    """A finished game's result as a Japanese reader says it (shogi 先手の勝ち)."""
+    return result_text(game.kind, game.result or "", game.termination or "", "ja")
 
 
 @dataclass(frozen=True)
@@ -188,7 +194,7 @@ class _EndGame(Command):
             return self.refuse(ctx.not_yours(game))
         if game.status not in ("active", "suspended"):
             return self.refuse(Said(f"game {game.id} has already ended ({game.result})",
-                                    f"対局 {game.id} はすでに終局しています（{game.result}）"))
+                                    f"対局 {game.id} はすでに終局しています（{_result_ja(game)}）"))
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
         if isinstance(outcome, Done):
@@ -198,9 +204,12 @@ class _EndGame(Command):
         end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                  ctx.today, ctx.now)
         result = rules.format_result(outcome)
-        return self.done(Said(f"game {game.id}: {result} ({outcome.termination})",
-                              f"対局 {game.id} を {result} で終局としました"
-                              f"（{termination_name(outcome.termination, 'ja')}）"),
+        how = (ending_text(game.kind, outcome.termination, "en") or outcome.termination,
+               ending_text(game.kind, outcome.termination, "ja")
+               or termination_name(outcome.termination, "ja"))
+        return self.done(Said(f"game {game.id}: {result} ({how[0]})",
+                              f"対局 {game.id} を{outcome_text(rules, outcome, 'ja')}で"
+                              f"終局としました（{how[1]}）"),
                          (game.id,))
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
@@ -294,7 +303,7 @@ class CorrectResult(Command):
             return self.refuse(bad_result(rules, args[1]))
         if rules.format_result(outcome) == game.result:
             return self.refuse(Said(f"game {game.id} already has the result {game.result}",
-                                    f"対局 {game.id} の結果はすでに {game.result} です"))
+                                    f"対局 {game.id} の結果はすでに{_result_ja(game)}です"))
         old, new = correct_result(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now),
                                   outcome, ctx.now)
         return self.done(Said(f"game {game.id}: result corrected from {old} to {new}; "

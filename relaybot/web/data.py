@@ -25,6 +25,7 @@ from relaybot.games import rules_for
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating
 from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
+from relaybot.wording import ending_text, result_text
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
 TIEBREAK_NAMES = {
@@ -57,6 +58,7 @@ def _game_row(game: Game, people: dict[int, Member], lang: str) -> dict[str, Any
     return {
         "id": game.id, "kind": KIND_NAMES[lang].get(game.kind, game.kind),
         "event": game.event or "", "status": game.status, "result": game.result or "",
+        "result_text": result_text(game.kind, game.result or "", game.termination or "", lang),
         "side0": sides[0], "side1": sides[1],
         "white": _name(people.get(game.side0_id), lang), "white_id": game.side0_id,
         "black": _name(people.get(game.side1_id), lang), "black_id": game.side1_id,
@@ -116,6 +118,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         "record": rules.format_record(gf.plies, rules.display_notation) if gf.plies else "",
         "time_control": game.time_control, "end": game.end_date.isoformat()
         if game.end_date else "", "termination": game.termination or "",
+        "ending": ending_text(game.kind, game.termination or "", lang),
         "record_format": rules.record_format.upper(),
         "timezone": cfg.bot.timezone,
     }

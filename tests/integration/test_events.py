@@ -62,7 +62,7 @@ def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> N
     assert len(reports) == 3
     text = body_of(reports[0])
     assert '[Event "Preliminary A"]' in text and '[Site "JCCA"]' in text
-    assert "1 wins 0 draws 0 losses" in text  # J15: the reporter's score in the event
+    assert "'s score: 1 win, 0 draws, 0 losses." in text  # J15: the reporter's score
     with club.store.session() as s:
         changes = s.scalars(select(RatingChange)).all()
         assert len(changes) == 6  # two per rated game, never twice

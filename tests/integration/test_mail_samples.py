@@ -48,7 +48,7 @@ def english_words(text: str, game_ids: set[str]) -> list[str]:
     links, acronyms such as TD or SAN, game ids, the ``td:`` keyword)."""
     found = []
     for line in text.splitlines():
-        if line.startswith(("[", "FEN:", "SFEN:", ">")) or SGF.match(line):
+        if line.startswith(("[", "FEN:", "SFEN:", ">", "#KIF")) or SGF.match(line):
             continue  # PGN tags, SGF and the position string are formats; ">" quotes a mail
         line = line.replace("Re: [", "[")  # a quoted mail's subject
         line = URL.sub(" ", line)
@@ -64,6 +64,8 @@ def english_words(text: str, game_ids: set[str]) -> list[str]:
 
 
 GAME_IDS: set[str] = set()  # every game of the clubs: an id is data
+GAME_KINDS: dict[str, str] = {}  # game id -> chess, shogi, go
+RAW: list[tuple[str, str, bytes]] = []  # (kind, game id, the bytes as sent) of every mail
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +79,13 @@ def mails(tmp_path_factory: pytest.TempPathFactory,
         every_kind(club)
         with club.store.session() as session:
             GAME_IDS.update(session.scalars(select(Game.id)))
+            GAME_KINDS.update((gid, kind) for gid, kind
+                              in session.execute(select(Game.id, Game.kind)))
             langs = {m.id: m.lang for m in session.scalars(select(Member))}
-            for kind, member_id, raw in session.execute(
-                    select(Outbox.kind, Outbox.member_id, Outbox.raw).order_by(Outbox.id)):
+            for kind, member_id, game_id, raw in session.execute(
+                    select(Outbox.kind, Outbox.member_id, Outbox.game_id, Outbox.raw)
+                    .order_by(Outbox.id)):
+                RAW.append((kind, game_id or "", raw))
                 msg = email.message_from_bytes(raw, policy=policy.default)
                 assert isinstance(msg, EmailMessage)
                 out.append((kind, langs[member_id] if member_id else language, msg))
@@ -162,3 +168,118 @@ def test_the_game_over_mail_carries_the_record_file(
         assert b'[TimeControl "10/2592000"]' in pgn and b"[Termination" in pgn
         html = msg.get_body(preferencelist=("html",))
         assert html is not None and "https://chess.club.example/games/" in html.get_content()
+
+
+# Issue 26: every game in its own words. A chess result in a shogi mail (the score ``1-0``
+# for 先手の勝ち, the draw ドロー for 引き分け) and, once go's plug-in says its results in
+# words, a go result in chess's or SGF's form in a Japanese go mail
+CHESS_RESULT = re.compile(r"(?<![\d./-])(?:1-0|0-1|1/2-1/2|½-½|0-0)(?![\d./-])")
+GAME_WORDS = {
+    "shogi": {"ja": (CHESS_RESULT, re.compile("ドロー|ステイルメイト|チェックメイト")),
+              "en": (CHESS_RESULT, re.compile(r"\bdraws? agreed\b|checkmate(?! \(詰み\))"))},
+    "go": {"ja": (CHESS_RESULT, re.compile(r"(?<![A-Za-z\[])[BW]\+(?:[\d.]+|R)|ドロー")),
+           "en": (CHESS_RESULT,)},
+}
+
+
+def _game_of(msg: EmailMessage) -> str:
+    found = re.search(r"\[([a-z0-9]+)\]", str(msg["Subject"]))
+    return GAME_KINDS.get(found.group(1), "") if found else ""
+
+
+def _prose(text: str) -> str:
+    """A mail's text without the record files it quotes (PGN tags, SGF): a record's own
+    result marker is the format's, not the bot's words."""
+    return "\n".join(line for line in text.splitlines()
+                     if not line.startswith(("[", "(;", "#")) and not SGF.match(line))
+
+
+def test_every_game_in_its_own_words(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """A shogi mail says 先手の勝ち（投了）, 引き分け and あなたの通算成績, never chess's
+    1-0 or ドロー; go's words are checked once go's plug-in gives them (``result_words``)."""
+    from relaybot.games import rules_for
+
+    checked = {"shogi"} | ({"go"} if hasattr(rules_for("go"), "result_words") else set())
+    seen: set[tuple[str, str]] = set()
+    for kind, lang, msg in mails:
+        game = _game_of(msg)
+        if game not in checked:
+            continue
+        seen.add((game, kind))
+        text = str(msg["Subject"]) + "\n" + _prose(_text(msg))
+        for pattern in GAME_WORDS[game][lang]:
+            found = pattern.search(text)
+            assert found is None, f"{game} {kind} ({lang}): {found.group(0)!r} in\n{text}"
+    assert ("shogi", "game_end") in seen
+    ends = {lang: _text(msg) for kind, lang, msg in mails
+            if kind == "game_end" and _game_of(msg) == "shogi"}
+    assert "対局が終了しました: 先手の勝ち（投了）" in ends["ja"]
+    assert re.search(r"あなたの通算成績は \d勝 \d敗 \d引き分け。", ends["ja"])
+    assert "The game has ended: Sente wins (resignation (投了))" in ends["en"]
+    assert re.search(r"Your score: \d wins?, \d draws?, \d loss(?:es)?\.", ends["en"])
+
+
+def test_the_loser_reads_their_own_score_not_the_winners(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """J15's score line in a player's mail is the reader's own (あなた / Your), in the
+    game's words and English plurals (never "1 wins")."""
+    for kind, _, msg in mails:
+        if kind not in ("game_end", "result_corrected"):
+            continue
+        text = _text(msg)
+        assert "通算成績" not in text or "あなたの通算成績" in text, text
+        assert "'s score:" not in text and not re.search(r"\b1 (?:wins|draws|losses)\b", text)
+
+
+def _raw_headers(raw: bytes) -> list[tuple[str, bytes]]:
+    """The header fields of a mail as sent: (lower-case name, the raw value, folding
+    kept), read from the bytes themselves rather than a parser's decoded value."""
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    fields: list[tuple[str, bytes]] = []
+    for line in head.split(b"\r\n"):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1] = (fields[-1][0], fields[-1][1] + b"\r\n" + line)
+        else:
+            name, _, value = line.partition(b":")
+            fields.append((name.decode("ascii").lower(), value))
+    return fields
+
+
+URI_LIST = re.compile(rb"^\s*<[!-;=?-~]+>(?:\s*,\s*<[!-;=?-~]+>)*\s*$")  # RFC 2369
+# headers a client acts on: none of them may hide its value in an RFC 2047 encoded-word
+ACTED_ON = ("list-unsubscribe", "list-unsubscribe-post", "list-id", "list-help",
+            "list-post", "message-id", "in-reply-to", "references", "auto-submitted",
+            "mime-version", "content-type", "content-transfer-encoding", "date")
+
+
+def test_list_unsubscribe_is_rfc_2369_and_8058_in_the_bytes_sent(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The digest's List-Unsubscribe as the mail client gets it: a list of <URI>s in
+    plain ASCII (a mailto and the https one-click link), folded only between them, never
+    an encoded-word; List-Unsubscribe-Post exactly "List-Unsubscribe=One-Click"."""
+    digests = [raw for kind, _, raw in RAW if kind == "digest"]
+    assert digests
+    for raw in digests:
+        fields = dict(_raw_headers(raw))
+        value = fields["list-unsubscribe"]
+        assert b"=?" not in value, value
+        unfolded = value.replace(b"\r\n", b"")
+        assert URI_LIST.match(unfolded), value
+        assert b"<mailto:" in unfolded and b"<https://" in unfolded, value
+        assert fields["list-unsubscribe-post"].strip() == b"List-Unsubscribe=One-Click"
+    for kind, _, raw in RAW:
+        assert raw.isascii() and all(len(line) <= 998 for line in raw.split(b"\r\n")), kind
+        for name, value in _raw_headers(raw):
+            if name in ACTED_ON or name.startswith("list-"):
+                assert b"=?" not in value, (kind, name, value)
+
+
+def test_a_japanese_subject_keeps_its_spaces(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The words of a subject stay apart when it is encoded (a space between two
+    encoded-words is not part of the text: "山田太郎 先手の勝ち" must not arrive as
+    "山田太郎先手の勝ち")."""
+    for kind, _, msg in mails:
+        if kind == "game_end" and _game_of(msg) == "shogi":
+            subject = str(msg["Subject"])
+            assert re.search(r"\S \S+の勝ち$|\S \S+ wins$", subject), subject

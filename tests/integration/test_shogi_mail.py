@@ -164,8 +164,9 @@ def test_nyugyoku_declaration_by_mail_ends_in_jishogi(club: Club) -> None:
     sente.send("入玉宣言\n\n点数を数えました。")
     club.cycle()
     end = body_of(sente.inbox()[-1])
-    assert "持将棋（引き分け、指し直しなし）" in end and "1/2-1/2" in end
-    assert "impasse (持将棋): a draw" in body_of(gote.inbox()[-1])
+    # in shogi's own words, not chess's score (issue 26)
+    assert "持将棋（引き分け、指し直しなし）" in end and "1/2-1/2" not in end
+    assert "Jishogi (持将棋)" in body_of(gote.inbox()[-1])
     kif = club.cli("game", "record", game_id).stdout
     assert "   1 持将棋\nまで0手で持将棋\n" in kif
 
