@@ -105,7 +105,7 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         raise AdminError(f"an event named {name!r} already exists")
     game = e.game or KIND_GAMES.get(e.kind, "chess")
     if e.kind == "salon" and game != "go":
-        raise AdminError("--kind salon is the go salon's league (seed 004): --game go")
+        raise AdminError("--kind salon is the go salon's league: --game go")
     tiebreaks = e.tiebreaks or KIND_TIEBREAKS.get(e.kind, DEFAULT_TIEBREAKS)
     for word in tiebreaks.split(","):
         if word.strip() not in TIEBREAKS:

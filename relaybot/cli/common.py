@@ -73,7 +73,8 @@ def open_store(cfg: Config) -> Store:
 def rule_set_options(parser: argparse.ArgumentParser) -> None:
     """The per-game rules a league may change: the grace days and leave."""
     parser.add_argument("--grace", type=int, default=None,
-                        help="J7: days of grace after receipt (default: the game's rules, "
-                             "1 JCCA, 2 the shogi league)")
+                        help="days of grace after a move is received: 1 (the next day) or 2 "
+                             "(default: the game's rules, 1 JCCA, 2 the shogi league)")
     parser.add_argument("--no-leave", action="store_true",
-                        help="J12: no leave in this game (the shogi league: seed 002 rule 10)")
+                        help="no leave (休戦) in this game: days keep counting (the shogi league's "
+                             "rule 10)")

@@ -18,8 +18,7 @@ def register(sub: Subparsers) -> None:
     enew.add_argument("--kind", required=True,
                       choices=["group", "match", "ladder", "section", "league", "salon"],
                       help="group (JCCA preliminary), match, ladder, section (ICCF), league "
-                           "(the shogi league, seed 002) or salon (the go salon's league, "
-                           "seed 004)")
+                           "(the shogi net league, 順位戦) or salon (the go salon's league)")
     enew.add_argument("--players", required=True, help="addresses, comma separated")
     enew.add_argument("--time-control", default=None,
                       help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -32,14 +31,15 @@ def register(sub: Subparsers) -> None:
                            "direct; a league: start, the order of --players; a salon: "
                            "margin,direct_pair,rating after the win rate)")
     enew.add_argument("--overrun", default="report", choices=["report", "forfeit"],
-                      help="J9: report an overrun to the TD (default) or forfeit at once")
+                      help="a player over the time limit: report it to the TD (default) or "
+                           "forfeit the game at once")
     enew.add_argument("--game", default=None,
                       help="the game every pairing plays (default chess; shogi for a "
                            "league, go for a salon)")
     enew.add_argument("--td", metavar="ADDR",
                       help="the event's tournament director (default: [bot] td)")
     enew.add_argument("--final", action="store_true",
-                      help="a JCCA final (T1): its results decide the next final's entry")
+                      help="a JCCA final: its results decide the next final's entry")
     rule_set_options(enew)
     enew.set_defaults(func=cmd_event_new)
     eshow = event.add_parser("show", help="standings, crosstable and games")
@@ -47,7 +47,7 @@ def register(sub: Subparsers) -> None:
     eshow.add_argument("--lang", default="en", choices=["ja", "en"],
                        help="language of the table (default en)")
     eshow.set_defaults(func=cmd_event_show)
-    efinal = event.add_parser("final", help="who qualifies for the final (T1)")
+    efinal = event.add_parser("final", help="who qualifies for the next JCCA final")
     efinal.add_argument("name", help="the event's name")
     efinal.set_defaults(func=cmd_event_final)
 
@@ -104,11 +104,11 @@ def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         found = final_entry_for(session, find_event(session, args.name))
     if found.unfinished:
-        print(f"final entry (T1): nobody yet ({found.unfinished} games still being played)")
+        print(f"final entry: nobody yet ({found.unfinished} games still being played)")
         return 0
     why = {SOLE_FIRST: "sole first", LAST_FINAL_50: "50% or more in the last final"}
     shown = [f"{player} ({why.get(reason, 'tied first with 70% or more')}"
              + (f": {final})" if reason == LAST_FINAL_50 else ")")
              for player, reason, final in found.entries]
-    print("final entry (T1): " + (", ".join(shown) if shown else "nobody"))
+    print("final entry: " + (", ".join(shown) if shown else "nobody"))
     return 0

@@ -28,25 +28,27 @@ def register(sub: Subparsers) -> None:
                      "(Black moves first; White in a handicap game)")
     new.add_argument("--size", type=int, choices=[19, 13, 9], help="go: the board size")
     new.add_argument("--handicap", help="go: N stones (2-9), or auto from the members' go "
-                     "points (R4)")
+                     "points (the salon's handicap table)")
     new.add_argument("--komi", type=float, help="go: komi added to White (negative: White "
                      "gives Black)")
     new.add_argument("--superko", action="store_const", const="1", default=None,
                      help="go: positional superko (no whole-board position may repeat)")
     new.add_argument("--free", action="store_const", const="1", default=None,
                      help="go: a free game at the players' wish, which leaves the salon's "
-                          "points as they were (seed 004)")
+                          "points as they were")
     rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
     new.add_argument("--start", type=parse_date, metavar="YYYY-MM-DD",
                      help="the day the clocks start (default today)")
     new.add_argument("--conditionals", default=None, choices=["binding", "optional", "off"],
-                     help="J16 (default: the game's rules; optional in shogi)")
+                     help="conditional moves (予想手): binding until the reply, optional for "
+                          "the opponent, or off (default: the game's rules; optional in shogi)")
     new.add_argument("--notation", choices=["san", "numeric"],
                      help="notation of the game's mail (default: each member's own)")
     new.add_argument("--overrun", default="report", choices=["report", "forfeit"],
-                     help="J9: report an overrun to the TD (default) or forfeit at once")
+                     help="a player over the time limit: report it to the TD (default) or "
+                          "forfeit the game at once")
     new.set_defaults(func=cmd_game_new)
     glist = game.add_parser("list", help="games: id, game, state or result, players, event "
                             "(tab-separated)")
@@ -56,7 +58,7 @@ def register(sub: Subparsers) -> None:
     show = game.add_parser("show", help="record, clocks and state")
     show.add_argument("id", help="the game id")
     show.set_defaults(func=cmd_game_show)
-    pgn = game.add_parser("pgn", help="the game in PGN (J15 form)")
+    pgn = game.add_parser("pgn", help="the game in PGN, as the JCCA report form writes it")
     pgn.add_argument("id", help="the game id")
     pgn.set_defaults(func=cmd_game_pgn)
     record = game.add_parser("record", help="the game's record in its own format (PGN for chess)")
@@ -66,7 +68,7 @@ def register(sub: Subparsers) -> None:
                         "the standard headers)")
     record.set_defaults(func=cmd_game_record)
 
-    export = game.add_parser("export", help="every mail of a game, raw, as an mbox (J19); "
+    export = game.add_parser("export", help="every mail of a game, raw, as an mbox; "
                              "reply tokens redacted")
     export.add_argument("id", help="the game id")
     export.add_argument("--out", required=True,
@@ -134,6 +136,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.gamefile import GameFile
+    from relaybot.wording import count
 
     store = open_store(cfg)
     with store.session() as session:
@@ -148,9 +151,9 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")
-        print(f"rules: grace {g.grace} day(s) after receipt (J7), leave "
-              f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'} (J12), "
-              f"overrun {g.overrun} (J9)")
+        print(f"rules: grace {count(g.grace, 'day')} after receipt, leave "
+              f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'}, "
+              f"overrun {g.overrun}")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
         if g.status == "active":
             print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])

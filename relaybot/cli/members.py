@@ -58,18 +58,19 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
                         help="the language of the member's mail (default: [bot] language)")
     parser.add_argument("--tz", metavar="ZONE",
                         help="IANA time zone, e.g. Asia/Tokyo (default: [bot] timezone); "
-                             "days are counted in it (J6)")
+                             "days are counted in it")
     parser.add_argument("--notation", help="san (default), numeric, or san:de / san:fr / san:es")
     parser.add_argument("--rating", metavar="N",
                         help="rating in --game (official; (N) in parentheses: provisional)")
     parser.add_argument("--provisional", action="store_true",
-                        help="the --rating is provisional (R2: replaced by Rb after 12 games)")
+                        help="the --rating is provisional (JCCA: replaced by the rating after 12 "
+                             "games)")
     # checked by admin, not argparse choices: a mistake is then one line, not a usage
     parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
                         " (default chess)")
-    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d")
     parser.add_argument("--title", action="append", metavar="TITLE",
-                        help="a title won, for grade points (R3): japan_champion (each time "
+                        help="a title won, for grade points (段級位): japan_champion (each time "
                         "won), IM, SIM, GM; repeat the option for several")
 
 

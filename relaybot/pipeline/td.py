@@ -357,18 +357,18 @@ class ApproveLeave(_LeaveDecision):
         if not check.ok and check.reason_code != OVER_ALLOWANCE:
             reason = leave_reason(check.reason_code)
             return self.refuse(Said(
-                f"leave {leave.id} of {member.name} cannot be approved: {reason.en} (J12)",
-                f"{who}の休戦 {leave.id} は承認できません: {reason.ja}（J12）"))
+                f"leave {leave.id} of {member.name} cannot be approved: {reason.en}",
+                f"{who}の休戦 {leave.id} は承認できません: {reason.ja}"))
         if not check.ok:
             limit = YEARLY_ALLOWANCE + EXTRA_WITH_APPROVAL
             left = max(0, check.left_this_year)
             return self.refuse(Said(
                 f"leave {leave.id} of {member.name} ({leave.first} - {leave.last}) would pass "
-                f"{limit} days in {check.year} (30 a year and at most 30 more with approval, "
-                f"J12); {member.name} has {left} left",
+                f"{limit} days in {check.year} (30 a year and at most 30 more with approval); "
+                f"{member.name} has {left} left",
                 f"{who}の休戦 {leave.id}（{leave.first} 〜 {leave.last}）を承認すると、"
-                f"{check.year}年の休戦が{limit}日を超えます（年30日、承認があればさらに30日まで、"
-                f"J12）。{who}の残りは{left}日です"))
+                f"{check.year}年の休戦が{limit}日を超えます（年30日、承認があればさらに30日まで）。"
+                f"{who}の残りは{left}日です"))
         leave.status = "active"
         leave.extra_days = (leave.last - leave.first).days + 1
         announce_leave(ctx.session, ctx.cfg, member, leave, ctx.now)

@@ -283,3 +283,21 @@ def test_a_japanese_subject_keeps_its_spaces(
         if kind == "game_end" and _game_of(msg) == "shogi":
             subject = str(msg["Subject"])
             assert re.search(r"\S \S+の勝ち$|\S \S+ wins$", subject), subject
+
+
+def test_no_internal_rule_id_in_any_mail(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 4: a reader gets the rule in words (or the seed's own number, 順位戦
+    ルール16), never our ids (J5, R4, T1, "seed 002 rule 10", （規則J5）); the record files
+    and the game's own record lines are left out (a go point such as J4 is a move)."""
+    from tests.unit.test_no_internal_ids import internal_ids
+
+    for kind, _, msg in mails:
+        text = str(msg["Subject"]) + "\n" + _prose(_text(msg))
+        if _game_of(msg) == "go":  # a go point (J4, R3, T5, D2) is a move, not an id
+            text = "\n".join(line for line in text.splitlines()
+                             if not re.search(r"\b[A-HJ-T]\d{1,2}\b", line))
+        html = msg.get_body(preferencelist=("html",))
+        assert internal_ids(text) == [], (kind, internal_ids(text), text)
+        if html is not None and _game_of(msg) != "go":
+            page = re.sub(r"<[^>]+>|data:[^\"']+", " ", str(html.get_content()))
+            assert internal_ids(page) == [], (kind, internal_ids(page))
