@@ -11,55 +11,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
-
-from babel import Locale
-
 from relaybot.core import words
 from relaybot.core.game import GameRules, Outcome
 from relaybot.games.registry import rules_for
+from relaybot.mail.plurals import NOUNS, count, plural_form, word_for
 
-
-@lru_cache(maxsize=4)
-def _locale(lang: str) -> Locale:
-    return Locale.parse("ja" if lang == "ja" else "en")
-
-
-def plural_form(number: float, lang: str) -> str:
-    """The CLDR plural category of ``number`` in ``lang`` (``one``, ``other``, ...)."""
-    return str(_locale(lang).plural_form(number))
-
-
-# English words the templates and the CLI count with (ja: the counter words)
-NOUNS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
-    "en": {"day": {"one": "day", "other": "days"}, "ply": {"one": "ply", "other": "plies"},
-           "move": {"one": "move", "other": "moves"}, "mail": {"one": "mail", "other": "mails"},
-           "game": {"one": "game", "other": "games"},
-           "win": {"one": "win", "other": "wins"}, "draw": {"one": "draw", "other": "draws"},
-           "loss": {"one": "loss", "other": "losses"},
-           "stone": {"one": "stone", "other": "stones"},
-           "point": {"one": "point", "other": "points"}},
-    "ja": {"day": {"other": "日"}, "ply": {"other": "手"}, "move": {"other": "手"},
-           "mail": {"other": "通"}, "game": {"other": "局"}, "win": {"other": "勝"},
-           "draw": {"other": "引き分け"}, "loss": {"other": "敗"}, "stone": {"other": "子"},
-           "point": {"other": "点"}},
-}
-
-
-def word_for(number: float, forms: Mapping[str, str], lang: str) -> str:
-    """The form of a word that goes with ``number`` in ``lang`` (``forms`` by CLDR plural
-    category; ``other`` when the category has no form of its own)."""
-    return forms.get(plural_form(number, lang), forms.get("other", ""))
-
-
-def count(number: float, noun: str | Mapping[str, str], lang: str = "en") -> str:
-    """``number`` with its word: ``1 ply``, ``3 plies`` in English; ``3手`` in Japanese.
-    ``noun`` is one of :data:`NOUNS` or the word's forms by plural category."""
-    forms = NOUNS["ja" if lang == "ja" else "en"][noun] if isinstance(noun, str) else noun
-    shown = f"{number:g}" if isinstance(number, float) else str(number)
-    word = word_for(number, forms, lang)
-    return f"{shown}{word}" if lang == "ja" else f"{shown} {word}"
+__all__ = ["NOUNS", "count", "ending_text", "outcome_text", "plural_form", "result_text",
+           "score_text", "word_for"]
 
 
 def _outcome(rules: GameRules, result: str, termination: str) -> Outcome | None:

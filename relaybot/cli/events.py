@@ -80,6 +80,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from relaybot.events import event_text, find_event
+    from relaybot.mail.plurals import count
     from relaybot.store.models import Game, Member
 
     store = open_store(cfg)
@@ -92,7 +93,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
-                  f"{g.result or g.status}  {g.ply_count} plies")
+                  f"{g.result or g.status}  {count(g.ply_count, 'ply')}")
     return 0
 
 

@@ -113,6 +113,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
     """Games, one a line: id, game, state or result, White - Black, event, plies."""
     from sqlalchemy import select
 
+    from relaybot.mail.plurals import count
     from relaybot.store.models import Game
 
     store = open_store(cfg)
@@ -127,7 +128,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
         for g in games:
             print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
                   f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
-                  f"{g.event or '-'}\t{g.ply_count} plies")
+                  f"{g.event or '-'}\t{count(g.ply_count, 'ply')}")
     if not games:
         print("no games" + (" in that event" if args.event is not None else ""),
               file=sys.stderr)

@@ -18,6 +18,7 @@ from relaybot.core.clocks.controls import TimeControl
 from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
+from relaybot.mail.plurals import count
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -41,6 +42,7 @@ def _with_filters(env: Environment) -> Environment:
     env.filters["termination"] = termination_name
     env.filters["mail_kind"] = kind_name
     env.filters["time_control"] = time_control_text
+    env.filters["count"] = count  # {{ days|count("day") }}: "1 day", "3 days" (CLDR)
     return env
 
 

@@ -39,7 +39,7 @@ from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, 
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
 from relaybot.store.models import Game, Inbound, Leave, Member, Question
-from relaybot.wording import ending_text, outcome_text, result_text
+from relaybot.wording import count, ending_text, outcome_text, result_text
 
 
 def _result_ja(game: Game) -> str:
@@ -430,7 +430,7 @@ class Withdraw(Command):
                        else Outcome(Termination.WITHDRAWAL_VOID, void=True))
             end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                      ctx.today, ctx.now)
-        return self.done(Said(f"{member.name}: {len(games)} game(s) {how}",
+        return self.done(Said(f"{member.name}: {count(len(games), 'game')} {how}",
                               f"{japanese_name(member.name)}の対局 {len(games)}局を"
                               f"{self.HOW_JA[how]}としました"),
                          tuple(g.id for g in games))

@@ -301,3 +301,13 @@ def test_no_internal_rule_id_in_any_mail(mails: list[tuple[str, str, EmailMessag
         if html is not None and _game_of(msg) != "go":
             page = re.sub(r"<[^>]+>|data:[^\"']+", " ", str(html.get_content()))
             assert internal_ids(page) == [], (kind, internal_ids(page))
+
+
+def test_english_counts_in_their_plural(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 6: never "day(s)", "1 plies", "1 days", "1 wins" (CLDR via Babel)."""
+    wrong = re.compile(r"\w\(s\)|(?<![\d.])1 (?:plies|days|mails|games|wins|draws|losses)\b"
+                       r"|(?<![\d.])(?:[02-9]|\d\d+) (?:ply|day|mail|game|win|draw|loss)\b(?!-)")
+    for kind, lang, msg in mails:
+        if lang == "en":
+            text = _prose(_text(msg))
+            assert not wrong.search(text), (kind, wrong.search(text))
