@@ -24,7 +24,7 @@ from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating
-from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
+from relaybot.views import POSITION_NAMES, board_svg, event_start, local_date, record_file
 from relaybot.wording import ending_text, result_text
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
@@ -109,7 +109,8 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         clock["to_move"] = rules.side_names(lang)[due.colour]
         clock["to_move_name"] = _name(gf.player(due.colour), lang)
     return row | clock | {
-        "board_svg": rules.board_svg(position, viewer), "viewer": viewer,
+        "board_svg": board_svg(rules, position, viewer,
+                               gf.moves[-1].canon if gf.moves else ""), "viewer": viewer,
         "board_text": rules.board_text(position, lang, viewer),
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),

@@ -311,3 +311,17 @@ def test_english_counts_in_their_plural(mails: list[tuple[str, str, EmailMessage
         if lang == "en":
             text = _prose(_text(msg))
             assert not wrong.search(text), (kind, wrong.search(text))
+
+
+def test_the_html_part_shows_the_position_string_once(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: the FEN / SFEN line is in the HTML part once, not twice."""
+    seen = 0
+    for kind, _, msg in mails:
+        html = msg.get_body(preferencelist=("html",))
+        found = re.search(r"^S?FEN: (\S.*)$", _text(msg), re.MULTILINE)
+        if html is None or found is None:
+            continue
+        seen += 1
+        assert str(html.get_content()).count(found.group(1).strip()) == 1, kind
+    assert seen
