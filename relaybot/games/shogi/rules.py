@@ -343,6 +343,11 @@ class ShogiRules:
             raise ValueError(f"ply {ply!r} is not legal in {pos.board.sfen()}")
         return _nt.japanese(pos, ply)
 
+    def written_form(self, position: object, ply: str, token: str) -> str | None:
+        """The player's own 右 左 上 引 寄 直 where they name the move as well as ours do
+        (``▲５八金直``): the record keeps it (issue 26); None for any other token."""
+        return _nt.written(_pos(position), ply, token)
+
     def format_stored(self, moves: Sequence[tuple[str, str]], notation: str,
                       letters: str = "en") -> str:
         """The record from stored (USI, Japanese) pairs without replaying."""
