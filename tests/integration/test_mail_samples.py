@@ -176,7 +176,7 @@ def test_the_game_over_mail_carries_the_record_file(
 CHESS_RESULT = re.compile(r"(?<![\d./-])(?:1-0|0-1|1/2-1/2|½-½|0-0)(?![\d./-])")
 GAME_WORDS = {
     "shogi": {"ja": (CHESS_RESULT, re.compile("ドロー|ステイルメイト|チェックメイト")),
-              "en": (CHESS_RESULT, re.compile(r"\bdraws? agreed\b|checkmate(?! \(詰み\))"))},
+              "en": (CHESS_RESULT, re.compile(r"\bdraws? agreed\b|stalemate"))},
     "go": {"ja": (CHESS_RESULT, re.compile(r"(?<![A-Za-z\[])[BW]\+(?:[\d.]+|R)|ドロー")),
            "en": (CHESS_RESULT,)},
 }
@@ -215,7 +215,7 @@ def test_every_game_in_its_own_words(mails: list[tuple[str, str, EmailMessage]])
             if kind == "game_end" and _game_of(msg) == "shogi"}
     assert "対局が終了しました: 先手の勝ち（投了）" in ends["ja"]
     assert re.search(r"あなたの通算成績は \d勝 \d敗 \d引き分け。", ends["ja"])
-    assert "The game has ended: Sente wins (resignation (投了))" in ends["en"]
+    assert "The game has ended: Sente wins (resignation)" in ends["en"]
     assert re.search(r"Your score: \d wins?, \d draws?, \d loss(?:es)?\.", ends["en"])
 
 

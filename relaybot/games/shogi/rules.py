@@ -54,11 +54,11 @@ _TERMINATION_WORDS = {
            "jishogi": "引き分け、指し直しなし",
            DECLARE: "入玉宣言（24点法）", "time": "持ち日数切れ", "agreement": "合意",
            "forfeit": "不戦敗（TDの裁定）", "withdrawal_lost": "棄権による不戦敗"},
-    "en": {"checkmate": "checkmate (詰み)", "resignation": "resignation (投了)",
+    "en": {"checkmate": "checkmate", "resignation": "resignation",
            "sennichite": "the same position four times: a draw, not replayed",
-           "perpetual_check": "perpetual check (連続王手の千日手): the checking side loses",
+           "perpetual_check": "perpetual check: the checking side loses",
            "jishogi": "both kings entered, 24 points or more each: a draw, not replayed",
-           DECLARE: "entering-king declaration (入玉宣言, 24 points)", "time": "out of days",
+           DECLARE: "entering-king declaration, 24 points", "time": "out of days",
            "agreement": "by agreement", "withdrawal_lost": "lost by withdrawal"},
 }
 _SCORE_WORDS = {
