@@ -19,6 +19,7 @@ from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
 from relaybot.mail.plurals import count
+from relaybot.mail.zones import zone_name
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -43,6 +44,7 @@ def _with_filters(env: Environment) -> Environment:
     env.filters["mail_kind"] = kind_name
     env.filters["time_control"] = time_control_text
     env.filters["count"] = count  # {{ days|count("day") }}: "1 day", "3 days" (CLDR)
+    env.filters["zone"] = zone_name  # {{ timezone|zone("ja") }}: 日本時間 (CLDR)
     return env
 
 

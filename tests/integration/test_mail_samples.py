@@ -330,3 +330,11 @@ def test_the_html_part_shows_the_position_string_once(
         seen += 1
         assert str(html.get_content()).count(found.group(1).strip()) == 1, kind
     assert seen
+
+
+def test_zones_are_named_in_words(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 5: 日本時間 / "Japan Time", not ``Asia/Tokyo``, in a mail's prose."""
+    zone = re.compile(r"\b(?:Asia|Europe|America|Africa|Australia|Pacific|Etc)/[A-Za-z_]+")
+    for kind, _, msg in mails:
+        text = _prose(_text(msg))
+        assert not zone.search(text), (kind, zone.search(text))

@@ -93,3 +93,14 @@ def test_a_japanese_subject_keeps_its_spaces_and_its_tag() -> None:
     raw = msg.as_bytes()
     assert raw.startswith(b"Subject: [6esw7x] =?utf-8?")
     assert email.message_from_bytes(raw + b"\r\n", policy=policy.default)["Subject"] == subject
+
+
+def test_zones_in_words() -> None:
+    """Issue 26 item 5: a zone as its reader names it (CLDR through Babel), never the id."""
+    from relaybot.mail.zones import zone_name
+
+    assert zone_name("Asia/Tokyo", "ja") == "日本時間"
+    assert zone_name("Asia/Tokyo", "en") == "Japan Time"
+    assert zone_name("Europe/London", "ja") == "イギリス時間"
+    assert zone_name("UTC", "en") == "UTC"
+    assert zone_name("Nowhere/Else", "ja") == "Nowhere/Else"  # unknown: as it is
