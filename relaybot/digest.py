@@ -27,7 +27,7 @@ from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
-from relaybot.core.events import crosstable_text, standings
+from relaybot.core.events import standings, standings_lines
 from relaybot.core.text import display_name
 from relaybot.events import event_results
 from relaybot.gamefile import GameFile
@@ -344,7 +344,7 @@ def _table(common: dict[str, Any], event_id: int, lang: str) -> str:
     key = (event_id, lang)
     if key not in tables:
         rows = common["standings"][event_id]
-        tables[key] = crosstable_text(rows, lang) if rows else ""
+        tables[key] = standings_lines(rows, lang) if rows else ""
     return str(tables[key])
 
 

@@ -91,7 +91,7 @@ def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> N
     assert len(week_of) >= 2
     one = next(c for c in club.mails_to("aoki@example.jp")
                if c.parsed["X-Relaybot-Kind"] == "digest")
-    assert "Preliminary A" in body_of(one) and "vs" in body_of(one)
+    assert "Preliminary A" in body_of(one) and "against" in body_of(one)
 
 
 def test_digest_send_and_announce_from_the_cli(club: Club) -> None:

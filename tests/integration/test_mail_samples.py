@@ -338,3 +338,14 @@ def test_zones_are_named_in_words(mails: list[tuple[str, str, EmailMessage]]) ->
     for kind, _, msg in mails:
         text = _prose(_text(msg))
         assert not zone.search(text), (kind, zone.search(text))
+
+
+def test_the_digest_needs_no_fixed_width_font(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: the standings in the digest are lines (○佐藤花子 △山田太郎), not
+    columns that line up only in a fixed-width font (Gmail shows a proportional one)."""
+    digests = [_text(msg) for kind, _, msg in mails if kind == "digest"]
+    assert digests
+    for text in digests:
+        assert not re.search(r"^-+ -+", text, re.MULTILINE), text
+        assert not re.search(r"\S {3,}\S", text), text

@@ -28,6 +28,7 @@ from relaybot.core.events.standings import (
     final_entries,
     final_entry,
     standings,
+    standings_lines,
 )
 
 __all__ = [
@@ -53,4 +54,5 @@ __all__ = [
     "round_robin",
     "shogi_league",
     "standings",
+    "standings_lines",
 ]
