@@ -349,3 +349,14 @@ def test_the_digest_needs_no_fixed_width_font(
     for text in digests:
         assert not re.search(r"^-+ -+", text, re.MULTILINE), text
         assert not re.search(r"\S {3,}\S", text), text
+
+
+def test_the_help_needs_no_fixed_width_font(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: the keywords in the help are a list ("- resign: ...", 「投了」: ...),
+    not two columns lined up with spaces."""
+    helps = [_text(msg) for kind, _, msg in mails if kind == "help"]
+    assert helps
+    for text in helps:
+        prose = text.split("\n\n対局 ")[0].split("\n\nGame ")[0]  # the game block follows
+        assert not re.search(r"\S {3,}\S", prose), prose
