@@ -132,7 +132,7 @@ def _validate_rating(m: MemberInput, prefix: str) -> RatingInput | None:
     else:
         rating = m.rating
     if m.provisional and game == "go":
-        raise AdminError(f"{prefix}go points are never provisional (R4); drop --provisional")
+        raise AdminError(f"{prefix}go points are never provisional; drop --provisional")
     low, high = RATING_RANGE[game]
     if not low <= rating <= high:
         raise AdminError(f"{prefix}--rating for {game} must be between {low} and {high},"
@@ -498,9 +498,10 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
         raise AdminError(f"--overrun must be report or forfeit, not {g.overrun!r}")
     if g.overrun == "forfeit" and not own.time_forfeit:
         raise AdminError(f"--overrun forfeit: a {g.kind} game is not lost on time (its days "
-                         f"are a guide, seed 004 7)); overruns are reported to the TD")
+                         f"are a guide to progress in the salon's rules); overruns are "
+                         f"reported to the TD")
     if g.grace not in (1, 2):
-        raise AdminError(f"--grace must be 1 (the next day, J7) or 2 (the day after), "
+        raise AdminError(f"--grace must be 1 (the next day) or 2 (the day after), "
                          f"not {g.grace}")
     if g.notation not in (None, "san", "numeric"):
         raise AdminError(f"--notation must be san or numeric, not {g.notation!r}")

@@ -38,6 +38,7 @@ from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game
 from relaybot.views import game_record
+from relaybot.wording import result_text
 
 RELAY = "relay@club.example"
 WHITE = ("Hayakawa, Satoru", "hayakawa@example.jp", "ja")
@@ -188,7 +189,9 @@ def run_demo(out: Callable[[str], None] = print, game: str = "chess") -> int:
             assert final is not None
             out("=" * 72)
             gf = GameFile.load(session, final)
-            out(f"Game {game_id} ended {final.result} ({final.termination}). "
+            words = result_text(final.kind, final.result or "", final.termination or "", "en")
+            said = f"{final.result}, {words}" if words != final.result else words
+            out(f"Game {game_id} ended {said} ({final.termination}). "
                 f"{gf.rules.record_format.upper()}:")
             out(game_record(cfg, gf))
         store.dispose()

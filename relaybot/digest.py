@@ -27,7 +27,7 @@ from relaybot.books import compute
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
-from relaybot.core.events import crosstable_text, standings
+from relaybot.core.events import standings, standings_lines
 from relaybot.core.text import display_name
 from relaybot.events import event_results
 from relaybot.gamefile import GameFile
@@ -48,6 +48,7 @@ from relaybot.store.models import (
     RatingChange,
 )
 from relaybot.views import unsubscribe_path, unsubscribe_token
+from relaybot.wording import result_text
 
 BATCH = 1000
 
@@ -343,7 +344,7 @@ def _table(common: dict[str, Any], event_id: int, lang: str) -> str:
     key = (event_id, lang)
     if key not in tables:
         rows = common["standings"][event_id]
-        tables[key] = crosstable_text(rows, lang) if rows else ""
+        tables[key] = standings_lines(rows, lang) if rows else ""
     return str(tables[key])
 
 
@@ -372,12 +373,15 @@ def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
                     reader: int, lang: str) -> dict[str, Any]:
     """A corrected result for the digest; the reader's own re-rating when they played."""
     mine = (event.detail.get("ratings") or {}).get(str(reader))
-    return {**_result_row(game, names, lang), "old": event.detail.get("old", ""),
-            "new": event.detail.get("new", ""), "kind": game.kind,
+    return {**_result_row(game, names, lang),
+            "old": result_text(game.kind, event.detail.get("old", ""), "", lang),
+            "new": result_text(game.kind, event.detail.get("new", ""),
+                               game.termination or "", lang), "kind": game.kind,
             "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
 def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
     return {"white": display_name(names.get(game.side0_id, "?"), lang),
             "black": display_name(names.get(game.side1_id, "?"), lang),
-            "result": game.result or "", "event": game.event or ""}
+            "result": result_text(game.kind, game.result or "", game.termination or "", lang),
+            "event": game.event or ""}

@@ -40,6 +40,7 @@ from relaybot.store.models import (
     SeasonClass,
     SeasonPlayer,
 )
+from relaybot.wording import score_text
 
 KINDS = ("group", "match", "ladder", "section", "league", "salon")
 TIEBREAKS = ("sb", "sb_beaten", "solkoff", "buchholz", "median", "median_beaten",
@@ -115,7 +116,7 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
         raise AdminError(f"an event named {name!r} already exists")
     game = e.game or KIND_GAMES.get(e.kind, "chess")
     if e.kind == "salon" and game != "go":
-        raise AdminError("--kind salon is the go salon's league (seed 004): --game go")
+        raise AdminError("--kind salon is the go salon's league: --game go")
     tiebreaks = e.tiebreaks or KIND_TIEBREAKS.get(e.kind, DEFAULT_TIEBREAKS)
     for word in tiebreaks.split(","):
         if word.strip() not in TIEBREAKS:
@@ -235,10 +236,12 @@ def find_event(session: Session, name: str) -> Event:
 
 
 def score_line(session: Session, game: Game, colour: int, name: str = "",
-               lang: str = "en") -> str:
-    """J15: the reporter's score in the game's event as the report form writes it:
-    "Name: 2 wins 1 draws 0 losses", or in Japanese as seed 000's form
-    ("山田太郎の通算成績は 2 勝 1 ドロー 0 敗。"); "" for a game outside an event."""
+               lang: str = "en", *, own: bool = False) -> str:
+    """J15: the score of side ``colour``'s player in the game's event, in the game's words
+    (chess ドロー, shogi 引き分け) and ``lang``'s plurals: "Ann Smith's score: 2 wins, 1
+    draw, 0 losses.", "山田太郎の通算成績は 2勝 1ドロー 0敗。", and with ``own`` the reader's
+    own ("あなたの通算成績は ...", "Your score: ..."); without a name or ``own`` the bare
+    numbers; "" for a game outside an event."""
     member_id = game.side0_id if colour == 0 else game.side1_id
     wins = draws = losses = 0
     if game.event is None:
@@ -255,10 +258,7 @@ def score_line(session: Session, game: Game, colour: int, name: str = "",
                 wins += 1
             else:
                 losses += 1  # a loss, or both losing (0-0)
-    if lang == "ja":
-        return f"{name}の通算成績は {wins} 勝 {draws} ドロー {losses} 敗。"
-    score = f"{wins} wins {draws} draws {losses} losses"
-    return f"{name}: {score}" if name else score
+    return score_text(game.kind, wins, draws, losses, lang, who=name, own=own)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -16,6 +17,7 @@ from relaybot.core.game import moves_in
 from relaybot.gamefile import GameFile
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Event, Member
+from relaybot.wording import ending_text, result_text
 
 UNSUBSCRIBE_SCOPE = tokens.UNSUBSCRIBE_SCOPE  # the one-click token's scope
 
@@ -84,7 +86,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "board": gf.rules.board_text(position, lang, viewer),
         # the HTML part shows it as a picture (mail/html.py): the game's own PNG where it
         # draws one (fast), else its SVG, rasterised there
-        **board_picture(gf.rules, position, viewer),
+        **board_picture(gf.rules, position, viewer, last.canon if last else ""),
         "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
         "position": gf.rules.position_text(position),
         "game_link": cfg.web.link(f"/games/{gf.game.id}"),
@@ -93,6 +95,10 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "your_move": colour == to_move and gf.game.status == "active",
         "status": gf.game.status,
         "result": gf.game.result or "",
+        # the result and its ending in the game's own words (issue 26: 先手の勝ち（投了）)
+        "result_text": result_text(gf.rules.kind, gf.game.result or "",
+                                   gf.game.termination or "", lang),
+        "ending": ending_text(gf.rules.kind, gf.game.termination or "", lang),
         "termination": gf.game.termination or "",
         "time_control": gf.game.time_control,
         "start_date": gf.game.start_date.isoformat(),
@@ -105,16 +111,36 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     }
 
 
-def board_picture(rules: GameRules, position: str, viewer: int) -> dict[str, Any]:
+def board_picture(rules: GameRules, position: str, viewer: int,
+                  last: str = "") -> dict[str, Any]:
     """``board_png`` (bytes) when the game draws one (``GameRules`` may offer
     ``board_png(position, viewer)``; it gives ``b""`` when it cannot draw here, as shogi
-    without a CJK font), else ``board_svg`` for the mail layer to rasterise."""
+    without a CJK font), else ``board_svg`` for the mail layer to rasterise. ``last``: the
+    last ply (canonical), for a game whose saved position does not keep it (chess: a
+    FEN), passed to a drawing method that takes ``last`` to mark it."""
     loaded = rules.load(position)
     draw = getattr(rules, "board_png", None)
-    png = draw(loaded, viewer) if callable(draw) else b""
+    png = draw(loaded, viewer, **marks(draw, last)) if callable(draw) else b""
     if isinstance(png, bytes) and png:
         return {"board_png": png, "board_svg": ""}
-    return {"board_png": b"", "board_svg": rules.board_svg(loaded, viewer)}
+    return {"board_png": b"", "board_svg": board_svg(rules, loaded, viewer, last)}
+
+
+def board_svg(rules: GameRules, position: Any, viewer: int, last: str = "") -> str:
+    """The game's SVG board, the last move marked where the game's ``board_svg`` takes
+    ``last`` (chess; shogi and go keep the last move in the position itself)."""
+    return rules.board_svg(position, viewer, **marks(rules.board_svg, last))
+
+
+def marks(draw: Any, last: str) -> dict[str, str]:
+    """``{"last": last}`` for a drawing method that takes it, else nothing."""
+    if not last:
+        return {}
+    try:
+        takes = "last" in inspect.signature(draw).parameters
+    except (TypeError, ValueError):
+        return {}
+    return {"last": last} if takes else {}
 
 
 # what a game's saved position text is called, for the line that quotes it in a mail

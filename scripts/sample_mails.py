@@ -8,7 +8,7 @@ SQLite database until it has sent every kind of mail in ``relaybot.mail.kinds`` 
 ``every_kind`` there). For each kind and language the first such mail is written as
 ``<kind>.<lang>.txt`` (the headers a reader sees, then the plain text) and, when it has
 one, ``<kind>.<lang>.html`` (its HTML part, pictures inlined) and its attachments; a
-shogi and a go move mail are written as ``move_shogi`` and ``move_go``. TD mail is in
+shogi and a go move and game-over mail are written as ``move_shogi``, ``game_end_go``, ... TD mail is in
 the bot's language, so the club runs twice: with ``[bot] language`` ja, then en with
 every member reading the other language.
 """
@@ -52,8 +52,8 @@ def collect(language: str, swap: bool) -> dict[tuple[str, str], EmailMessage]:
                     .order_by(Outbox.id)):
                 lang = langs.get(member_id, language) if member_id else language
                 game = games.get(game_id or "", "chess")
-                if kind == "move" and game != "chess":
-                    kind = f"move_{game}"  # a shogi and a go move mail besides chess
+                if kind in ("move", "game_end") and game != "chess":
+                    kind = f"{kind}_{game}"  # shogi's and go's own besides chess
                 if (kind, lang) not in found:
                     msg = email.message_from_bytes(raw, policy=policy.default)
                     assert isinstance(msg, EmailMessage)

@@ -257,6 +257,7 @@ def every_kind(club: SampleClub) -> None:
         _quarantine_alert(session, club.cfg, "INBOX", 1, club.uid + 1,
                           "ValueError: sample failure", club.now)
     go = _go_and_shogi(club)
+    _shogi_ending(club)
     # the TD's commands by mail (DMARC passes for the TD's domain): one done, a disputed
     # go result decided in Japanese, a finished game's result corrected (both players
     # told), and two refused; one confirmation says what each did
@@ -319,6 +320,24 @@ def _go_and_shogi(club: SampleClub) -> str:
                          (white, "result W+0.5")):
         club.send(player, ids[1], text, days=0.1)
     return ids[1]
+
+
+SHOGI_EVENT = "将棋例会 2026"
+
+
+def _shogi_ending(club: SampleClub) -> None:
+    """A shogi match game of the club's, won by 先手 when 後手 resigns: its game-over mail
+    in shogi's own words (先手の勝ち（投了）, the score line's 引き分け; issue 26)."""
+    with club.store.session() as session:
+        games = create_event(session, club.cfg, EventInput(
+            name=SHOGI_EVENT, kind="match", players=[EMAILS[0], EMAILS[2]],
+            start=club.now.date(), game="shogi"), club.now)
+        for game in games:
+            start_mails(session, club.cfg, game, club.now)
+        gid = games[0].id
+    sente, gote = club.sides(gid)
+    club.send(sente, gid, "1 ▲７六歩", days=0.1)
+    club.send(gote, gid, "投了", days=0.1)
 
 
 def _reply_to(club: SampleClub, kind: str) -> str:

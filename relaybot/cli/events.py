@@ -120,6 +120,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from relaybot.events import event_text, find_event
+    from relaybot.mail.plurals import count
     from relaybot.store.models import Game, Member
 
     store = open_store(cfg)
@@ -137,7 +138,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
-                  f"{g.result or g.status}  {g.ply_count} plies")
+                  f"{g.result or g.status}  {count(g.ply_count, 'ply')}")
     return 0
 
 
@@ -149,11 +150,11 @@ def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         found = final_entry_for(session, find_event(session, args.name))
     if found.unfinished:
-        print(f"final entry (T1): nobody yet ({found.unfinished} games still being played)")
+        print(f"final entry: nobody yet ({found.unfinished} games still being played)")
         return 0
     why = {SOLE_FIRST: "sole first", LAST_FINAL_50: "50% or more in the last final"}
     shown = [f"{player} ({why.get(reason, 'tied first with 70% or more')}"
              + (f": {final})" if reason == LAST_FINAL_50 else ")")
              for player, reason, final in found.entries]
-    print("final entry (T1): " + (", ".join(shown) if shown else "nobody"))
+    print("final entry: " + (", ".join(shown) if shown else "nobody"))
     return 0

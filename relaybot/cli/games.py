@@ -228,6 +228,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
     """Games, one a line: id, game, state or result, White - Black, event, plies."""
     from sqlalchemy import select
 
+    from relaybot.mail.plurals import count
     from relaybot.store.models import Game
 
     store = open_store(cfg)
@@ -247,7 +248,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
         for g in games:
             print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
                   f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
-                  f"{g.event or '-'}\t{g.ply_count} plies")
+                  f"{g.event or '-'}\t{count(g.ply_count, 'ply')}")
     if not games:
         print("no games" + (" in that event" if args.event is not None else ""),
               file=sys.stderr)
@@ -256,6 +257,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.gamefile import GameFile
+    from relaybot.wording import count
 
     store = open_store(cfg)
     with store.session() as session:
@@ -275,7 +277,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")
-        print(f"rules: grace {g.grace} day(s) after receipt, leave "
+        print(f"rules: grace {count(g.grace, 'day')} after receipt, leave "
               f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'}, "
               f"overrun {g.overrun}")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))

@@ -233,6 +233,19 @@ def setup_position(rules: GameRules, options: Mapping[str, str]) -> Any:
     return own(options)
 
 
+def written_text(rules: GameRules, position: Any, ply: str, token: str, notation: str) -> str:
+    """How the record keeps a ply the player wrote as ``token``: the player's own form
+    where the game keeps it (shogi ``５八金直`` though ``５八金上`` names it too, through
+    an optional ``written_form(position, ply, token) -> str | None``), else the game's
+    ``format_ply``. ``position`` is before the ply."""
+    own = getattr(rules, "written_form", None)
+    if own is not None and token:
+        kept = own(position, ply, token)
+        if kept:
+            return str(kept)
+    return rules.format_ply(position, ply, notation)
+
+
 def moves_in(rules: GameRules, text: str, lang: str) -> str:
     """Moves or a record as a reader of ``lang`` reads them. A game may word some moves
     in each language (go: a pass is パス in Japanese, issue 15) through an optional

@@ -40,6 +40,7 @@ from relaybot.core.game import (
     Termination,
     replay_from,
     start_of,
+    written_text,
 )
 from relaybot.core.intent import Intent, read_intent, strip_lines
 
@@ -572,7 +573,9 @@ def _play(m: Mail) -> Moved:
             if standard is not None:
                 nonstandard.append((tokens[step.token_index], standard))
         keys.append(rules.ply_keys(position, step.ply))
-        texts.append(rules.format_ply(position, step.ply, rules.display_notation))
+        token = tokens[step.token_index] if step.written and 0 <= step.token_index < len(
+            tokens) else ""
+        texts.append(written_text(rules, position, step.ply, token, rules.display_notation))
         rules.play(position, step.ply)
         plies.append(step.ply)
     saved = rules.save(position)

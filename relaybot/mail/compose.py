@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
+from email.header import Header
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.policy import EmailPolicy
@@ -64,11 +66,69 @@ class _RelayPolicy(EmailPolicy):
         parse = super().header_store_parse
         return _remember(_parsed, (name, str(value)), lambda: parse(name, value))
 
+    def fold(self, name: str, value: Any) -> str:
+        own = _fold_own(name, str(value), self.linesep)
+        return own if own is not None else super().fold(name, value)
+
     def fold_binary(self, name: str, value: Any) -> bytes:
+        own = _fold_own(name, str(value), self.linesep)
+        if own is not None:
+            return own.encode("ascii")
         if name.lower() not in _REPEATING:
             return super().fold_binary(name, value)
         fold = super().fold_binary
         return _remember(_folded, (name, str(value)), lambda: fold(name, value))
+
+
+# Headers a mail client acts on whose value is a list of <URI>s (RFC 2369) or a fixed
+# keyword (RFC 8058 List-Unsubscribe-Post): written as they are, ASCII, folded only between
+# two items, never as RFC 2047 encoded-words (which hide the mailto and the https link
+# from the client: issue 26)
+LIST_HEADERS = frozenset({
+    "list-unsubscribe", "list-unsubscribe-post", "list-id", "list-help", "list-post",
+    "list-owner", "list-subscribe", "list-archive",
+})
+_FOLD_AT = 78  # RFC 5322 2.1.1: lines SHOULD be no longer; 998 is the limit
+
+
+def _fold_own(name: str, value: str, linesep: str) -> str | None:
+    """A header this module folds itself, else None (the policy's own folding).
+
+    List headers: their items, one a line when the whole does not fit in 78 characters.
+    Subject with non-ASCII text: RFC 2047 encoded-words cut at characters, the spaces
+    inside them (the standard folder drops a space between two encoded-words: "山田太郎
+    先手の勝ち" arrived as "山田太郎先手の勝ち").
+    """
+    key = name.lower()
+    if key in LIST_HEADERS:
+        return fold_list(name, value, linesep)
+    if key == "subject" and not value.isascii():
+        words = value.split(" ")
+        plain = 0  # the leading ASCII words ([id]) stay readable as they are
+        while plain < len(words) and words[plain].isascii():
+            plain += 1
+        head = f"{name}: " + "".join(word + " " for word in words[:plain])
+        encoded = Header(" ".join(words[plain:]), "utf-8", header_name=head[:-2]).encode(
+            linesep=linesep)
+        return f"{head}{encoded}{linesep}"
+    return None
+
+
+def fold_list(name: str, value: str, linesep: str = "\r\n") -> str:
+    """An RFC 2369 list header as sent: ``<uri>, <uri>`` on one line, or one item a line
+    when that is too long; ValueError for a value a client could not read as URIs (non-ASCII,
+    a line break, a line over 998 octets)."""
+    text = " ".join(value.split())
+    if not text.isascii():
+        raise ValueError(f"{name}: not ASCII (RFC 2369 URIs are percent-encoded): {text!r}")
+    items = [item.strip() for item in re.split(r"(?<=>)\s*,\s*(?=<)", text)]
+    one = f"{name}: {', '.join(items)}"
+    lines = [one] if len(one) <= _FOLD_AT else [
+        (f"{name}: " if i == 0 else " ") + item + ("," if i < len(items) - 1 else "")
+        for i, item in enumerate(items)]
+    if any(len(line) > 998 for line in lines):
+        raise ValueError(f"{name}: a line longer than 998 octets")
+    return linesep.join(lines) + linesep
 
 
 def _remember(cache: dict[tuple[str, str], _T], key: tuple[str, str],

@@ -74,7 +74,9 @@ def alternative(lang: str, subject: str, body: str, context: Mapping[str, Any],
         lang, "mail", subject=subject, before=before.strip("\n"), after=after.strip("\n"),
         board_cid=cid, board_alt=board_text or "", board_width=size[0],
         board_height=size[1],
-        position=context.get("position", ""), position_name=context.get("position_name", ""),
+        # the text carries the position line already (FEN: ..., SFEN: ...): not twice
+        position="" if f"{context.get('position', '')}" in body else context.get("position", ""),
+        position_name=context.get("position_name", ""),
         game_link=context.get("game_link", ""))
     attachments: tuple[Part, ...] = ()
     if isinstance(record, Mapping) and record.get("text"):

@@ -16,7 +16,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from relaybot.core.clocks.controls import TimeControl
 from relaybot.core.text import display_name
+from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
+from relaybot.mail.plurals import count
+from relaybot.mail.zones import zone_name
 from relaybot.resources import package_dir
 
 LANGS = ("ja", "en")
@@ -40,6 +43,8 @@ def _with_filters(env: Environment) -> Environment:
     env.filters["termination"] = termination_name
     env.filters["mail_kind"] = kind_name
     env.filters["time_control"] = time_control_text
+    env.filters["count"] = count  # {{ days|count("day") }}: "1 day", "3 days" (CLDR)
+    env.filters["zone"] = zone_name  # {{ timezone|zone("ja") }}: 日本時間 (CLDR)
     return env
 
 
@@ -77,35 +82,10 @@ def render_html(lang: str, name: str, /, **context: Any) -> str:
     return template.render(lang=lang, **named(context, lang))
 
 
-# How a game ended, as each language says it (core.game.Termination values; a game
-# plug-in's own ending falls back to a neutral word, never to the English value)
-TERMINATIONS: dict[str, dict[str, str]] = {
-    "ja": {"checkmate": "チェックメイト", "resignation": "投了", "agreement": "合意によるドロー",
-           "stalemate": "ステイルメイト", "threefold": "同一局面3回によるドロー",
-           "fifty_moves": "50手ルールによるドロー", "insufficient_material": "駒不足によるドロー",
-           "seventyfive_moves": "75手ルールによるドロー",
-           "fivefold_repetition": "同一局面5回によるドロー", "time": "時間切れ",
-           "forfeit": "不戦敗（TDの裁定）", "adjudication": "TDの裁定",
-           "withdrawal_lost": "棄権による負け", "withdrawal_void": "棄権による無効", "": "終局"},
-    "en": {"checkmate": "checkmate", "resignation": "resignation", "agreement": "draw agreed",
-           "stalemate": "stalemate", "threefold": "draw by threefold repetition",
-           "fifty_moves": "draw by the fifty-move rule",
-           "insufficient_material": "draw by insufficient material",
-           "seventyfive_moves": "draw by the seventy-five-move rule",
-           "fivefold_repetition": "draw by fivefold repetition", "time": "lost on time",
-           "forfeit": "forfeit (the tournament director's decision)",
-           "adjudication": "adjudicated by the tournament director",
-           "withdrawal_lost": "lost by withdrawal", "withdrawal_void": "void by withdrawal",
-           "": "game over"},
-}
-
-
 def termination_name(termination: str, lang: str) -> str:
-    """How a game ended in ``lang``: ``resignation`` is 投了 in Japanese."""
-    names = TERMINATIONS.get(lang, TERMINATIONS["en"])
-    if termination in names:
-        return names[termination]
-    return termination.replace("_", " ") if lang == "en" else names[""]
+    """How a game ended in ``lang`` in the words every game shares (``resignation`` is 投了
+    in Japanese); a game's own endings are its plug-in's (``relaybot.wording``)."""
+    return common_termination(termination, lang)
 
 
 def time_control_text(text: str | None, lang: str) -> str:

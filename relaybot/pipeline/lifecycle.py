@@ -30,6 +30,7 @@ from relaybot.rating_book import (
 )
 from relaybot.store.models import Game, GameEvent
 from relaybot.views import event_start, game_context, game_record, record_file
+from relaybot.wording import ending_text, result_text
 
 
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:
@@ -147,20 +148,24 @@ def game_over(
     rate_game(session, game, now)  # R1: applied at the end, once
     award_champion(session, game.event)  # T1/R3: a final's winner is Japan champion
     record = game_record(cfg, gf)
-    # J15: the winner (the first side on a draw) reports, with their score in the event,
-    # written in each reader's language (seed 000's form in Japanese)
+    # J15: the winner (the first side on a draw) reports to the TD with their score in the
+    # event; each player reads their own score (never the winner's, issue 26), in the
+    # game's words and the reader's language
     reporter = outcome.winner if outcome.winner is not None else 0
 
-    def report(lang: str) -> str:
-        name = display_name(gf.player(reporter).name, lang)
-        score = score_line(session, game, reporter, name, lang)
+    def report(lang: str, colour: int | None = None) -> str:
+        if colour is None:
+            name = display_name(gf.player(reporter).name, lang)
+            score = score_line(session, game, reporter, name, lang)
+        else:
+            score = score_line(session, game, colour, "", lang, own=True)
         return f"{record}\n{score}" if score else record
 
     in_reply_to, refs = thread_of(game, thread)
     attached = record_file(cfg, gf, event_start(session, game.event))  # issue 15
     mails = [player_mail(cfg, gf, colour, "game_end",
                          {"words": words if colour != words_from else "",
-                          "pgn": report(gf.player(colour).lang),
+                          "pgn": report(gf.player(colour).lang, colour),
                           "end_date": end_day.isoformat(), "record_file": attached},
                          in_reply_to=in_reply_to, references=refs,
                          dedupe_key=f"end:{game.id}:{colour}")
@@ -170,6 +175,8 @@ def game_over(
         lang=cfg.bot.language, game_id=game.id, dedupe_key=f"td_result:{game.id}",
         context={"game_id": game.id, "white": gf.white.name, "black": gf.black.name,
                  "result": result, "termination": termination, "event": game.event or "",
+                 "result_text": result_text(game.kind, result, termination, cfg.bot.language),
+                 "ending": ending_text(game.kind, termination, cfg.bot.language),
                  "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language)}))
     return mails
 
@@ -183,6 +190,7 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
     """
     game = gf.game
     old, new = game.result or "", gf.rules.format_result(outcome)
+    old_termination = game.termination or ""
     game.result = new
     # a voided or suspended game given a result is now the TD's decision
     game.termination = (Termination.ADJUDICATION if outcome.termination in UNRATED_TERMINATIONS
@@ -203,19 +211,16 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
                          "ratings": {str(m): [before[m], after[m]] for m in players
                                      if before[m] != after[m]}})
     record = game_record(cfg, gf)
-    # J15: the report as the winner (the first side on a draw) sends it, with their score,
-    # in each reader's language (seed 000's form in Japanese)
-    reporter = outcome.winner if outcome.winner is not None else 0
-    score = score_line(session, game, reporter)
-    name = gf.player(reporter).name
-    score_ja = score_line(session, game, reporter, display_name(name, "ja"), "ja")
-    reports = {"en": f"{record}\n{name}: {score}" if score else record,
-               "ja": f"{record}\n{score_ja}" if score else record}
+    # J15: each player reads the corrected record with their own score in the event (not
+    # the winner's, issue 26), in the game's words and the reader's language
     for colour in (0, 1):
         member = gf.player(colour)
+        score = score_line(session, game, colour, "", member.lang, own=True)
         emit(session, cfg, player_mail(
             cfg, gf, colour, "result_corrected",
-            {"old": old, "new": new, "pgn": reports.get(member.lang, reports["en"]),
+            {"old": old, "new": new, "pgn": f"{record}\n{score}" if score else record,
+             "old_text": result_text(game.kind, old, old_termination, member.lang),
+             "new_text": result_text(game.kind, new, game.termination or "", member.lang),
              "kind": game.kind,
              "rating_before": before[member.id], "rating_shown": after[member.id]},
             dedupe_key=f"result_corrected:{game.id}:{colour}:{now.isoformat()}"), now)

@@ -40,6 +40,12 @@ from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, ref
 from relaybot.pipeline.requests import announce_leave
 from relaybot.seasons import mark_player, season_classes, season_games
 from relaybot.store.models import Event, Game, Inbound, Leave, Member, Question, Season
+from relaybot.wording import count, ending_text, outcome_text, result_text
+
+
+def _result_ja(game: Game) -> str:
+    """A finished game's result as a Japanese reader says it (shogi 先手の勝ち)."""
+    return result_text(game.kind, game.result or "", game.termination or "", "ja")
 
 
 @dataclass(frozen=True)
@@ -189,7 +195,7 @@ class _EndGame(Command):
             return self.refuse(ctx.not_yours(game))
         if game.status not in ("active", "suspended"):
             return self.refuse(Said(f"game {game.id} has already ended ({game.result})",
-                                    f"対局 {game.id} はすでに終局しています（{game.result}）"))
+                                    f"対局 {game.id} はすでに終局しています（{_result_ja(game)}）"))
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
         if isinstance(outcome, Done):
@@ -199,9 +205,12 @@ class _EndGame(Command):
         end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                  ctx.today, ctx.now)
         result = rules.format_result(outcome)
-        return self.done(Said(f"game {game.id}: {result} ({outcome.termination})",
-                              f"対局 {game.id} を {result} で終局としました"
-                              f"（{termination_name(outcome.termination, 'ja')}）"),
+        how = (ending_text(game.kind, outcome.termination, "en") or outcome.termination,
+               ending_text(game.kind, outcome.termination, "ja")
+               or termination_name(outcome.termination, "ja"))
+        return self.done(Said(f"game {game.id}: {result} ({how[0]})",
+                              f"対局 {game.id} を{outcome_text(rules, outcome, 'ja')}で"
+                              f"終局としました（{how[1]}）"),
                          (game.id,))
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
@@ -295,7 +304,7 @@ class CorrectResult(Command):
             return self.refuse(bad_result(rules, args[1]))
         if rules.format_result(outcome) == game.result:
             return self.refuse(Said(f"game {game.id} already has the result {game.result}",
-                                    f"対局 {game.id} の結果はすでに {game.result} です"))
+                                    f"対局 {game.id} の結果はすでに{_result_ja(game)}です"))
         old, new = correct_result(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now),
                                   outcome, ctx.now)
         return self.done(Said(f"game {game.id}: result corrected from {old} to {new}; "
@@ -349,18 +358,18 @@ class ApproveLeave(_LeaveDecision):
         if not check.ok and check.reason_code != OVER_ALLOWANCE:
             reason = leave_reason(check.reason_code)
             return self.refuse(Said(
-                f"leave {leave.id} of {member.name} cannot be approved: {reason.en} (J12)",
-                f"{who}の休戦 {leave.id} は承認できません: {reason.ja}（J12）"))
+                f"leave {leave.id} of {member.name} cannot be approved: {reason.en}",
+                f"{who}の休戦 {leave.id} は承認できません: {reason.ja}"))
         if not check.ok:
             limit = YEARLY_ALLOWANCE + EXTRA_WITH_APPROVAL
             left = max(0, check.left_this_year)
             return self.refuse(Said(
                 f"leave {leave.id} of {member.name} ({leave.first} - {leave.last}) would pass "
-                f"{limit} days in {check.year} (30 a year and at most 30 more with approval, "
-                f"J12); {member.name} has {left} left",
+                f"{limit} days in {check.year} (30 a year and at most 30 more with approval); "
+                f"{member.name} has {left} left",
                 f"{who}の休戦 {leave.id}（{leave.first} 〜 {leave.last}）を承認すると、"
-                f"{check.year}年の休戦が{limit}日を超えます（年30日、承認があればさらに30日まで、"
-                f"J12）。{who}の残りは{left}日です"))
+                f"{check.year}年の休戦が{limit}日を超えます（年30日、承認があればさらに30日まで）。"
+                f"{who}の残りは{left}日です"))
         leave.status = "active"
         leave.extra_days = (leave.last - leave.first).days + 1
         announce_leave(ctx.session, ctx.cfg, member, leave, ctx.now)
@@ -461,7 +470,7 @@ class Withdraw(Command):
                        else Outcome(Termination.WITHDRAWAL_VOID, void=True))
             end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                      ctx.today, ctx.now)
-        return self.done(Said(f"{member.name}: {len(games)} game(s) {how}",
+        return self.done(Said(f"{member.name}: {count(len(games), 'game')} {how}",
                               f"{japanese_name(member.name)}の対局 {len(games)}局を"
                               f"{self.HOW_JA[how]}としました"),
                          tuple(g.id for g in games))

@@ -28,6 +28,7 @@ from relaybot.rating_book import grade_of, titles_of
 from relaybot.results import result_form
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating, RatingChange
 from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
+from relaybot.wording import ending_text
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
 TIEBREAK_NAMES = {
@@ -218,6 +219,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         .rstrip("."),
         "time_control": game.time_control, "end": game.end_date.isoformat()
         if game.end_date else "", "termination": game.termination or "",
+        "ending": ending_text(game.kind, game.termination or "", lang),
         "record_format": rules.record_format.upper(),
         "timezone": cfg.bot.timezone,
     }

@@ -63,13 +63,13 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
     assert show.returncode == 0 and "Hayakawa, Satoru" in show.stdout and "active" in show.stdout
     pgn = relaybot(tmp_path, "game", "pgn", game_id)
     assert '[WhiteJCCA "1850"]' in pgn.stdout and '[Date "2026.11.01"]' in pgn.stdout
-    assert "rules: grace 1 day(s)" in show.stdout and "leave allowed" in show.stdout
+    assert "rules: grace 1 day after receipt" in show.stdout and "leave allowed" in show.stdout
     league = relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp", "--black",
                       "horie@example.org", "--grace", "2", "--no-leave")
     assert league.returncode == 0, league.stderr
     shown = relaybot(tmp_path, "game", "show", league.stdout.split()[0])
     # J7 翌々日 and seed 002 rule 10 (一時的な中断は認められず), set and shown
-    assert "grace 2 day(s)" in shown.stdout and "leave not allowed" in shown.stdout
+    assert "grace 2 days" in shown.stdout and "leave not allowed" in shown.stdout
     one_line_error(relaybot(tmp_path, "game", "new", "--white", "hayakawa@example.jp",
                             "--black", "horie@example.org", "--grace", "5"), "--grace")
     record = relaybot(tmp_path, "game", "record", game_id)

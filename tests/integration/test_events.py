@@ -63,7 +63,7 @@ def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> N
     text = body_of(reports[0])
     # no site set: the club's name ([bot] name), never another club's
     assert '[Event "Preliminary A"]' in text and '[Site "relaybot"]' in text
-    assert "1 wins 0 draws 0 losses" in text  # J15: the reporter's score in the event
+    assert "'s score: 1 win, 0 draws, 0 losses." in text  # J15: the reporter's score
     with club.store.session() as s:
         changes = s.scalars(select(RatingChange)).all()
         assert len(changes) == 6  # two per rated game, never twice
@@ -92,7 +92,7 @@ def test_t1_group_of_four_results_ratings_standings_and_digests(club: Club) -> N
     assert len(week_of) >= 2
     one = next(c for c in club.mails_to("aoki@example.jp")
                if c.parsed["X-Relaybot-Kind"] == "digest")
-    assert "Preliminary A" in body_of(one) and "vs" in body_of(one)
+    assert "Preliminary A" in body_of(one) and "against" in body_of(one)
 
 
 def test_digest_send_and_announce_from_the_cli(club: Club) -> None:

@@ -68,7 +68,7 @@ def test_t1_50_percent_in_the_last_final_enters_the_next_final(tmp_path: Path) -
           end=date(2025, 12, 1), final=True)
     event(store, db_url, "Preliminary 2026", "abcd", date(2026, 1, 10), won_all="a")
     out = relaybot(tmp_path, "event", "final", "Preliminary 2026")
-    assert out.stdout.strip() == "final entry (T1): nobody yet (12 games still being played)"
+    assert out.stdout.strip() == "final entry: nobody yet (12 games still being played)"
     with store.session() as s:
         for game in s.query(Game).filter(Game.event == "Preliminary 2026"):
             w, b = game.side0_id, game.side1_id
@@ -77,10 +77,10 @@ def test_t1_50_percent_in_the_last_final_enters_the_next_final(tmp_path: Path) -
             game.result = "1-0" if w == a else "0-1" if b == a else "1/2-1/2"
     out = relaybot(tmp_path, "event", "final", "Preliminary 2026")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == ("final entry (T1): A, A (sole first), "
+    assert out.stdout.strip() == ("final entry: A, A (sole first), "
                                   "B, B (50% or more in the last final: Final 2025)")
     event(store, db_url, "Final 2026", "aefg", date(2026, 7, 1), final=True)
     out = relaybot(tmp_path, "event", "final", "Preliminary 2026")
-    assert out.stdout.strip() == ("final entry (T1): "
+    assert out.stdout.strip() == ("final entry: "
                                   "B, B (50% or more in the last final: Final 2025)")
     store.dispose()

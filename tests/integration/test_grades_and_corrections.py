@@ -231,8 +231,15 @@ def test_t5_d1_a_corrected_result_moves_the_standings_and_is_in_the_digest(
         told = {to: raw for to, raw in s.execute(select(Outbox.recipient, Outbox.raw)
                                                  .where(Outbox.kind == "result_corrected"))}
         assert sorted(told) == sorted([winner.email, loser.email])
-        # J15: the corrected report carries the new winner's score in the event
-        assert f"{loser.name}: 1 wins 0 draws 0 losses" in _plain(told[winner.email])
+        # J15: each player reads their own score in the event, never the winner's
+        # (issue 26), in their language and with English plurals
+        own = {"en": ("Your score: 1 win, 0 draws, 0 losses.",
+                      "Your score: 0 wins, 0 draws, 1 loss."),
+               "ja": ("あなたの通算成績は 1勝 0ドロー 0敗。",
+                      "あなたの通算成績は 0勝 0ドロー 1敗。")}
+        assert own[loser.lang][0] in _plain(told[loser.email])
+        assert own[winner.lang][1] in _plain(told[winner.email])
+        assert "1 wins" not in _plain(told[winner.email]) + _plain(told[loser.email])
     assert send_digests(store, cfg, T0 + timedelta(days=2)) == 4
     with store.session() as s:
         bodies = {}
@@ -389,7 +396,7 @@ def test_t5_standings_and_corrections_read_each_games_own_results(
             winner = s.get(Member, first.side0_id)
             assert winner is not None
             assert rows[winner.name] == 1.5 and sum(rows.values()) == 2.0
-            assert score_line(s, first, 0) == "1 wins 1 draws 0 losses"
+            assert score_line(s, first, 0) == "1 win, 1 draw, 0 losses"
             td(s, cfg, f"result {first.id} O+", T0 + timedelta(days=1))
             rows = {r.player: r.points for r in event_standings(s, find_event(s, "Toy match"))}
             assert rows[winner.name] == 0.5

@@ -48,7 +48,7 @@ def english_words(text: str, game_ids: set[str]) -> list[str]:
     links, acronyms such as TD or SAN, game ids, the ``td:`` keyword)."""
     found = []
     for line in text.splitlines():
-        if line.startswith(("[", "FEN:", "SFEN:", ">")) or SGF.match(line):
+        if line.startswith(("[", "FEN:", "SFEN:", ">", "#KIF")) or SGF.match(line):
             continue  # PGN tags, SGF and the position string are formats; ">" quotes a mail
         line = line.replace("Re: [", "[")  # a quoted mail's subject
         line = URL.sub(" ", line)
@@ -64,6 +64,8 @@ def english_words(text: str, game_ids: set[str]) -> list[str]:
 
 
 GAME_IDS: set[str] = set()  # every game of the clubs: an id is data
+GAME_KINDS: dict[str, str] = {}  # game id -> chess, shogi, go
+RAW: list[tuple[str, str, bytes]] = []  # (kind, game id, the bytes as sent) of every mail
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +79,13 @@ def mails(tmp_path_factory: pytest.TempPathFactory,
         every_kind(club)
         with club.store.session() as session:
             GAME_IDS.update(session.scalars(select(Game.id)))
+            GAME_KINDS.update((gid, kind) for gid, kind
+                              in session.execute(select(Game.id, Game.kind)))
             langs = {m.id: m.lang for m in session.scalars(select(Member))}
-            for kind, member_id, raw in session.execute(
-                    select(Outbox.kind, Outbox.member_id, Outbox.raw).order_by(Outbox.id)):
+            for kind, member_id, game_id, raw in session.execute(
+                    select(Outbox.kind, Outbox.member_id, Outbox.game_id, Outbox.raw)
+                    .order_by(Outbox.id)):
+                RAW.append((kind, game_id or "", raw))
                 msg = email.message_from_bytes(raw, policy=policy.default)
                 assert isinstance(msg, EmailMessage)
                 out.append((kind, langs[member_id] if member_id else language, msg))
@@ -162,3 +168,195 @@ def test_the_game_over_mail_carries_the_record_file(
         assert b'[TimeControl "10/2592000"]' in pgn and b"[Termination" in pgn
         html = msg.get_body(preferencelist=("html",))
         assert html is not None and "https://chess.club.example/games/" in html.get_content()
+
+
+# Issue 26: every game in its own words. A chess result in a shogi mail (the score ``1-0``
+# for 先手の勝ち, the draw ドロー for 引き分け) and, once go's plug-in says its results in
+# words, a go result in chess's or SGF's form in a Japanese go mail
+CHESS_RESULT = re.compile(r"(?<![\d./-])(?:1-0|0-1|1/2-1/2|½-½|0-0)(?![\d./-])")
+GAME_WORDS = {
+    "shogi": {"ja": (CHESS_RESULT, re.compile("ドロー|ステイルメイト|チェックメイト")),
+              "en": (CHESS_RESULT, re.compile(r"\bdraws? agreed\b|stalemate"))},
+    "go": {"ja": (CHESS_RESULT, re.compile(r"(?<![A-Za-z\[])[BW]\+(?:[\d.]+|R)|ドロー")),
+           "en": (CHESS_RESULT,)},
+}
+
+
+# the go mails that state the result in the bot's words (a stated result, ``result B+4.5``,
+# is the player's own and is quoted as written)
+GO_RESULT_KINDS = ("game_end", "result_corrected", "td_result")
+
+
+def _game_of(msg: EmailMessage) -> str:
+    found = re.search(r"\[([a-z0-9]+)\]", str(msg["Subject"]))
+    return GAME_KINDS.get(found.group(1), "") if found else ""
+
+
+def _prose(text: str) -> str:
+    """A mail's text without the record files it quotes (PGN tags, SGF): a record's own
+    result marker is the format's, not the bot's words."""
+    return "\n".join(line for line in text.splitlines()
+                     if not line.startswith(("[", "(;", "#")) and not SGF.match(line))
+
+
+def test_every_game_in_its_own_words(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """A shogi mail says 先手の勝ち（投了）, 引き分け and あなたの通算成績, never chess's
+    1-0 or ドロー; go's words are checked once go's plug-in gives them (``result_words``)."""
+    from relaybot.games import rules_for
+
+    checked = {"shogi"} | ({"go"} if hasattr(rules_for("go"), "result_words") else set())
+    seen: set[tuple[str, str]] = set()
+    for kind, lang, msg in mails:
+        game = _game_of(msg)
+        if game not in checked or (game == "go" and kind not in GO_RESULT_KINDS):
+            continue
+        seen.add((game, kind))
+        text = str(msg["Subject"]) + "\n" + _prose(_text(msg))
+        for pattern in GAME_WORDS[game][lang]:
+            found = pattern.search(text)
+            assert found is None, f"{game} {kind} ({lang}): {found.group(0)!r} in\n{text}"
+    assert ("shogi", "game_end") in seen
+    ends = {lang: _text(msg) for kind, lang, msg in mails
+            if kind == "game_end" and _game_of(msg) == "shogi"}
+    assert "対局が終了しました: 先手の勝ち（投了）" in ends["ja"]
+    assert re.search(r"あなたの通算成績は \d勝 \d敗 \d引き分け。", ends["ja"])
+    assert "The game has ended: Sente wins (resignation)" in ends["en"]
+    assert re.search(r"Your score: \d wins?, \d draws?, \d loss(?:es)?\.", ends["en"])
+
+
+def test_the_loser_reads_their_own_score_not_the_winners(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """J15's score line in a player's mail is the reader's own (あなた / Your), in the
+    game's words and English plurals (never "1 wins")."""
+    for kind, _, msg in mails:
+        if kind not in ("game_end", "result_corrected"):
+            continue
+        text = _text(msg)
+        assert "通算成績" not in text or "あなたの通算成績" in text, text
+        assert "'s score:" not in text and not re.search(r"\b1 (?:wins|draws|losses)\b", text)
+
+
+def _raw_headers(raw: bytes) -> list[tuple[str, bytes]]:
+    """The header fields of a mail as sent: (lower-case name, the raw value, folding
+    kept), read from the bytes themselves rather than a parser's decoded value."""
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    fields: list[tuple[str, bytes]] = []
+    for line in head.split(b"\r\n"):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1] = (fields[-1][0], fields[-1][1] + b"\r\n" + line)
+        else:
+            name, _, value = line.partition(b":")
+            fields.append((name.decode("ascii").lower(), value))
+    return fields
+
+
+URI_LIST = re.compile(rb"^\s*<[!-;=?-~]+>(?:\s*,\s*<[!-;=?-~]+>)*\s*$")  # RFC 2369
+# headers a client acts on: none of them may hide its value in an RFC 2047 encoded-word
+ACTED_ON = ("list-unsubscribe", "list-unsubscribe-post", "list-id", "list-help",
+            "list-post", "message-id", "in-reply-to", "references", "auto-submitted",
+            "mime-version", "content-type", "content-transfer-encoding", "date")
+
+
+def test_list_unsubscribe_is_rfc_2369_and_8058_in_the_bytes_sent(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The digest's List-Unsubscribe as the mail client gets it: a list of <URI>s in
+    plain ASCII (a mailto and the https one-click link), folded only between them, never
+    an encoded-word; List-Unsubscribe-Post exactly "List-Unsubscribe=One-Click"."""
+    digests = [raw for kind, _, raw in RAW if kind == "digest"]
+    assert digests
+    for raw in digests:
+        fields = dict(_raw_headers(raw))
+        value = fields["list-unsubscribe"]
+        assert b"=?" not in value, value
+        unfolded = value.replace(b"\r\n", b"")
+        assert URI_LIST.match(unfolded), value
+        assert b"<mailto:" in unfolded and b"<https://" in unfolded, value
+        assert fields["list-unsubscribe-post"].strip() == b"List-Unsubscribe=One-Click"
+    for kind, _, raw in RAW:
+        assert raw.isascii() and all(len(line) <= 998 for line in raw.split(b"\r\n")), kind
+        for name, value in _raw_headers(raw):
+            if name in ACTED_ON or name.startswith("list-"):
+                assert b"=?" not in value, (kind, name, value)
+
+
+def test_a_japanese_subject_keeps_its_spaces(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The words of a subject stay apart when it is encoded (a space between two
+    encoded-words is not part of the text: "山田太郎 先手の勝ち" must not arrive as
+    "山田太郎先手の勝ち")."""
+    for kind, _, msg in mails:
+        if kind == "game_end" and _game_of(msg) == "shogi":
+            subject = str(msg["Subject"])
+            assert re.search(r"\S \S+の勝ち$|\S \S+ wins$", subject), subject
+
+
+def test_no_internal_rule_id_in_any_mail(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 4: a reader gets the rule in words (or the seed's own number, 順位戦
+    ルール16), never our ids (J5, R4, T1, "seed 002 rule 10", （規則J5）); the record files
+    and the game's own record lines are left out (a go point such as J4 is a move)."""
+    from tests.unit.test_no_internal_ids import internal_ids
+
+    for kind, _, msg in mails:
+        text = str(msg["Subject"]) + "\n" + _prose(_text(msg))
+        if _game_of(msg) == "go":  # a go point (J4, R3, T5, D2) is a move, not an id
+            text = "\n".join(line for line in text.splitlines()
+                             if not re.search(r"\b[A-HJ-T]\d{1,2}\b", line))
+        html = msg.get_body(preferencelist=("html",))
+        assert internal_ids(text) == [], (kind, internal_ids(text), text)
+        if html is not None and _game_of(msg) != "go":
+            page = re.sub(r"<[^>]+>|data:[^\"']+", " ", str(html.get_content()))
+            assert internal_ids(page) == [], (kind, internal_ids(page))
+
+
+def test_english_counts_in_their_plural(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 6: never "day(s)", "1 plies", "1 days", "1 wins" (CLDR via Babel)."""
+    wrong = re.compile(r"\w\(s\)|(?<![\d.])1 (?:plies|days|mails|games|wins|draws|losses)\b"
+                       r"|(?<![\d.])(?:[02-9]|\d\d+) (?:ply|day|mail|game|win|draw|loss)\b(?!-)")
+    for kind, lang, msg in mails:
+        if lang == "en":
+            text = _prose(_text(msg))
+            assert not wrong.search(text), (kind, wrong.search(text))
+
+
+def test_the_html_part_shows_the_position_string_once(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: the FEN / SFEN line is in the HTML part once, not twice."""
+    seen = 0
+    for kind, _, msg in mails:
+        html = msg.get_body(preferencelist=("html",))
+        found = re.search(r"^S?FEN: (\S.*)$", _text(msg), re.MULTILINE)
+        if html is None or found is None:
+            continue
+        seen += 1
+        assert str(html.get_content()).count(found.group(1).strip()) == 1, kind
+    assert seen
+
+
+def test_zones_are_named_in_words(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 5: 日本時間 / "Japan Time", not ``Asia/Tokyo``, in a mail's prose."""
+    zone = re.compile(r"\b(?:Asia|Europe|America|Africa|Australia|Pacific|Etc)/[A-Za-z_]+")
+    for kind, _, msg in mails:
+        text = _prose(_text(msg))
+        assert not zone.search(text), (kind, zone.search(text))
+
+
+def test_the_digest_needs_no_fixed_width_font(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: the standings in the digest are lines (○佐藤花子 △山田太郎), not
+    columns that line up only in a fixed-width font (Gmail shows a proportional one)."""
+    digests = [_text(msg) for kind, _, msg in mails if kind == "digest"]
+    assert digests
+    for text in digests:
+        assert not re.search(r"^-+ -+", text, re.MULTILINE), text
+        assert not re.search(r"\S {3,}\S", text), text
+
+
+def test_the_help_needs_no_fixed_width_font(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: the keywords in the help are a list ("- resign: ...", 「投了」: ...),
+    not two columns lined up with spaces."""
+    helps = [_text(msg) for kind, _, msg in mails if kind == "help"]
+    assert helps
+    for text in helps:
+        prose = text.split("\n\n対局 ")[0].split("\n\nGame ")[0]  # the game block follows
+        assert not re.search(r"\S {3,}\S", prose), prose

@@ -76,16 +76,16 @@ def test_an_ambiguous_move_is_answered_with_its_candidates(club: Club) -> None:
     sente.send("1 ▲５八金")
     club.cycle()
     reply = body_of(sente.inbox()[-1])
-    assert "候補: ５八金(49)、５八金(69)" in reply
-    assert "加算" not in reply and "J21" in reply
+    assert "候補: ５八金右、５八金左" in reply  # in players' words (issue 26)
+    assert "加算" not in reply and "J21" not in reply
     assert len(gote.inbox()) == 1  # only the start mail: nothing relayed
     sente.send("1 ▲５八金右")
     club.cycle()
     relay = body_of(gote.inbox()[-1])
-    assert "1 ▲５八金(49)" in relay
+    assert "1 ▲５八金右" in relay
     gote.send("2 5二金右")  # 後手 sits across the board: their right is the 6a gold
     club.cycle()
-    assert "2 △５二金(61)" in body_of(sente.inbox()[-1])
+    assert "2 △５二金右" in body_of(sente.inbox()[-1])
 
 
 def test_a_new_shogi_game_follows_the_league_rules(club: Club) -> None:
@@ -98,7 +98,7 @@ def test_a_new_shogi_game_follows_the_league_rules(club: Club) -> None:
     game_id = made.stdout.split()[0]
     shown = club.cli("game", "show", game_id).stdout
     assert "time control: bank:20" in shown and "conditionals: optional" in shown
-    assert "grace 2 day(s)" in shown and "leave not allowed" in shown
+    assert "grace 2 days" in shown and "leave not allowed" in shown
     assert "to move: Sente" in shown and "先手の持駒" in shown
     pgn = club.cli("game", "record", game_id, "--format", "pgn", check=False)
     assert pgn.returncode != 0 and "kif or csa" in pgn.stderr
@@ -164,8 +164,9 @@ def test_nyugyoku_declaration_by_mail_ends_in_jishogi(club: Club) -> None:
     sente.send("入玉宣言\n\n点数を数えました。")
     club.cycle()
     end = body_of(sente.inbox()[-1])
-    assert "持将棋（引き分け、指し直しなし）" in end and "1/2-1/2" in end
-    assert "impasse (持将棋): a draw" in body_of(gote.inbox()[-1])
+    # in shogi's own words, not chess's score (issue 26)
+    assert "持将棋（引き分け、指し直しなし）" in end and "1/2-1/2" not in end
+    assert "Jishogi (持将棋)" in body_of(gote.inbox()[-1])
     kif = club.cli("game", "record", game_id).stdout
     assert "   1 持将棋\nまで0手で持将棋\n" in kif
 
@@ -222,9 +223,9 @@ def test_the_demo_plays_shogi(tmp_path: Path) -> None:
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "候補: ５八金(49)、５八金(69)" in out  # the ambiguous move and its answer
+    assert "候補: ５八金右、５八金左" in out  # the ambiguous move and its answer
     assert "もし 6 △同　銀 なら ▲５五角" in out  # the conditional move, relayed
-    assert "ended 1-0 (resignation). KIF:" in out and "まで7手で先手の勝ち" in out
+    assert "ended 1-0, Sente wins (resignation). KIF:" in out and "まで7手で先手の勝ち" in out
     assert list(tmp_path.iterdir()) == []
 
 
@@ -248,7 +249,7 @@ def test_a_shogi_event_starts_its_games_under_the_league_rules(club: Club) -> No
         gote_row = session.get(Member, games[0].side1_id)
         assert sente_row is not None and gote_row is not None
         sente, gote = people[sente_row.email], people[gote_row.email]
-        line = f"{game_id}  {sente_row.name} - {gote_row.name}  1-0  1 plies"
+        line = f"{game_id}  {sente_row.name} - {gote_row.name}  1-0  1 ply"
     sente.send("1 ▲７六歩", to=sente.game_address(game_id), subject=f"[{game_id}]")
     club.cycle()
     assert "1 ▲７六歩" in body_of(gote.inbox()[-1])
@@ -277,4 +278,4 @@ def test_reminder_and_digest_for_a_shogi_game(club: Club) -> None:
     digest = [c for c in club.mails_to(sente.address)
               if c.parsed["X-Relaybot-Kind"] == "digest"]
     assert digest and "今週の通信対局" in str(digest[-1].parsed["Subject"])
-    assert "（先手）" in body_of(digest[-1])
+    assert "（あなたは先手、" in body_of(digest[-1])

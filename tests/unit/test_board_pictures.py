@@ -259,9 +259,36 @@ def test_chess_picture_tints_the_last_moves_squares_when_the_board_knows_it() ->
 
     played = _image(CHESS.board_png(CHESS.replay(["e2e4"]), 0))
     for square in ("e2", "e4"):  # e2 a light square, e4 a light one too: both tinted
-        assert _share(played, box(square, 0), chess_picture.LAST_LIGHT) > 0.9, square
+        assert _share(played, box(square, 0), chess_picture.LIGHT_LAST) > 0.9, square
     assert _share(played, box("d2", 0), chess_picture.DARK) > 0.9  # the rest as before
     turned = _image(CHESS.board_png(CHESS.replay(["e2e4"]), 1))
-    assert _share(turned, box("e4", 1), chess_picture.LAST_LIGHT) > 0.9
+    assert _share(turned, box("e4", 1), chess_picture.LIGHT_LAST) > 0.9
     from_fen = _image(CHESS.board_png(CHESS.load(CHESS.save(CHESS.replay(["e2e4"]))), 0))
     assert _share(from_fen, box("e4", 0), chess_picture.LIGHT) > 0.9  # no history: no mark
+def test_chess_picture_marks_the_last_move() -> None:
+    """Issue 26 item 7: the last move's two squares are tinted on the chess picture (a
+    FEN keeps no history: the move is passed as ``last``) and in its SVG."""
+    from relaybot.games.chess import picture as chess_picture
+
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    board = CHESS.load(fen)
+    marked = Image.open(io.BytesIO(CHESS.board_png(board, 0, last="e2e4"))).convert("RGB")
+    plain = Image.open(io.BytesIO(CHESS.board_png(board, 0))).convert("RGB")
+    for square, colour in ((12, chess_picture.LIGHT_LAST), (28, chess_picture.LIGHT_LAST)):
+        x, y = chess_picture.square_xy(square, 0)  # e2 and e4 (light squares): a corner
+        assert marked.getpixel((x + 1, y + 1)) == colour
+        assert plain.getpixel((x + 1, y + 1)) != colour
+    assert "lastmove" in CHESS.board_svg(board, 0, last="e2e4")
+    # the mail's picture gets the game's last move through the views
+    drawn = views.board_picture(CHESS, fen, 0, "e2e4")["board_png"]
+    assert drawn == CHESS.board_png(board, 0, last="e2e4")
+
+
+def test_chess_picture_tints_a_dark_square_dark() -> None:
+    from relaybot.games.chess import picture as chess_picture
+
+    board = CHESS.load("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    marked = Image.open(io.BytesIO(CHESS.board_png(board, 1, last="e7e5"))).convert("RGB")
+    for square in (52, 36):  # e7 (dark), e5 (dark), seen from Black's seat
+        x, y = chess_picture.square_xy(square, 1)
+        assert marked.getpixel((x + 1, y + 1)) == chess_picture.DARK_LAST

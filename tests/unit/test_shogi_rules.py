@@ -82,7 +82,7 @@ def test_two_golds_need_a_relative_word_and_the_reply_names_the_candidates() -> 
     with pytest.raises(MoveError) as err:
         RULES.parse(pos, "▲58金")
     assert err.value.kind == "ambiguous" and err.value.token == "▲５八金"  # as players write
-    assert set(err.value.candidates) == {"５八金(49)", "５八金(69)"}
+    assert set(err.value.candidates) == {"５八金右", "５八金左"}
     assert RULES.parse(pos, "５八金右") == "4i5h"
     assert RULES.parse(pos, "５八金左") == "6i5h"
     assert RULES.parse(pos, "５八金(69)") == "6i5h"
@@ -101,7 +101,7 @@ def test_relative_words_up_back_sideways_straight() -> None:
     assert RULES.parse(gold, "５六金左寄") == "6f5f"
     with pytest.raises(MoveError) as err:
         RULES.parse(gold, "５六金寄")
-    assert set(err.value.candidates) == {"５六金(46)", "５六金(66)"}
+    assert set(err.value.candidates) == {"５六金右", "５六金左"}
     # 5e gold moves up to 5d (直); 4f and 6f golds cannot reach 5d
     assert RULES.parse(gold, "５四金直") == "5e5d"
     assert RULES.parse(gold, "５四金行") == "5e5d" == RULES.parse(gold, "５四金上")
@@ -268,7 +268,7 @@ def test_bod_from_each_side() -> None:
 def test_record_text_marks_and_origins_only_where_needed() -> None:
     plies = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e", "6a5b"]
     text = RULES.format_record(plies, "ja")
-    assert text == "1 ▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲５五角 △５二金(61)"
+    assert text == "1 ▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲５五角 △５二金右"
     # read back by the bot: what it writes, it reads
     pos = RULES.start()
     for token in RULES.extract_record(text).tokens:
@@ -472,3 +472,30 @@ def test_the_position_string_is_the_sfen_alone() -> None:
     assert "|" in saved
     assert RULES.position_text(saved) == (
         "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
+
+
+def test_ambiguous_moves_are_offered_and_written_in_players_words() -> None:
+    """Issue 26 item 3: candidates as 右 左 上 引 寄 直 (KI2), not origin squares; the
+    record keeps the player's own valid words; the origin form is still read."""
+    from relaybot.core.game import MoveError, written_text
+    from relaybot.games.shogi import RULES as SHOGI
+
+    pos = SHOGI.load("4k4/9/9/9/9/9/9/9/3GG3K b - 1")  # golds on ６九 and ５九
+    with pytest.raises(MoveError) as caught:
+        SHOGI.parse(pos, "５八金")
+    assert caught.value.candidates == ("５八金左", "５八金直")
+    straight = SHOGI.parse(pos, "５八金直")
+    assert SHOGI.parse(pos, "58金(59)") == straight == "5i5h"
+    assert SHOGI.format_ply(pos, straight, "ja") == "▲５八金直"
+    assert written_text(SHOGI, pos, straight, "５八金右", "ja") == "▲５八金右"  # theirs
+    assert written_text(SHOGI, pos, straight, "58金(59)", "ja") == "▲５八金直"
+    assert SHOGI.format_ply(pos, SHOGI.parse(pos, "５八金左"), "ja") == "▲５八金左"
+    silvers = SHOGI.load("4k4/9/9/9/9/9/9/3S1S3/8K b - 1")  # ６八 and ４八 to ５七
+    with pytest.raises(MoveError) as caught:
+        SHOGI.parse(silvers, "５七銀")
+    assert caught.value.candidates == ("５七銀右", "５七銀左")
+    # 左上 reads as the standard says: of the pieces that move up, the left one
+    three = SHOGI.load("4k4/9/9/9/9/9/9/3G5/3G1G2K b - 1")  # golds ６八, ６九, ４九 to ５八
+    assert SHOGI.format_ply(three, SHOGI.parse(three, "５八金寄"), "ja") == "▲５八金寄"
+    assert SHOGI.parse(three, "５八金左上") == "6i5h"
+    assert SHOGI.format_ply(three, "6i5h", "ja") == "▲５八金左上"

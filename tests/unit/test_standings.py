@@ -286,3 +286,19 @@ def test_t1_final_entries_give_the_reason_and_a_spent_first_place_does_not_count
     assert final_entries(rows, {"A": 60.0}, frozenset({"A"})) == [("A", LAST_FINAL_50)]
     tied = group_rows({"A": 4.5, "B": 4.5, "C": 2, "D": 1})
     assert final_entries(tied) == [("A", TIED_FIRST_70), ("B", TIED_FIRST_70)]
+
+
+def test_standings_lines_read_in_any_font() -> None:
+    """Issue 26 item 7: the digest's standings as lines, not columns a proportional font
+    breaks: rank, points, each game by the opponent's name, the tie-breaks."""
+    from relaybot.core.events import GameResult, standings, standings_lines
+
+    rows = standings(["A", "B", "C"], [GameResult("A", "B", "1-0"),
+                                       GameResult("C", "A", "1/2-1/2"),
+                                       GameResult("B", "C", "1-0")])
+    ja = standings_lines(rows, "ja").splitlines()
+    assert ja[0].startswith("1位 A 1.5点: ○B △C")
+    en = standings_lines(rows, "en").splitlines()
+    assert en[0].startswith("1. A, 1.5 points: beat B, drew with C")
+    assert en[1].startswith("2. B, 1 point: lost to A, beat C")
+    assert all("  " not in line for line in ja + en)

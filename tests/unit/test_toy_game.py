@@ -313,7 +313,7 @@ def test_j16_conditional_proposal_validated_then_bound_answer_played_by_the_bot(
     assert reply.new_plies == ["a3", "a2"]
     assert reply.auto == [False, True]  # the bound answer was played by the bot
     assert reply.sender_to_move  # O moves again
-    assert "bound answer played by the bot (J16)" in reply.notes
+    assert "bound answer played by the bot" in reply.notes
     assert reply.proposals_cleared and reply.outcome is None
     assert reply.position == "O.XXX.O.. O"
 

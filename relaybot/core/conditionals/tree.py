@@ -149,7 +149,7 @@ def validate(
         _add(tree, plies)
         if start is not None and start != here:
             notes.append(
-                f"move number {number(start)} read as {number(here)} (J2)"
+                f"move number {number(start)} read as {number(here)}"
             )
         accepted.append(Conditional(tuple(plies), tuple(sans), line, tuple(notes)))
     return accepted, rejected
@@ -316,7 +316,7 @@ def follow(
                 result.steps.append(FollowStep(answer, san(b, answer), True, False, -1))
                 rules.play(b, answer)
                 result.sender_to_move = rules.outcome(b) is None
-                result.notes.append("bound answer played by the bot (J16)")
+                result.notes.append("bound answer played by the bot")
             else:
                 result.notes.append("bound answer not played (optional mode)")
             break

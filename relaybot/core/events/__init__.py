@@ -29,6 +29,7 @@ from relaybot.core.events.standings import (
     final_entries,
     final_entry,
     standings,
+    standings_lines,
 )
 
 __all__ = [
@@ -55,4 +56,5 @@ __all__ = [
     "round_robin",
     "shogi_league",
     "standings",
+    "standings_lines",
 ]

@@ -71,6 +71,7 @@ __all__ = [
     "final_entries",
     "final_entry",
     "standings",
+    "standings_lines",
 ]
 
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("sb", "solkoff", "median", "direct")
@@ -512,6 +513,49 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
         cells = zip(line, columns, widths, strict=True)
         out.append(" ".join(_pad(text, w, lang, right) for text, (_, right), w in cells))
     return "\n".join(s.rstrip() for s in out) + "\n"
+
+
+# how one game against an opponent reads in a line of the standings (not a table column)
+_AGAINST: dict[str, dict[float | None, str]] = {
+    "en": {1.0: "beat {o}", 0.5: "drew with {o}", 0.0: "lost to {o}", None: "{o} still to play"},
+    "ja": {1.0: "○{o}", 0.5: "△{o}", 0.0: "●{o}", None: "・{o}（未了）"},
+}
+
+
+def standings_lines(rows: Sequence[StandingRow], lang: str = "en") -> str:
+    """The standings as lines that read the same in any font (issue 26 item 7: a mail
+    client shows a proportional font, where a table's columns do not line up): one line
+    a player with the rank, the points, each game against each opponent by name and the
+    tie-breaks used, ``1位 山田太郎 2点: ○佐藤花子 △Ann Smith（SB 1.25）`` in Japanese,
+    ``1. Ann Smith, 2 points: beat 佐藤花子, drew with 山田太郎 (SB 1.25)`` in English."""
+    if lang not in _HEADINGS:
+        raise ValueError(f"lang must be one of {', '.join(_HEADINGS)}, got {lang!r}")
+    head = _HEADINGS[lang]
+    shown = [t for t in (rows[0].tiebreaks if rows else ()) if t in _SHOWN]
+    out = []
+    for r in rows:
+        values: dict[str, float | None] = {
+            "sb": r.sb, "solkoff": r.solkoff, "buchholz": r.solkoff, "median": r.median,
+            "median_buchholz": r.median_buchholz, "wins": float(r.wins), "margin": r.margin,
+            "rating": float(r.rating) if r.rating is not None else None}
+        breaks = [f"{head[t]} {_number(v)}" for t in shown if (v := values[t]) is not None]
+        if r.primary == "rate":
+            breaks.insert(0, f"{head['rate']} {round(r.percent, 1):g}")
+        games = [_AGAINST[lang][s].format(o=other) for other, scores in r.results.items()
+                 for s in scores]
+        points = _number(r.points)
+        if lang == "ja":
+            rank = f"{r.rank}位" + ("タイ" if r.shared else "")
+            line = f"{rank} {r.player} {points}点"
+            line += (": " + " ".join(games)) if games else ""
+            line += f"（{'、'.join(breaks)}）" if breaks else ""
+        else:
+            rank = f"{'=' if r.shared else ''}{r.rank}."
+            line = f"{rank} {r.player}, {points} point{'' if r.points == 1 else 's'}"
+            line += (": " + ", ".join(games)) if games else ""
+            line += f" ({', '.join(breaks)})" if breaks else ""
+        out.append(line)
+    return "\n".join(out) + ("\n" if out else "")
 
 
 SOLE_FIRST = "sole_first"

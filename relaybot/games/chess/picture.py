@@ -5,7 +5,8 @@ SVG (python-chess's) is rasterised once per process, put on a light and a dark s
 and, with the empty board of each seat and its coordinates, mapped onto one palette
 (``relaybot.games.drawing``); a picture pastes the squares with pieces onto a copy of
 the board and is written as an 8-bit PNG: about a millisecond, and under half the bytes
-of an RGB PNG. Same colours and seat as ``board_svg``.
+of an RGB PNG. Same colours and seat as ``board_svg``; the last move's two squares are
+tinted as python-chess tints them (issue 26).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ SQUARE = 45
 MARGIN = 18  # room for the file letters and rank numbers
 SIDE = 8 * SQUARE + 2 * MARGIN
 LIGHT, DARK, FRAME, INK = (255, 206, 158), (209, 139, 71), (33, 33, 33), (230, 230, 230)
-# the last move's two squares (its from and to), tinted as python-chess's SVG tints them
-LAST_LIGHT, LAST_DARK = (205, 210, 106), (170, 162, 58)
+# the last move's squares, light and dark (chess.svg's lastmove colours)
+LIGHT_LAST, DARK_LAST = (205, 210, 106), (170, 162, 58)
 SYMBOLS = "PNBRQKpnbrqk"
 
 
@@ -68,11 +69,16 @@ def _light(square: chess.Square) -> bool:
     return (chess.square_file(square) + chess.square_rank(square)) % 2 == 1
 
 
+def _colour(light: bool, last: bool) -> tuple[int, int, int]:
+    if last:
+        return LIGHT_LAST if light else DARK_LAST
+    return LIGHT if light else DARK
+
+
 def _square(symbol: str, light: bool, last: bool = False) -> Image.Image:
-    """A piece (none for ``""``) on a light or dark square, tinted when the last move
-    left or reached it (RGB)."""
-    colour = (LAST_LIGHT if light else LAST_DARK) if last else (LIGHT if light else DARK)
-    tile = Image.new("RGB", (SQUARE, SQUARE), colour)
+    """A piece (or nothing, ``symbol`` "") on a light or dark square, tinted when the
+    last move left or reached it (RGB)."""
+    tile = Image.new("RGB", (SQUARE, SQUARE), _colour(light, last))
     if symbol:
         sprite = _sprite(symbol)
         tile.paste(sprite, (0, 0), sprite)
@@ -85,8 +91,8 @@ def _palette() -> Image.Image:
     tiles = [_square(symbol, light, last) for symbol in ("", *SYMBOLS)
              for light in (False, True) for last in (False, True)]
     return drawing.make_palette([_board(0), *tiles],
-                                (LIGHT, DARK, LAST_LIGHT, LAST_DARK, FRAME, INK, (0, 0, 0),
-                                 (255, 255, 255)))
+                                (LIGHT, DARK, FRAME, INK, (0, 0, 0), (255, 255, 255),
+                                 LIGHT_LAST, DARK_LAST))
 
 
 @lru_cache(maxsize=2)
@@ -101,20 +107,18 @@ def _tile(symbol: str, light: bool, last: bool = False) -> Image.Image:
     return drawing.on_palette(_square(symbol, light, last), _palette())
 
 
-def board_png(board: chess.Board, viewer: int = 0) -> bytes:
+def board_png(board: chess.Board, viewer: int = 0, last: chess.Move | None = None) -> bytes:
     """The board seen from White's side (viewer 0) or Black's, with coordinates; the
-    last move's squares tinted when the board knows its moves (a replayed board; one
-    read from a FEN has no last move)."""
+    squares ``last`` moved from and to tinted (by default the board's own last move,
+    when it knows its moves: a replayed board; one read from a FEN has none)."""
     seat = 1 if viewer else 0
     image = _base(seat).copy()
-    marked: set[chess.Square] = set()
-    if board.move_stack:
-        move = board.move_stack[-1]
-        marked = {move.from_square, move.to_square}
+    if last is None and board.move_stack:
+        last = board.move_stack[-1]
+    marked = {last.from_square, last.to_square} if last else set()
     pieces = board.piece_map()
-    for square in marked - set(pieces):
-        image.paste(_tile("", _light(square), True), square_xy(square, seat))
-    for square, piece in pieces.items():
-        image.paste(_tile(piece.symbol(), _light(square), square in marked),
+    for square in set(pieces) | marked:
+        piece = pieces.get(square)
+        image.paste(_tile(piece.symbol() if piece else "", _light(square), square in marked),
                     square_xy(square, seat))
     return drawing.png(image)

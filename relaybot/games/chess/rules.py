@@ -32,6 +32,16 @@ SIDE_WORDS = {"white": 0, "black": 1, "w": 0, "b": 1, "白": 0, "黒": 1, "白�
 _RESULTS = {"1-0": 0, "0-1": 1}
 
 
+def _last_move(board: chess.Board, last: str) -> chess.Move | None:
+    """The move that led to ``board`` (a UCI string; a saved FEN keeps no history)."""
+    if not last:
+        return board.peek() if board.move_stack else None
+    try:
+        return chess.Move.from_uci(last)
+    except ValueError:
+        return None
+
+
 def _board(position: object) -> chess.Board:
     if not isinstance(position, chess.Board):
         raise TypeError(f"not a chess position: {type(position).__name__}")
@@ -193,17 +203,19 @@ class ChessRules:
         """One stored ply (UCI, SAN) in a reader's notation, without a board."""
         return _nt.stored_move_text(canon, text, notation, letters)
 
-    def board_svg(self, position: object, viewer: int = 0) -> str:
-        """The board drawn by python-chess, from White's side (viewer 0) or Black's."""
+    def board_svg(self, position: object, viewer: int = 0, last: str = "") -> str:
+        """The board drawn by python-chess, from White's side (viewer 0) or Black's, the
+        ``last`` move (UCI; a FEN keeps no history) marked."""
         board = position if isinstance(position, chess.Board) else chess.Board(str(position))
         return chess.svg.board(board, orientation=chess.WHITE if viewer == 0 else chess.BLACK,
-                               size=360)
+                               size=360, lastmove=_last_move(board, last))
 
-    def board_png(self, position: object, viewer: int = 0) -> bytes:
-        """The board as a PNG picture for mail, composed from cached piece pictures
-        (optional in the protocol: a game without it has its SVG rasterised)."""
+    def board_png(self, position: object, viewer: int = 0, last: str = "") -> bytes:
+        """The board as a PNG picture for mail, composed from cached piece pictures, the
+        ``last`` move's squares tinted (optional in the protocol: a game without it has
+        its SVG rasterised)."""
         board = position if isinstance(position, chess.Board) else chess.Board(str(position))
-        return _picture.board_png(board, viewer)
+        return _picture.board_png(board, viewer, _last_move(board, last))
 
     def write_record(self, info: RecordInfo, fmt: str = "") -> str:
         """PGN: the JCCA report form (J15), or the standard headers when

@@ -175,10 +175,12 @@ def _rightness(side: int, sq: int) -> int:
 
 
 def _filter_relative(pos: Position, moves: list[Any], rel: str) -> list[Any]:
-    """The moves the relative words ``rel`` (右 左 上 引 寄 直 行 入) pick."""
+    """The moves the relative words ``rel`` (右 左 上 引 寄 直 行 入) pick: the motion
+    (上 引 寄 直) first, then the side (右 左) among those, as the standard form reads
+    ``５八金左上``: of the golds that move up, the left one."""
     side = pos.turn
     board_moves = [m for m in moves if not m.drop_piece_type]
-    for word in rel:
+    for word in sorted(rel, key=lambda w: w in "右左"):
         if word in "上行入":
             board_moves = [m for m in board_moves
                            if _forward(side, m.from_square, m.to_square) > 0]
@@ -367,17 +369,38 @@ def _dest(pos: Position, move: shogi.Move, same: bool = True) -> str:
 
 
 def _relative(pos: Position, move: shogi.Move) -> str:
-    """What singles ``move`` out when the piece and square alone do not: the origin
-    (``(61)``) of a board move another piece of that kind could also make, ``打`` for a
-    drop where a board move was possible; "" otherwise."""
+    """What singles ``move`` out when the piece and square alone do not, as players and
+    the KI2 standard write it (issue 26): the motion 上 引 寄 (or 直, straight up), else
+    the side 右 左, else both (``左上``); the origin (``(61)``) only where no word does;
+    ``打`` for a drop where a board move was possible; "" otherwise."""
     moved = _moved_type(pos, move)
     rivals = [mv for mv in _candidates(pos, move.to_square, moved)
               if bool(mv.promotion) == bool(move.promotion)]
     if move.drop_piece_type:
         return "打" if any(not mv.drop_piece_type for mv in rivals) else ""
-    if sum(not mv.drop_piece_type for mv in rivals) <= 1:
+    board_rivals = [mv for mv in rivals if not mv.drop_piece_type]
+    if len(board_rivals) <= 1:
         return ""
-    return f"({file_of(move.from_square)}{rank_of(move.from_square)})"
+    return (relative_words(pos, move, board_rivals)
+            or f"({file_of(move.from_square)}{rank_of(move.from_square)})")
+
+
+def relative_words(pos: Position, move: shogi.Move, rivals: list[Any]) -> str:
+    """The shortest of the standard words (上 引 寄 直 右 左, 右上 ...) that picks ``move``
+    alone among ``rivals`` (board moves of the same piece to the same square), as this
+    module reads them back; "" when none does. 竜 and 馬 take no 直."""
+    fwd = _forward(pos.turn, move.from_square, move.to_square)
+    motion = "上" if fwd > 0 else "引" if fwd < 0 else "寄"
+    tries = [motion]
+    if _moved_type(pos, move) not in (13, 14):
+        tries.append("直")
+    tries += ["右", "左", "右" + motion, "左" + motion]
+    wanted = usi(move)
+    for words in tries:
+        picked = _filter_relative(pos, rivals, words)
+        if len(picked) == 1 and usi(picked[0]) == wanted:
+            return words
+    return ""
 
 
 def _promotion(pos: Position, move: shogi.Move) -> str:
@@ -399,10 +422,36 @@ def japanese(pos: Position, ply: str, *, mark: bool = True) -> str:
     dest = _dest(pos, move)
     rel = _relative(pos, move)
     text = ("同　" if dest == "同" else dest) + NAMES[moved]
-    if rel == "打":
+    if not rel.startswith("("):  # 打 and the words come before 成: ５三桂左成
         text += rel
-    text += _promotion(pos, move) + (rel if rel != "打" else "")
+    text += _promotion(pos, move) + (rel if rel.startswith("(") else "")
     return (MARKS[pos.turn] if mark else "") + text
+
+
+def written(pos: Position, ply: str, token: str) -> str | None:
+    """The player's own standard words for ``ply`` when they differ from ours and still
+    name it alone (``５八金直`` where we would write ``５八金上``): the record keeps what
+    the player wrote (issue 26); None otherwise."""
+    m = _JA_RE.match(clean(token))
+    if m is None or not m.group("rel") or m.group("of"):
+        return None
+    move = move_of(ply)
+    if move.drop_piece_type:
+        return None
+    ours = _relative(pos, move)
+    theirs = "".join(w for w in m.group("rel") if w in "右左") + "".join(
+        w for w in m.group("rel") if w not in "右左")
+    if ours.startswith("(") or theirs == ours:
+        return None
+    moved = _moved_type(pos, move)
+    rivals = [mv for mv in _candidates(pos, move.to_square, moved)
+              if bool(mv.promotion) == bool(move.promotion) and not mv.drop_piece_type]
+    picked = _filter_relative(pos, rivals, theirs)
+    if len(picked) != 1 or usi(picked[0]) != ply:
+        return None
+    dest = _dest(pos, move)
+    return (MARKS[pos.turn] + ("同　" if dest == "同" else dest) + NAMES[moved] + theirs
+            + _promotion(pos, move))
 
 
 def kif_move(pos: Position, ply: str) -> str:

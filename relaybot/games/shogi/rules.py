@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
+from relaybot.core.words import DEFAULT_SCORE_WORDS, ScoreWords
 from relaybot.games.base import (
     MoveError,
     Outcome,
@@ -38,6 +39,34 @@ _WINS = {"sente": 0, "先手勝ち": 0, "先手の勝ち": 0, "先手": 0, "1-0"
 _DRAWS = frozenset({"draw", "引き分け", "引分け", "引分", "千日手", "持将棋", "1/2-1/2"})
 _BOTH_LOSE = frozenset({"both-lose", "both lose", "両者負け", "0-0"})
 DECLARE = "nyugyoku"
+# how a reader says a shogi result and its ending (issue 26): the store keeps 1-0, ...
+_RESULT_WORDS = {
+    "ja": {"sente": "先手の勝ち", "gote": "後手の勝ち", "sennichite": "千日手",
+           "jishogi": "持将棋", "draw": "引き分け", "both_lose": "両者負け", "void": "無効"},
+    "en": {"sente": "Sente wins", "gote": "Gote wins", "sennichite": "Sennichite (千日手)",
+           "jishogi": "Jishogi (持将棋)", "draw": "Draw", "both_lose": "Both lose",
+           "void": "Void"},
+}
+_TERMINATION_WORDS = {
+    "ja": {"checkmate": "詰み", "resignation": "投了",
+           "sennichite": "引き分け、指し直しなし",
+           "perpetual_check": "連続王手の千日手、王手をかけた側の負け",
+           "jishogi": "引き分け、指し直しなし",
+           DECLARE: "入玉宣言（24点法）", "time": "持ち日数切れ", "agreement": "合意",
+           "forfeit": "不戦敗（TDの裁定）", "withdrawal_lost": "棄権による不戦敗"},
+    "en": {"checkmate": "checkmate", "resignation": "resignation",
+           "sennichite": "the same position four times: a draw, not replayed",
+           "perpetual_check": "perpetual check: the checking side loses",
+           "jishogi": "both kings entered, 24 points or more each: a draw, not replayed",
+           DECLARE: "entering-king declaration, 24 points", "time": "out of days",
+           "agreement": "by agreement", "withdrawal_lost": "lost by withdrawal"},
+}
+_SCORE_WORDS = {
+    "ja": ScoreWords(win={"other": "勝"}, draw={"other": "引き分け"}, loss={"other": "敗"},
+                     line="{who}の通算成績は {wins} {losses} {draws}。",
+                     own="あなたの通算成績は {wins} {losses} {draws}。"),
+    "en": DEFAULT_SCORE_WORDS["en"],
+}
 NYUGYOKU_POINTS = 24  # seed 002 rule 15: fewer than 24 points loses
 
 
@@ -237,6 +266,29 @@ class ShogiRules:
             return "1/2-1/2"
         return "1-0" if outcome.winner == 0 else "0-1"
 
+    def result_words(self, outcome: Outcome, lang: str) -> str:
+        """The result as a shogi player says it: 先手の勝ち, 後手の勝ち, 千日手, 持将棋,
+        引き分け, 両者負け (``Sente wins``, ... in English)."""
+        words = _RESULT_WORDS.get(lang, _RESULT_WORDS["en"])
+        if outcome.void:
+            return words["void"]
+        if outcome.both_lose:
+            return words["both_lose"]
+        if outcome.winner is not None:
+            return words["sente" if outcome.winner == 0 else "gote"]
+        if outcome.termination in ("sennichite", "jishogi"):
+            return words[outcome.termination]
+        return words["draw"]
+
+    def termination_words(self, termination: str, lang: str) -> str | None:
+        """How a shogi game ended (詰み, 投了, 千日手 ...); None for the endings every game
+        shares (the TD's decisions)."""
+        return _TERMINATION_WORDS.get(lang, _TERMINATION_WORDS["en"]).get(termination)
+
+    def score_words(self, lang: str) -> ScoreWords:
+        """A shogi score line: 勝, 敗 and 引き分け (千日手 and 持将棋), never chess's ドロー."""
+        return _SCORE_WORDS.get(lang, _SCORE_WORDS["en"])
+
     def parse_result(self, text: str, termination: str) -> Outcome | None:
         """A TD's RESULT: ``sente``, ``gote``, ``draw``, ``both-lose`` or ``先手勝ち``,
         ``後手勝ち``, ``引き分け``, ``両者負け`` (and the stored scores)."""
@@ -290,6 +342,11 @@ class ShogiRules:
         if not sp.is_legal(pos, ply):
             raise ValueError(f"ply {ply!r} is not legal in {pos.board.sfen()}")
         return _nt.japanese(pos, ply)
+
+    def written_form(self, position: object, ply: str, token: str) -> str | None:
+        """The player's own 右 左 上 引 寄 直 where they name the move as well as ours do
+        (``▲５八金直``): the record keeps it (issue 26); None for any other token."""
+        return _nt.written(_pos(position), ply, token)
 
     def format_stored(self, moves: Sequence[tuple[str, str]], notation: str,
                       letters: str = "en") -> str:

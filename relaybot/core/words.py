@@ -1,0 +1,132 @@
+"""How a game's results read to a person, in each language (issue 26 item 1).
+
+Each game plug-in may say its results in its own words through three optional methods of
+its ``RULES`` (the store keeps the TD's words of ``format_result``; these are only for
+reading):
+
+- ``result_words(outcome, lang) -> str``: the result as a reader of ``lang`` says it
+  (shogi 先手の勝ち / "Sente wins", 千日手, 持将棋, 両者負け; go 黒5目半勝ち / "B+5.5";
+  chess ``1-0`` as players write it). Without it: ``format_result``.
+- ``termination_words(termination, lang) -> str | None``: how the game ended (shogi 詰み,
+  千日手 ...); None for an ending it has no word of its own for, which then reads as
+  :data:`COMMON_TERMINATIONS` says (resignation, time, the TD's decisions ...).
+- ``score_words(lang) -> ScoreWords``: the words of a player's score line (the draw is
+  ドロー in chess, 引き分け in shogi, 持碁 in go). Without it: :data:`DEFAULT_SCORE_WORDS`.
+
+Pure: the plural a number takes (``1 win``, ``2 wins``) is chosen by the shell
+(``relaybot.wording``, CLDR rules through Babel) from the forms given here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from relaybot.core.game import GameRules, Outcome
+
+# How a game ended when the game has no word of its own for it: the endings every game
+# shares (core.game.Termination) and chess's, which were the first
+COMMON_TERMINATIONS: Mapping[str, Mapping[str, str]] = MappingProxyType({
+    "ja": MappingProxyType({
+        "checkmate": "チェックメイト", "resignation": "投了", "agreement": "合意によるドロー",
+        "stalemate": "ステイルメイト", "threefold": "同一局面3回によるドロー",
+        "fifty_moves": "50手ルールによるドロー", "insufficient_material": "駒不足によるドロー",
+        "seventyfive_moves": "75手ルールによるドロー",
+        "fivefold_repetition": "同一局面5回によるドロー", "time": "時間切れ",
+        "forfeit": "不戦敗（TDの裁定）", "adjudication": "TDの裁定",
+        "withdrawal_lost": "棄権による負け", "withdrawal_void": "棄権による無効",
+        "withdrawal_suspended": "棄権による中断", "": "終局"}),
+    "en": MappingProxyType({
+        "checkmate": "checkmate", "resignation": "resignation", "agreement": "draw agreed",
+        "stalemate": "stalemate", "threefold": "draw by threefold repetition",
+        "fifty_moves": "draw by the fifty-move rule",
+        "insufficient_material": "draw by insufficient material",
+        "seventyfive_moves": "draw by the seventy-five-move rule",
+        "fivefold_repetition": "draw by fivefold repetition", "time": "lost on time",
+        "forfeit": "forfeit (the tournament director's decision)",
+        "adjudication": "adjudicated by the tournament director",
+        "withdrawal_lost": "lost by withdrawal", "withdrawal_void": "void by withdrawal",
+        "withdrawal_suspended": "suspended by withdrawal", "": "game over"}),
+})
+
+
+@dataclass(frozen=True)
+class ScoreWords:
+    """The words of a score line in one language. Each word is given by CLDR plural
+    category (``one``, ``other``; Japanese has only ``other``), so that the shell writes
+    ``1 win`` and ``2 wins``; ``line`` is the sentence with ``{who}`` (a name, or
+    ``you`` / ``own`` for the reader's own record), ``{wins}``, ``{draws}`` and
+    ``{losses}`` (each a number with its word)."""
+
+    win: Mapping[str, str]
+    draw: Mapping[str, str]
+    loss: Mapping[str, str]
+    line: str  # "{who}の通算成績は {wins} {draws} {losses}。"
+    own: str  # the line about the reader's own record ("あなたの通算成績は ...")
+
+
+def _forms(**forms: str) -> Mapping[str, str]:
+    return MappingProxyType(dict(forms))
+
+
+# chess's words (seed 000's report form in Japanese); a game without its own takes these
+DEFAULT_SCORE_WORDS: Mapping[str, ScoreWords] = MappingProxyType({
+    "ja": ScoreWords(win=_forms(other="勝"), draw=_forms(other="ドロー"), loss=_forms(other="敗"),
+                     line="{who}の通算成績は {wins} {draws} {losses}。",
+                     own="あなたの通算成績は {wins} {draws} {losses}。"),
+    "en": ScoreWords(win=_forms(one="win", other="wins"), draw=_forms(one="draw", other="draws"),
+                     loss=_forms(one="loss", other="losses"),
+                     line="{who}'s score: {wins}, {draws}, {losses}.",
+                     own="Your score: {wins}, {draws}, {losses}."),
+})
+
+
+def _lang(lang: str) -> str:
+    return "ja" if lang == "ja" else "en"
+
+
+def result_words(rules: GameRules, outcome: Outcome, lang: str) -> str:
+    """The result of ``outcome`` as a reader of ``lang`` says it, in the game's own words
+    (its ``result_words``), else as the game writes results (``format_result``)."""
+    own: Any = getattr(rules, "result_words", None)
+    if own is not None:
+        said = own(outcome, _lang(lang))
+        if said:
+            return str(said)
+    return rules.format_result(outcome)
+
+
+def termination_words(rules: GameRules, termination: str, lang: str) -> str:
+    """How a game ended, in the game's own words where it has them, else in the words
+    every game shares; "" for an ending neither knows (a template may then say it)."""
+    own: Any = getattr(rules, "termination_words", None)
+    if own is not None:
+        said = own(termination, _lang(lang))
+        if said:
+            return str(said)
+    return common_termination(termination, lang, "")
+
+
+def common_termination(termination: str, lang: str, unknown: str | None = None) -> str:
+    """An ending every game shares, in ``lang`` (``resignation`` is 投了). For one not
+    listed: ``unknown`` when given, else a neutral word (never an English code in
+    Japanese)."""
+    names = COMMON_TERMINATIONS[_lang(lang)]
+    if termination in names:
+        return names[termination]
+    if unknown is not None:
+        return unknown
+    return termination.replace("_", " ") if _lang(lang) == "en" else names[""]
+
+
+def score_words(rules: GameRules, lang: str) -> ScoreWords:
+    """The words of a score line of this game in ``lang`` (the game's ``score_words``,
+    else chess's)."""
+    own: Any = getattr(rules, "score_words", None)
+    if own is not None:
+        said = own(_lang(lang))
+        if isinstance(said, ScoreWords):
+            return said
+    return DEFAULT_SCORE_WORDS[_lang(lang)]

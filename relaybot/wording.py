@@ -1,0 +1,79 @@
+"""Words a person reads that depend on a number or on the game (issue 26 items 1 and 6).
+
+- :func:`count`: a number with its word in the plural the reader's language gives it
+  (CLDR's rules through Babel: ``1 ply``, ``2 plies``, ``0 days``; Japanese has one form),
+  never a hand-made ``day(s)``;
+- :func:`result_text`, :func:`ending_text`: a stored result and its ending in the game's
+  own words (:mod:`relaybot.core.words`: shogi 先手の勝ち, not chess's ``1-0``);
+- :func:`score_text`: a player's score line in the game's words, ``あなた`` / ``Your``
+  when it is the reader's own.
+"""
+
+from __future__ import annotations
+
+from relaybot.core import words
+from relaybot.core.game import GameRules, Outcome
+from relaybot.games.registry import rules_for
+from relaybot.mail.plurals import NOUNS, count, plural_form, word_for
+
+__all__ = ["NOUNS", "count", "ending_text", "outcome_text", "plural_form", "result_text",
+           "score_text", "word_for"]
+
+
+def _outcome(rules: GameRules, result: str, termination: str) -> Outcome | None:
+    try:
+        return rules.parse_result(result, termination)
+    except ValueError:
+        return None
+
+
+def _rules(kind: str) -> GameRules | None:
+    try:
+        return rules_for(kind)
+    except ValueError:  # a game not installed here: its stored words as they are
+        return None
+
+
+def result_text(kind: str, result: str, termination: str, lang: str) -> str:
+    """A stored result (the TD's words, ``1-0``) as a reader of ``lang`` says it in the
+    game's own words (shogi 先手の勝ち / "Sente wins"); "" for no result."""
+    if not result:
+        return ""
+    rules = _rules(kind)
+    outcome = _outcome(rules, result, termination) if rules is not None else None
+    if rules is None or outcome is None:
+        return result
+    return words.result_words(rules, outcome, lang)
+
+
+def outcome_text(rules: GameRules, outcome: Outcome, lang: str) -> str:
+    """An outcome in the game's own words (see :func:`relaybot.core.words.result_words`)."""
+    return words.result_words(rules, outcome, lang)
+
+
+def ending_text(kind: str, termination: str, lang: str) -> str:
+    """How a game ended in the game's own words, else the words all games share; "" for
+    an ending neither has a word for."""
+    rules = _rules(kind)
+    if rules is None:
+        return words.common_termination(termination, lang, "")
+    return words.termination_words(rules, termination, lang)
+
+
+def score_text(kind: str, wins: int, draws: int, losses: int, lang: str, *,
+               who: str = "", own: bool = False) -> str:
+    """A player's score line in the game's words: ``あなたの通算成績は 1勝 0敗 0引き分け。``
+    for the reader's own (``own``), ``Ann Smith's score: 1 win, 0 draws, 0 losses.`` for
+    ``who``; English plurals by CLDR."""
+    rules = _rules(kind)
+    said = (words.score_words(rules, lang) if rules is not None
+            else words.DEFAULT_SCORE_WORDS["ja" if lang == "ja" else "en"])
+    parts = {"wins": count(wins, said.win, lang), "draws": count(draws, said.draw, lang),
+             "losses": count(losses, said.loss, lang)}
+    if own:
+        return said.own.format(**parts)
+    if who:
+        return said.line.format(who=who, **parts)
+    order = ("wins", "losses", "draws") if said.line.index("{losses}") < said.line.index(
+        "{draws}") else ("wins", "draws", "losses")
+    return (" " if lang == "ja" else ", ").join(parts[key] for key in order)

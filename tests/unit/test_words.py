@@ -1,0 +1,106 @@
+"""Issue 26: every game in its own words (results, endings, score lines), English
+plurals by CLDR, and the headers a mail client acts on as RFC 2369/8058 write them."""
+
+from __future__ import annotations
+
+import email
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+
+from relaybot.core.game import Outcome
+from relaybot.core.words import result_words, termination_words
+from relaybot.games import rules_for
+from relaybot.mail.compose import POLICY, fold_list
+from relaybot.wording import count, ending_text, result_text, score_text
+
+
+@pytest.mark.parametrize(("outcome", "ja", "en"), [
+    (Outcome.win("resignation", 0), "先手の勝ち", "Sente wins"),
+    (Outcome.win("checkmate", 1), "後手の勝ち", "Gote wins"),
+    (Outcome.draw("sennichite"), "千日手", "Sennichite (千日手)"),
+    (Outcome.draw("jishogi"), "持将棋", "Jishogi (持将棋)"),
+    (Outcome.draw("agreement"), "引き分け", "Draw"),
+    (Outcome("time", both_lose=True), "両者負け", "Both lose"),
+])
+def test_shogi_says_its_results_in_its_own_words(outcome: Outcome, ja: str, en: str) -> None:
+    rules = rules_for("shogi")
+    assert result_words(rules, outcome, "ja") == ja
+    assert result_words(rules, outcome, "en") == en
+    # the store keeps the TD's words; reading them back gives the same words
+    stored = rules.format_result(outcome)
+    assert result_text("shogi", stored, outcome.termination, "ja") == ja
+
+
+def test_chess_results_stay_as_players_write_them() -> None:
+    rules = rules_for("chess")
+    assert result_words(rules, Outcome.win("checkmate", 0), "ja") == "1-0"
+    assert result_text("chess", "1/2-1/2", "agreement", "en") == "1/2-1/2"
+    assert termination_words(rules, "agreement", "ja") == "合意によるドロー"
+
+
+def test_endings_come_from_the_game_else_the_shared_words() -> None:
+    assert ending_text("shogi", "checkmate", "ja") == "詰み"
+    assert ending_text("shogi", "sennichite", "ja") == "引き分け、指し直しなし"
+    assert ending_text("shogi", "adjudication", "ja") == "TDの裁定"  # shared by all
+    assert ending_text("chess", "checkmate", "ja") == "チェックメイト"
+    assert ending_text("chess", "made_up", "ja") == ""  # a template may say it
+
+
+def test_a_game_without_words_of_its_own_falls_back_to_its_result() -> None:
+    """Go's plug-in adds its words (黒5目半勝ち) itself; until then its TD words stand."""
+    go = rules_for("go")
+    if hasattr(go, "result_words"):
+        pytest.skip("go says its results in its own words")
+    assert result_text("go", "B+5.5", "counted", "ja") == "B+5.5"
+
+
+def test_score_lines_in_each_games_words_and_plurals() -> None:
+    assert score_text("shogi", 1, 0, 0, "ja", own=True) == "あなたの通算成績は 1勝 0敗 0引き分け。"
+    assert score_text("chess", 2, 1, 0, "ja", who="山田太郎") == \
+        "山田太郎の通算成績は 2勝 1ドロー 0敗。"
+    assert score_text("chess", 1, 0, 1, "en", who="Ann Smith") == \
+        "Ann Smith's score: 1 win, 0 draws, 1 loss."
+    assert score_text("shogi", 0, 2, 3, "en", own=True) == "Your score: 0 wins, 2 draws, 3 losses."
+    assert "ドロー" not in score_text("shogi", 1, 1, 1, "ja", who="佐藤花子")
+
+
+def test_english_plurals_by_cldr() -> None:
+    assert [count(n, "ply") for n in (0, 1, 2)] == ["0 plies", "1 ply", "2 plies"]
+    assert count(1, "day") == "1 day" and count(3, "day", "ja") == "3日"
+
+
+def test_list_unsubscribe_is_never_an_encoded_word() -> None:
+    msg = EmailMessage(policy=POLICY)
+    web = "https://club.example/unsubscribe/12/" + "a" * 60 + "." + "b" * 40
+    mailto = "mailto:relay+u.abcdefghij@club.example?subject=digest%20off"
+    msg["List-Unsubscribe"] = f"<{web}>, <{mailto}>"
+    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    raw = msg.as_bytes()
+    assert b"=?" not in raw
+    assert f"List-Unsubscribe: <{web}>,\r\n <mailto:".encode() in raw
+    assert b"List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n" in raw
+    assert fold_list("List-Id", "<games.club.example>") == "List-Id: <games.club.example>\r\n"
+    with pytest.raises(ValueError):
+        fold_list("List-Unsubscribe", "<https://club.example/退会>")
+
+
+def test_a_japanese_subject_keeps_its_spaces_and_its_tag() -> None:
+    subject = "[6esw7x] 終局: 佐藤花子 - 山田太郎 先手の勝ち（投了） and more words to fold"
+    msg = EmailMessage(policy=POLICY)
+    msg["Subject"] = subject
+    raw = msg.as_bytes()
+    assert raw.startswith(b"Subject: [6esw7x] =?utf-8?")
+    assert email.message_from_bytes(raw + b"\r\n", policy=policy.default)["Subject"] == subject
+
+
+def test_zones_in_words() -> None:
+    """Issue 26 item 5: a zone as its reader names it (CLDR through Babel), never the id."""
+    from relaybot.mail.zones import zone_name
+
+    assert zone_name("Asia/Tokyo", "ja") == "日本時間"
+    assert zone_name("Asia/Tokyo", "en") == "Japan Time"
+    assert zone_name("Europe/London", "ja") == "イギリス時間"
+    assert zone_name("UTC", "en") == "UTC"
+    assert zone_name("Nowhere/Else", "ja") == "Nowhere/Else"  # unknown: as it is
