@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -29,7 +30,7 @@ from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import crosstable_text, standings
 from relaybot.core.text import display_name
-from relaybot.events import event_results
+from relaybot.events import event_players, event_results, event_standings
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member
@@ -332,6 +333,16 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     for event_id in todo:
         who = dict(players[event_id])
         event = common["events"][event_id]
+        if event.kind in ("league", "salon"):
+            # T3/T4: the starting order, the season's rests and the ratings the event's
+            # own standings read (names as the crosstable writes them)
+            shown = {name: display_name(name, "en") for name in
+                     (m.name for m in event_players(session, event))}
+            common["standings"][event_id] = [
+                replace(row, player=shown.get(row.player, row.player),
+                        results={shown.get(k, k): v for k, v in row.results.items()})
+                for row in event_standings(session, event)]
+            continue
         results = event_results(finished[event_id], who)  # every game's own results
         order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
         common["standings"][event_id] = standings(list(who.values()), results, order)

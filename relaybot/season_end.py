@@ -4,7 +4,8 @@ After the last day of a season's sixth month every unfinished game of it ends: t
 to move that has not been heard from for 10 days or more loses alone (rule 8: 「10日以上
 連絡が無く、そのまま対局終了期限を迎えた場合…音信不通になったほうを切れ負け、相手を勝ちとする」),
 otherwise both lose (rule 12: 「それまでに終わらない対局は、双方の負けとする」). Then the
-season is over: the S class's winner is 名人 (rule 13). Results stand when a game ends;
+season is over: the S class's winner is 名人 (rule 13) and every player gets the final
+standings (rule 19, :mod:`relaybot.season_reports`). Results stand when a game ends;
 nobody has to report them.
 """
 
@@ -20,6 +21,7 @@ from relaybot.core.clocks import local_day
 from relaybot.core.game import Outcome, Termination
 from relaybot.core.seasons import silent_loses
 from relaybot.pipeline.lifecycle import end_game, load_game
+from relaybot.season_reports import final_reports
 from relaybot.seasons import award_meijin, season_games
 from relaybot.store.models import Season
 
@@ -48,4 +50,5 @@ def end_seasons(session: Session, cfg: Config, now: datetime) -> int:
         season.ended_at = now
         session.flush()
         award_meijin(session, season)
+        final_reports(session, cfg, season, now)  # rule 19: every player's final mail
     return ended

@@ -25,6 +25,7 @@ from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.season_end import end_seasons
+from relaybot.season_reports import progress_reports
 from relaybot.store.db import Store
 from relaybot.store.models import Game
 from relaybot.upkeep import forget_raw, td_summary
@@ -43,6 +44,8 @@ def sweep(store: Store, cfg: Config, now: datetime) -> int:
         queued += td_summary(session, cfg, now)
         forget_raw(session, cfg, now, str(store.engine.url))
         # T3 (seed 002 rules 8, 12): a season past its last day ends its games
+        # rules 19, 20: each month's progress to the classes' secretaries and the TD
+        queued += progress_reports(session, cfg, now)
         queued += 3 * end_seasons(session, cfg, now)
     while True:
         with store.session() as session:

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from relaybot.mail.kinds import ERROR_PREFIX, ERRORS, KINDS
 from relaybot.store.models import Game, Member, Outbox
-from tests.sample_club import EVENT, MEMBERS, build, every_kind
+from tests.sample_club import EVENT, LEAGUE, MEMBERS, build, every_kind
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +40,9 @@ THEIRS = ("May I claim a draw by repetition later?", "Yes, when it happens.", EV
           "iCalendar",  # ... and a format's name, as PGN or FEN
           "Quarantine", "ValueError: sample failure",  # an IMAP folder, an error
           # the remote SMTP server's answer to an undeliverable mail
-          "Recipient address rejected: User unknown in virtual mailbox table")
+          "Recipient address rejected: User unknown in virtual mailbox table",
+          # the league's players (a season of the shogi net league)
+          *(m.name for m in LEAGUE), "Kate Jones", "Sam Green")
 
 
 def english_words(text: str, game_ids: set[str]) -> list[str]:
@@ -48,8 +50,9 @@ def english_words(text: str, game_ids: set[str]) -> list[str]:
     links, acronyms such as TD or SAN, game ids, the ``td:`` keyword)."""
     found = []
     for line in text.splitlines():
-        if line.startswith(("[", "FEN:", "SFEN:", ">")) or SGF.match(line):
-            continue  # PGN tags, SGF and the position string are formats; ">" quotes a mail
+        if line.startswith(("[", "FEN:", "SFEN:", ">", "#KIF ")) or SGF.match(line):
+            continue  # PGN tags, SGF, KIF's header and the position string are formats;
+            # ">" quotes a mail
         line = line.replace("Re: [", "[")  # a quoted mail's subject
         line = URL.sub(" ", line)
         for phrase in THEIRS:
@@ -144,7 +147,7 @@ def test_names_as_each_language_writes_them(mails: list[tuple[str, str, EmailMes
             assert first.endswith("様") and " 様" not in first, (kind, first)
         else:
             assert first.startswith("Dear ") and "," not in first[5:-1], (kind, first)
-        for member in MEMBERS:
+        for member in (*MEMBERS, *LEAGUE):
             assert f"Dear {member.name}" not in text
 
 

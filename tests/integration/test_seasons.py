@@ -238,3 +238,41 @@ def test_t3_rule10_a_question_stops_no_clock_in_a_league(store: Store, db_url: s
         s.flush()
         _, pauses = game_ledger(s, GameFile.load(s, game))
         assert pauses != []
+
+
+def test_t3_rule19_rule20_month_end_progress_and_the_final_standings(
+        store: Store, db_url: str) -> None:
+    """Rule 19 「1か月毎(月末)に対局の進行状況を会議室、または、クラス幹事に報告する」; rule 20
+    「各クラスで、参加者の中から、クラス幹事を決める」: at each month's end the secretary of S
+    (s8) gets S's progress and the TD every class's, once; at the season's end every player
+    gets their class's final standings and their place next season."""
+    from relaybot.season_reports import progress_reports
+    from relaybot.store.models import Outbox
+
+    classes = {c: _members(store, db_url, c.lower(), 8) for c in ("S", "A", "B")}
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        create_season(s, cfg, SeasonInput("第2期", date(2027, 1, 1), list(classes.items()),
+                                          secretaries={"S": "s8@example.jp"}), NOW)
+        first = season_games(s, find_season(s, "第2期"))[0]
+        _win(first, 0)
+    jan30 = datetime(2027, 1, 30, 3, tzinfo=UTC)
+    jan31 = datetime(2027, 1, 31, 3, tzinfo=UTC)  # noon of the month's last day in Tokyo
+    with store.session() as s:
+        assert progress_reports(s, cfg, jan30) == 0
+        assert progress_reports(s, cfg, jan31) == 2  # s8 for S, the TD for all
+        assert progress_reports(s, cfg, jan31 + timedelta(days=1)) == 0  # once a month
+        rows = s.scalars(select(Outbox).where(Outbox.kind == "season_progress")
+                         .order_by(Outbox.id)).all()
+        assert [r.recipient for r in rows] == ["s8@example.jp", "td@club.example"]
+        secretary = rows[0].raw.decode(errors="replace")
+        assert progress_reports(s, cfg, datetime(2027, 2, 28, 3, tzinfo=UTC)) == 2
+    assert "1 game(s) finished, 27 in progress" not in secretary  # Japanese: her language
+    with store.session() as s:
+        ended = end_seasons(s, cfg, END)
+        assert ended == 3 * 28 - 1
+        finals = s.scalars(select(Outbox).where(Outbox.kind == "season_final")).all()
+        assert sorted(r.recipient for r in finals) == sorted(
+            e for c in classes.values() for e in c)
+        assert end_seasons(s, cfg, END + timedelta(days=1)) == 0
+        assert len(s.scalars(select(Outbox).where(Outbox.kind == "season_final")).all()) == 24
