@@ -276,3 +276,47 @@ def test_t3_rule19_rule20_month_end_progress_and_the_final_standings(
             e for c in classes.values() for e in c)
         assert end_seasons(s, cfg, END + timedelta(days=1)) == 0
         assert len(s.scalars(select(Outbox).where(Outbox.kind == "season_final")).all()) == 24
+
+
+def test_t3_rule16_a_mating_line_sent_before_the_end_wins_when_it_was_sent(
+        store: Store, db_url: str) -> None:
+    """Rule 16 「その返信が期限内になくても、詰みの先読みが正しければ、それを送信した時点で勝ち
+    とする」: s1 sends ▲２二銀打 with the line that mates after every defence (△１二玉
+    ▲１三金打) on 25 June; no answer comes by the end: s1 wins on 25 June. s3 sent the
+    same on 1 June, far from the deadline: the line binds nobody, and s4, silent since,
+    loses on time at the end (rule 8) instead."""
+    from relaybot.games import rules_for
+
+    shogi = rules_for("shogi")
+    board = shogi.load("8k/9/7P1/9/9/9/9/9/4K4 b GS 1")
+    shogi.play(board, "S*2b")
+    after = shogi.save(board)
+    _season(store, db_url)
+    pairs = {}
+    with store.session() as s:
+        ids = {m.email: m.id for m in s.scalars(select(Member))}
+        for g in season_games(s, find_season(s, "第2期")):
+            for a, b, sent in (("s1", "s2", 25), ("s3", "s4", 1)):
+                if (g.side0_id, g.side1_id) in ((ids[f"{a}@example.jp"], ids[f"{b}@example.jp"]),
+                                                (ids[f"{b}@example.jp"], ids[f"{a}@example.jp"])):
+                    pairs[a] = g.id
+                    g.side0_id, g.side1_id = ids[f"{a}@example.jp"], ids[f"{b}@example.jp"]
+                    g.position, g.plies, g.ply_count = after, "S*2b", 1
+                    g.proposals, g.proposals_by = [["1a1b", "G*1c"]], 0
+                    s.add(Move(game_id=g.id, ply=0, canon="S*2b", text="２二銀打",
+                               keys="S*2b", sent_at=datetime(2027, 6, sent, 3, tzinfo=UTC)))
+    with store.session() as s:
+        # the record of this made-up position cannot be written: the outcome is read
+        # as the season's end decides it
+        from relaybot.pipeline.lifecycle import load_game
+        from relaybot.season_end import final_outcome
+
+        got = {}
+        for who, day in (("s1", 25), ("s3", 1)):
+            game = s.get(Game, pairs[who])
+            assert game is not None
+            outcome, when = final_outcome(load_game(s, game, END), date(2027, 6, day),
+                                          date(2027, 6, 30))
+            got[who] = (outcome.winner, outcome.termination, when)
+    assert got["s1"] == (0, "adjudication", date(2027, 6, 25))
+    assert got["s3"] == (0, "time", date(2027, 6, 30))
