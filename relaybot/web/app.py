@@ -2,7 +2,8 @@
 
 Pages: ``/`` (events and games), ``/games/<id>`` (``?side=0|1``: the board from that
 side's seat), ``/games/<id>/record`` (the record file), ``/events/<name>`` (the name
-URL-encoded), ``/players/<id>`` and ``/players/<id>/calendar.ics``. The language is
+URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/players/<id>`` and
+``/players/<id>/calendar.ics``. The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
 unsubscribe of the weekly digest; its GET only shows a button that posts it.
@@ -28,6 +29,7 @@ from relaybot.store.models import Event, Game, Member
 from relaybot.views import UNSUBSCRIBE_SCOPE
 from relaybot.web import data
 from relaybot.web.calendar import feed
+from relaybot.web.season import find_season_named, season_page
 
 LANG_COOKIE = "lang"
 MAX_ID = 2**31 - 1  # the largest id the members table holds (INTEGER)
@@ -109,6 +111,14 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 return missing(request)
             return page(request, "event", **data.event_page(session, row, lang))
 
+    async def season(request: Request) -> Response:
+        lang = choose_lang(request, cfg.bot.language)
+        with store.session() as session:
+            row = find_season_named(session, request.path_params["name"])
+            if row is None:
+                return missing(request)
+            return page(request, "season", **season_page(session, row, lang))
+
     def _game(session: Any, request: Request) -> Game | None:
         game_id = request.path_params["id"]
         if "\x00" in game_id:  # PostgreSQL refuses NUL in text: an error, not a miss
@@ -169,6 +179,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/games/{id}", game),
         Route("/games/{id}/record", record),
         Route("/events/{name:path}", event),
+        Route("/seasons/{name:path}", season),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),
