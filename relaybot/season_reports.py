@@ -10,8 +10,9 @@ results, the games in progress with the side to move and the days left on each s
 At the season's end every player of it gets one mail: their class's final standings,
 their own outcome and the class they play in next season.
 
-Every mail has a dedupe key (season, class, month, reader), so a sweep repeated after a
-crash or a restart never sends one twice.
+A season remembers the last month reported (``seasons.reported_to``), so the sweep reads
+its games once a month; every mail also has a dedupe key (season, month, class, reader),
+so a sweep repeated after a crash or a restart never sends one twice.
 """
 
 from __future__ import annotations
@@ -103,6 +104,9 @@ def progress_reports(session: Session, cfg: Config, now: datetime) -> int:
         if month is None or today > season.end_date:
             continue  # after the last day the season ends: the final mails say it all
         number, month_end = month
+        if season.reported_to is not None and season.reported_to >= month_end:
+            continue  # this month's reports are out: no game is read again
+        season.reported_to = month_end
         names = {m.id: m.name for m in session.scalars(
             select(Member).join(SeasonPlayer, SeasonPlayer.member_id == Member.id)
             .where(SeasonPlayer.season_id == season.id))}
