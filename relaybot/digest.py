@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -29,7 +30,7 @@ from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
 from relaybot.core.text import display_name
-from relaybot.events import event_results
+from relaybot.events import event_players, event_results, event_standings
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import Mail, emit, to_member
@@ -46,6 +47,7 @@ from relaybot.store.models import (
     Move,
     Question,
     RatingChange,
+    SeasonClass,
 )
 from relaybot.views import unsubscribe_path, unsubscribe_token
 from relaybot.wording import result_text
@@ -221,6 +223,9 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     for seat in session.scalars(select(EventPlayer).where(EventPlayer.member_id.in_(ids))):
         seats[seat.member_id].append(seat.event_id)
     _standings(session, common, {e for events in seats.values() for e in events})
+    # T3 (issue 24 item 9): a league class's reader sees their own place in it
+    letters = dict(session.execute(select(SeasonClass.event_id, SeasonClass.letter).where(
+        SeasonClass.event_id.in_({e for events in seats.values() for e in events}))).all())
 
     by_member: dict[int, list[Game]] = defaultdict(list)
     for game in games:
@@ -265,7 +270,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                 if g.event in {common["events"][x].name for x in seats.get(member.id, [])}
                 or member.id in (g.side0_id, g.side1_id)],
             "standings": [
-                {"event": common["events"][e].name, "table": _table(common, e, member.lang)}
+                {"event": common["events"][e].name, "table": _table(common, e, member.lang),
+                 "place": _place(common, e, member, letters.get(e))}
                 for e in seats.get(member.id, [])
             ],
             "ratings": [
@@ -333,9 +339,34 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     for event_id in todo:
         who = dict(players[event_id])
         event = common["events"][event_id]
+        if event.kind in ("league", "salon"):
+            # T3/T4: the starting order, the season's rests and the ratings the event's
+            # own standings read (names as the crosstable writes them)
+            shown = {name: display_name(name, "en") for name in
+                     (m.name for m in event_players(session, event))}
+            common["standings"][event_id] = [
+                replace(row, player=shown.get(row.player, row.player),
+                        results={shown.get(k, k): v for k, v in row.results.items()})
+                for row in event_standings(session, event)]
+            continue
         results = event_results(finished[event_id], who)  # every game's own results
         order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
         common["standings"][event_id] = standings(list(who.values()), results, order)
+
+
+def _place(common: dict[str, Any], event_id: int, member: Member,
+           letter: str | None) -> dict[str, Any] | None:
+    """The member's standing in a league class (T3): class, rank of how many, wins
+    (千日手・持将棋 as 0.5) and losses; None for an event that is no season's class."""
+    if letter is None:
+        return None
+    rows = common["standings"][event_id]
+    me = display_name(member.name, "en")
+    row = next((r for r in rows if r.player == me), None)
+    if row is None:
+        return None
+    return {"class": letter, "rank": row.rank, "size": len(rows),
+            "wins": f"{row.points:g}", "losses": row.losses}
 
 
 def _table(common: dict[str, Any], event_id: int, lang: str) -> str:

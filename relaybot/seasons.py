@@ -2,7 +2,10 @@
 league events, its standings and outcomes, the next season, the titles.
 
 The rules themselves are pure, in :mod:`relaybot.core.seasons`; this module reads and
-writes the tables (``seasons``, ``season_classes``, ``season_players``).
+writes the tables (``seasons``, ``season_classes``, ``season_players``). The season's end
+is :mod:`relaybot.season_end`, its reports (rules 19, 20) :mod:`relaybot.season_reports`,
+its web page :mod:`relaybot.web.season`; a mating line binds near a game's deadline
+(rule 16) in :mod:`relaybot.pipeline.play`.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.season_end import end_seasons
+from relaybot.season_reports import progress_reports
 from relaybot.store.db import Store
 from relaybot.store.models import Game
 from relaybot.upkeep import forget_raw, td_summary
@@ -43,6 +44,8 @@ def sweep(store: Store, cfg: Config, now: datetime) -> int:
         queued += td_summary(session, cfg, now)
         forget_raw(session, cfg, now, str(store.engine.url))
         # T3 (seed 002 rules 8, 12): a season past its last day ends its games
+        # rules 19, 20: each month's progress to the classes' secretaries and the TD
+        queued += progress_reports(session, cfg, now)
         queued += 3 * end_seasons(session, cfg, now)
     while True:
         with store.session() as session:
@@ -101,8 +104,16 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
                  "player": player.name, "colour": td_side(gf, plan.silent, cfg.bot.language),
                  "email": player.email, "ledgers": ledgers(gf, cfg.bot.language),
                  "relayed": (local_day(relayed, player.tz).isoformat()
-                             if relayed else gf.game.start_date.isoformat())}), now)
+                             if relayed else gf.game.start_date.isoformat()),
+                 "results": _results(gf, cfg.bot.language)}), now)
     return 1 if row is not None else 0
+
+
+def _results(gf: GameFile, lang: str) -> str:
+    """The results the TD may write for this game, in the TD's language (the game's own:
+    shogi 先手勝ち..., go B+3.5...; chess 1-0...)."""
+    rule_set = gf.rules.rule_set
+    return rule_set.result_words_ja if lang == "ja" else rule_set.result_words
 
 
 def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int:
@@ -112,6 +123,7 @@ def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"duration:{gf.game.id}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "start": gf.game.start_date.isoformat(), "game_kind": gf.rules.kind,
+                 "results": _results(gf, cfg.bot.language),
                  "record": moves_in(gf.rules, gf.rules.format_record(gf.plies, "san") or "-",
                                     cfg.bot.language)}), now)
     return 1 if row is not None else 0

@@ -265,6 +265,52 @@ def every_kind(club: SampleClub) -> None:
     club.deliver(club.cfg.bot.td, club.cfg.bot.address,
                  f"result {corrected} 0-1\n裁定 {go} B+4.5\nadjudicate {drawn} 1-0\n"
                  f"forfeit {corrected}", days=0.1, subject="rulings", dmarc="pass")
+    _season(club)
+
+
+LEAGUE = [  # four more shogi players: with the club's four, a class S of eight
+    MemberInput("鈴木, 一郎", "suzuki@example.jp", lang="ja"),
+    MemberInput("Jones, Kate", "jones@example.org", lang="en", tz="Europe/London"),
+    MemberInput("高橋, 次郎", "takahashi@example.jp", lang="ja"),
+    MemberInput("Green, Sam", "green@example.org", lang="en", tz="America/New_York"),
+]
+
+
+def _season(club: SampleClub) -> None:
+    """A season of the shogi net league (seed 002) with one class of eight, Ann Smith
+    its secretary: a game won in the first month, the month's progress report to her and
+    the TD, then the season's end (the rest unfinished: both lose) and every player's
+    final standings."""
+    from relaybot.runner import run_scheduled
+    from relaybot.seasons import SeasonInput, create_season, season_games
+
+    swap = any(m.email == EMAILS[0] and m.lang == "en" for m in _members(club))
+    with club.store.session() as session:
+        for m in LEAGUE:
+            person = dataclasses.replace(m, lang="en" if m.lang == "ja" else "ja") \
+                if swap else m
+            club.members[m.email] = add_member(session, club.cfg, person, club.now).id
+        start = (club.now.date().replace(day=1) + timedelta(days=32)).replace(day=1)
+        season, games = create_season(session, club.cfg, SeasonInput(
+            "第2期", start, [("S", EMAILS + [m.email for m in LEAGUE])],
+            secretaries={"S": EMAILS[1]}), club.now)
+        for game in games:
+            start_mails(session, club.cfg, game, club.now)
+        first = season_games(session, season)[0].id
+    club.now = datetime(start.year, start.month, 10, 1, tzinfo=UTC)
+    sente, gote = club.sides(first)
+    club.send(sente, first, "1 ▲７六歩", days=0.1)
+    club.send(gote, first, "投了", days=0.1)
+    month_end = (start + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    run_scheduled(club.store, club.cfg, datetime(month_end.year, month_end.month,
+                                                 month_end.day, 3, tzinfo=UTC))
+    club.now = datetime(start.year, start.month, 1, tzinfo=UTC) + timedelta(days=200)
+    run_scheduled(club.store, club.cfg, club.now)
+
+
+def _members(club: SampleClub) -> list[Member]:
+    with club.store.session() as session:
+        return list(session.scalars(select(Member)))
 
 
 def _undeliverable(club: SampleClub) -> None:

@@ -184,6 +184,8 @@ class Mail:
     allow_claims: bool
     conditionals: Sequence[Conditional]  # the opponent's, binding the sender's reply (J16)
     mode: str  # the game's proposal mode: binding, optional or off (J16)
+    line_near: bool  # the opponent's proposals were sent near the deadline (rule 16)
+    near: bool  # this mail comes near the deadline (seed 002 rule 16)
     penalty: int  # J5: the game's cost of a wrong move (5 days in chess; seed 002 rule 17: none)
     notes: tuple[str, ...]  # said in every verdict ("fullwidth")
 
@@ -239,6 +241,8 @@ def decide(
     conditionals: Sequence[Conditional] = (),
     mode: str = "binding",
     intent: Intent | None = None,
+    line_near: bool = True,
+    near: bool = True,
 ) -> Verdict:
     """Decide what one mail from the player of side ``sender`` does to ``game``.
 
@@ -247,9 +251,15 @@ def decide(
     when the caller has read them already (they are read once per mail). The checks of
     :data:`CHECKS` run in order; the first that answers makes the verdict, a value made
     once; a mail none of them answers has no new move.
+
+    Seed 002 rule 16: where proposals are optional, a mating line that answers every
+    defence binds only when it was sent near the game's deadline (「対局期限が迫っていて、
+    詰みを読み切り、詰みの先読みを行った場合、その先読みは無視できない」): ``line_near`` for
+    the opponent's proposals (sent with the last move), ``near`` for this mail's own.
     """
     mail = _read(rules, game, sender, text, letters=letters, allow_claims=allow_claims,
-                 conditionals=conditionals, mode=mode, intent=intent)
+                 conditionals=conditionals, mode=mode, intent=intent,
+                 line_near=line_near, near=near)
     for check in CHECKS:
         verdict = check(mail)
         if verdict is not None:
@@ -268,6 +278,8 @@ def _read(
     conditionals: Sequence[Conditional],
     mode: str,
     intent: Intent | None,
+    line_near: bool = True,
+    near: bool = True,
 ) -> Mail:
     """The mail's keywords and record, read once for every check."""
     if intent is None:
@@ -277,7 +289,7 @@ def _read(
     record = rules.extract_record(rules.strip_proposals(strip_lines(text, intent.keyword_lines)))
     return Mail(rules=rules, game=game, sender=sender, text=text, distinct=distinct,
                 intent=intent, record=record, letters=letters, allow_claims=allow_claims,
-                conditionals=conditionals, mode=mode,
+                conditionals=conditionals, mode=mode, line_near=line_near, near=near,
                 penalty=rules.rule_set.bad_move_penalty,
                 notes=("fullwidth",) if record.fullwidth else ())
 
@@ -540,8 +552,8 @@ def _mode(mode: str) -> Mode:
 def _read_reply(m: Mail) -> FollowResult:
     """The new tokens read on the stored position. With no proposal binding the sender
     and one token (the common case) the move is parsed here; otherwise the proposals
-    are followed (J16; seed 002 rule 16: a mating line binds even where proposals are
-    optional, and a contradiction costs what a wrong move costs, J21)."""
+    are followed (J16; seed 002 rule 16: a mating line sent near the deadline binds even
+    where proposals are optional, and a contradiction costs what a wrong move costs, J21)."""
     if not m.conditionals and len(m.new_tokens) == 1:
         try:
             ply = m.rules.parse(m.board, m.new_tokens[0], m.letters)
@@ -549,7 +561,8 @@ def _read_reply(m: Mail) -> FollowResult:
             return FollowResult(kind="bad_move", error=exc)
         return FollowResult(kind="move", steps=[FollowStep(ply, "", False, True, 0)])
     bound = _mode(m.mode)
-    mating = bound == "optional" and forces_win(m.rules, m.board, m.conditionals, m.opponent)
+    mating = (bound == "optional" and m.line_near
+              and forces_win(m.rules, m.board, m.conditionals, m.opponent))
     result = follow(m.rules, m.conditionals, m.new_tokens, m.board, m.letters,
                     "binding" if mating else bound)
     if result.kind == "contradiction" and mating:
@@ -587,7 +600,8 @@ def _play(m: Mail) -> Moved:
         lines = rules.read_proposals(strip_lines(m.text, m.intent.keyword_lines), m.record)
         if lines:
             accepted, rejected = validate(rules, position, lines, m.letters)
-            if m.mode == "optional" and forces_win(rules, position, accepted, m.sender):
+            if m.mode == "optional" and m.near and forces_win(rules, position, accepted,
+                                                              m.sender):
                 notes.append("mating_line")
     return Moved(new_plies=plies, new_keys=keys, new_texts=texts,
                  auto=[not step.written for step in result.steps], nonstandard=nonstandard,

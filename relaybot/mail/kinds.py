@@ -48,7 +48,8 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "hold_again": ("確認か取消かのお尋ね", "confirmation request asked again"),
     "hold_gone": ("確認するメールがないことの通知", "nothing left to confirm"),
     "hold_cancelled": ("保留メールの取り消し", "held mail cancelled"),
-    # to a tournament director
+    "season_final": ("順位戦の最終成績", "league final standings"),
+    # to a tournament director (and a league class's secretary)
     "td_confirm": ("TD コマンドの処理結果", "TD command results"),
     "td_leave": ("休戦の届け・承認の依頼", "leave notice or approval request"),
     "td_question": ("対局者からの質問", "question from a player"),
@@ -60,6 +61,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "td_delivery": ("配送できなかったメール", "undeliverable mail"),
     "td_bounces": ("配送エラーが続く会員", "repeated bounces"),
     "td_summary": ("上限を超えたメールの一覧", "held mail summary"),
+    "season_progress": ("順位戦の途中経過", "league progress report"),
     # to the operator
     "quarantine": ("隔離したメール", "quarantined mail"),
 })

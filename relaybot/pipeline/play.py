@@ -9,17 +9,19 @@ apart so that a mail with several games (J17) answers once for all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.books import compute
 from relaybot.config import Config
-from relaybot.core.clocks import Overrun, local_day
+from relaybot.core.clocks import Overrun, adjudication_day, local_day
 from relaybot.core.conditionals import Conditional
 from relaybot.core.game import Outcome, Termination, moves_in
 from relaybot.core.intent import Intent
 from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.core.seasons import near_deadline
 from relaybot.core.text import display_name
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
@@ -35,7 +37,7 @@ from relaybot.pipeline.lifecycle import (
     refresh_due,
 )
 from relaybot.pipeline.requests import end_leave_by_move
-from relaybot.store.models import Inbound, Move
+from relaybot.store.models import Event, Game, Inbound, Move, Season, SeasonClass
 
 ERROR_KINDS = {
     "sync_error", "bad_move", "contradiction", "not_your_turn", "too_many_moves", "no_move",
@@ -79,8 +81,16 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
         [Conditional(plies=tuple(line)) for line in game.proposals or []]
         if game.proposals_by == 1 - colour else []
     )
+    # seed 002 rule 16: a mating line binds when sent near the game's deadline; the
+    # opponent's was sent with the last move
+    deadline = game_deadline(session, game)
+    line_day = (_day(cfg, gf.books.last_sent_at)
+                if gf.books is not None and gf.books.last_sent_at is not None
+                else _day(cfg, _aware(gf.moves[-1].sent_at)) if gf.moves else game.start_date)
     verdict = decide(gf.rules, stored, colour, text, letters=member.letters,
-                     conditionals=binding, mode=game.conditionals, intent=intent)
+                     conditionals=binding, mode=game.conditionals, intent=intent,
+                     line_near=near_deadline(line_day, deadline),
+                     near=near_deadline(_day(cfg, got.arrived), deadline))
     words = replies.own_words(gf, text, verdict)
     _penalties(session, gf, colour, verdict, got, now)
     if verdict.kind in ERROR_KINDS:
@@ -246,6 +256,20 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
             dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"
                        f"{'/'.join(verdict.declared.stated)}"))
     return mails
+
+
+def game_deadline(session: Session, game: Game) -> date | None:
+    """A game's last day: its season's end for a game of the shogi league (seed 002 rule
+    12), else the day it goes to the TD for adjudication (J14)."""
+    end = session.scalar(select(Season.end_date)
+                         .join(SeasonClass, SeasonClass.season_id == Season.id)
+                         .join(Event, Event.id == SeasonClass.event_id)
+                         .where(Event.name == game.event)) if game.event else None
+    return end if end is not None else adjudication_day(game.start_date)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _day(cfg: Config, moment: datetime) -> date:

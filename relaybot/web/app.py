@@ -5,7 +5,8 @@ side's seat, with a replay of its moves), ``/games/<id>/board/<ply>`` (the pictu
 the position after that many plies, as the mail draws it; ``?form=text``: the board
 as text), ``/games/<id>/record`` (the
 record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
-URL-encoded), ``/players/<id>`` and ``/players/<id>/calendar.ics``. The language is
+URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/players/<id>`` and
+``/players/<id>/calendar.ics``. The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
 unsubscribe of the weekly digest; its GET only shows a button that posts it.
@@ -38,6 +39,7 @@ from relaybot.store.models import Event, Game, Member
 from relaybot.views import UNSUBSCRIBE_SCOPE
 from relaybot.web import data
 from relaybot.web.calendar import feed
+from relaybot.web.season import find_season_named, season_page
 
 LOG = logging.getLogger("relaybot.web")
 LANG_COOKIE = "lang"
@@ -150,6 +152,14 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 return missing(request)
             return page(request, "event", **data.event_page(session, row, lang, now()))
 
+    async def season(request: Request) -> Response:
+        lang = choose_lang(request, cfg.bot.language)
+        with store.session() as session:
+            row = find_season_named(session, request.path_params["name"])
+            if row is None:
+                return missing(request)
+            return page(request, "season", **season_page(session, row, lang, now()))
+
     def _game(session: Any, request: Request) -> Game | None:
         game_id = request.path_params["id"]
         if "\x00" in game_id:  # PostgreSQL refuses NUL in text: an error, not a miss
@@ -213,6 +223,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/games/{id}/board/{ply}", board),
         Route("/static/{name}", static),
         Route("/events/{name:path}", event),
+        Route("/seasons/{name:path}", season),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),

@@ -238,3 +238,85 @@ def test_t3_rule10_a_question_stops_no_clock_in_a_league(store: Store, db_url: s
         s.flush()
         _, pauses = game_ledger(s, GameFile.load(s, game))
         assert pauses != []
+
+
+def test_t3_rule19_rule20_month_end_progress_and_the_final_standings(
+        store: Store, db_url: str) -> None:
+    """Rule 19 「1か月毎(月末)に対局の進行状況を会議室、または、クラス幹事に報告する」; rule 20
+    「各クラスで、参加者の中から、クラス幹事を決める」: at each month's end the secretary of S
+    (s8) gets S's progress and the TD every class's, once; at the season's end every player
+    gets their class's final standings and their place next season."""
+    from relaybot.season_reports import progress_reports
+    from relaybot.store.models import Outbox
+
+    classes = {c: _members(store, db_url, c.lower(), 8) for c in ("S", "A", "B")}
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        create_season(s, cfg, SeasonInput("第2期", date(2027, 1, 1), list(classes.items()),
+                                          secretaries={"S": "s8@example.jp"}), NOW)
+        first = season_games(s, find_season(s, "第2期"))[0]
+        _win(first, 0)
+    jan30 = datetime(2027, 1, 30, 3, tzinfo=UTC)
+    jan31 = datetime(2027, 1, 31, 3, tzinfo=UTC)  # noon of the month's last day in Tokyo
+    with store.session() as s:
+        assert progress_reports(s, cfg, jan30) == 0
+        assert progress_reports(s, cfg, jan31) == 2  # s8 for S, the TD for all
+        assert progress_reports(s, cfg, jan31 + timedelta(days=1)) == 0  # once a month
+        rows = s.scalars(select(Outbox).where(Outbox.kind == "season_progress")
+                         .order_by(Outbox.id)).all()
+        assert [r.recipient for r in rows] == ["s8@example.jp", "td@club.example"]
+        secretary = rows[0].raw.decode(errors="replace")
+        assert progress_reports(s, cfg, datetime(2027, 2, 28, 3, tzinfo=UTC)) == 2
+    assert "1 game(s) finished, 27 in progress" not in secretary  # Japanese: her language
+    with store.session() as s:
+        ended = end_seasons(s, cfg, END)
+        assert ended == 3 * 28 - 1
+        finals = s.scalars(select(Outbox).where(Outbox.kind == "season_final")).all()
+        assert sorted(r.recipient for r in finals) == sorted(
+            e for c in classes.values() for e in c)
+        assert end_seasons(s, cfg, END + timedelta(days=1)) == 0
+        assert len(s.scalars(select(Outbox).where(Outbox.kind == "season_final")).all()) == 24
+
+
+def test_t3_rule16_a_mating_line_sent_before_the_end_wins_when_it_was_sent(
+        store: Store, db_url: str) -> None:
+    """Rule 16 「その返信が期限内になくても、詰みの先読みが正しければ、それを送信した時点で勝ち
+    とする」: s1 sends ▲２二銀打 with the line that mates after every defence (△１二玉
+    ▲１三金打) on 25 June; no answer comes by the end: s1 wins on 25 June. s3 sent the
+    same on 1 June, far from the deadline: the line binds nobody, and s4, silent since,
+    loses on time at the end (rule 8) instead."""
+    from relaybot.games import rules_for
+
+    shogi = rules_for("shogi")
+    board = shogi.load("8k/9/7P1/9/9/9/9/9/4K4 b GS 1")
+    shogi.play(board, "S*2b")
+    after = shogi.save(board)
+    _season(store, db_url)
+    pairs = {}
+    with store.session() as s:
+        ids = {m.email: m.id for m in s.scalars(select(Member))}
+        for g in season_games(s, find_season(s, "第2期")):
+            for a, b, sent in (("s1", "s2", 25), ("s3", "s4", 1)):
+                if (g.side0_id, g.side1_id) in ((ids[f"{a}@example.jp"], ids[f"{b}@example.jp"]),
+                                                (ids[f"{b}@example.jp"], ids[f"{a}@example.jp"])):
+                    pairs[a] = g.id
+                    g.side0_id, g.side1_id = ids[f"{a}@example.jp"], ids[f"{b}@example.jp"]
+                    g.position, g.plies, g.ply_count = after, "S*2b", 1
+                    g.proposals, g.proposals_by = [["1a1b", "G*1c"]], 0
+                    s.add(Move(game_id=g.id, ply=0, canon="S*2b", text="２二銀打",
+                               keys="S*2b", sent_at=datetime(2027, 6, sent, 3, tzinfo=UTC)))
+    with store.session() as s:
+        # the record of this made-up position cannot be written: the outcome is read
+        # as the season's end decides it
+        from relaybot.pipeline.lifecycle import load_game
+        from relaybot.season_end import final_outcome
+
+        got = {}
+        for who, day in (("s1", 25), ("s3", 1)):
+            game = s.get(Game, pairs[who])
+            assert game is not None
+            outcome, when = final_outcome(load_game(s, game, END), date(2027, 6, day),
+                                          date(2027, 6, 30))
+            got[who] = (outcome.winner, outcome.termination, when)
+    assert got["s1"] == (0, "adjudication", date(2027, 6, 25))
+    assert got["s3"] == (0, "time", date(2027, 6, 30))

@@ -171,12 +171,16 @@ def test_nyugyoku_declaration_by_mail_ends_in_jishogi(club: Club) -> None:
     assert "   1 持将棋\nまで0手で持将棋\n" in kif
 
 
-def test_j16_a_mating_line_by_mail_binds_in_the_league(club: Club) -> None:
-    """Seed 002 rule 16: proposals are optional in the league, but a mating line that
-    answers every defence cannot be ignored. Both players are told so, each in their
-    language (the bot playing the answer is tests/unit/test_mating_lines.py: a record
-    from this made-up position could not be written)."""
-    from relaybot.store.models import Game
+def test_j16_rule16_a_mating_line_by_mail_binds_near_the_seasons_end(club: Club) -> None:
+    """Seed 002 rule 16 「対局期限が迫っていて、詰みを読み切り、詰みの先読みを行った場合、その
+    先読みは無視できない」: proposals are optional in the league, but a mating line that
+    answers every defence, sent in the season's last days, cannot be ignored. Both
+    players are told so, each in their language (the bot playing the answer, and the
+    same line far from the deadline, are tests/unit/test_mating_lines.py: a record from
+    this made-up position could not be written)."""
+    from datetime import timedelta
+
+    from relaybot.store.models import Event, Game, Season, SeasonClass
 
     sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
     gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")
@@ -185,6 +189,17 @@ def test_j16_a_mating_line_by_mail_binds_in_the_league(club: Club) -> None:
         game = session.get(Game, game_id)
         assert game is not None and game.conditionals == "optional"
         game.position = "8k/9/7P1/9/9/9/9/9/4K4 b GS 1"
+        # the game is one of a league class whose season ends in five days
+        today = club.clock.date()
+        season = Season(name="第2期", start_date=today.replace(day=1),
+                        end_date=today + timedelta(days=5), created_at=club.clock)
+        event = Event(name="第2期S級", kind="league", start_date=today,
+                      created_at=club.clock)
+        session.add_all([season, event])
+        session.flush()
+        session.add(SeasonClass(season_id=season.id, letter="S", position=0,
+                                event_id=event.id))
+        game.event = event.name
     sente.send("1 ▲２二銀打\nもし △１二玉 なら ▲１三金打\n")
     club.cycle()
     assert "詰みの先読みです。相手は無視できず" in body_of(sente.inbox()[-1])

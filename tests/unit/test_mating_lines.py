@@ -78,3 +78,44 @@ def test_j16_a_line_that_does_not_mate_stays_optional() -> None:
     reply = decide(SHOGI, after, 1, "2 △１二玉\n", conditionals=list(verdict.new_conditionals),
                    mode="optional")
     assert reply.new_plies == ["1a1b"] and reply.outcome is None  # the answer not played
+
+
+def test_rule16_a_mating_line_far_from_the_deadline_stays_optional() -> None:
+    """Seed 002 rule 16 「対局期限が迫っていて、詰みを読み切り、詰みの先読みを行った場合、その
+    先読みは無視できない」: the same line sent long before the deadline binds nobody: the
+    proposer is not told it binds, and the defender may answer as they like."""
+    game = StoredGame(plies=(), keys=(), position=SHOGI.save(SHOGI.load(TSUME)))
+    verdict = decide(SHOGI, game, 0, "1 ▲２二銀打\nもし △１二玉 なら ▲１三金打\n",
+                     mode="optional", near=False)
+    assert verdict.kind == "move" and "mating_line" not in verdict.notes
+    after = StoredGame(plies=("S*2b",), keys=(frozenset(),), position=verdict.position or "")
+    reply = decide(SHOGI, after, 1, "2 △１二玉\n", conditionals=list(verdict.new_conditionals),
+                   mode="optional", line_near=False)
+    assert reply.new_plies == ["1a1b"] and reply.outcome is None  # not played for him
+
+
+def test_rule16_near_the_deadline_the_line_must_answer_every_defence() -> None:
+    """Seed 002 rule 16 「このとき、受けの全ての変化を書かなければならない」: near the
+    deadline a line that leaves the defence 2 △１二玉 unanswered (it answers another
+    move) binds nobody; the one that answers it does."""
+    game = StoredGame(plies=(), keys=(), position=SHOGI.save(SHOGI.load(TSUME)))
+    short = decide(SHOGI, game, 0, "1 ▲２二銀打\nもし △２二玉 なら ▲１三金打\n",
+                   mode="optional", near=True)
+    assert short.kind == "move" and "mating_line" not in short.notes
+    board = SHOGI.load(TSUME)
+    SHOGI.play(board, "S*2b")
+    assert list(SHOGI.legal_plies(board)) == ["1a1b"]  # the one defence to answer
+    full = decide(SHOGI, game, 0, "1 ▲２二銀打\nもし △１二玉 なら ▲１三金打\n",
+                  mode="optional", near=True)
+    assert "mating_line" in full.notes
+
+
+def test_rule16_the_deadline_is_near_in_its_last_ten_days() -> None:
+    """Seed 002 rule 16 「対局期限が迫っていて」: the last 10 days before a game's deadline."""
+    from datetime import date
+
+    from relaybot.core.seasons import near_deadline
+
+    end = date(2027, 6, 30)
+    assert near_deadline(date(2027, 6, 21), end) and near_deadline(end, end)
+    assert not near_deadline(date(2027, 6, 20), end) and not near_deadline(end, None)

@@ -305,3 +305,17 @@ def test_t3_rule13_meijin_and_eternal_meijin_after_the_fifth() -> None:
     assert titles_of(5, True) == [MEIJIN, ETERNAL]
     assert titles_of(5, False) == [ETERNAL]
     assert titles_of(0, False) == []
+
+
+def test_rule19_the_final_mail_names_the_class_played_next_season() -> None:
+    """Rule 19 (the season's end mail) with rules 4-6: one up when promoted, one down when
+    relegated, S's mid-season rest to A (「S級での休場は、Aへ降級」), else the same."""
+    from relaybot.season_reports import next_class
+
+    present = ["S", "A", "B"]
+    assert next_class("A", "promoted", present) == "S"
+    assert next_class("A", "relegated", present) == "B"
+    assert next_class("S", "rest", present) == "A"
+    assert next_class("A", "rest", present) == "A"
+    assert next_class("B", "stays", present) == "B"
+    assert next_class("S", "promoted", present) == "S"

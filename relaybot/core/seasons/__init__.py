@@ -13,9 +13,11 @@ from relaybot.core.seasons.classes import (
     merge_small,
 )
 from relaybot.core.seasons.dates import (
+    MATE_NEAR_DAYS,
     SILENT_DAYS,
     SeasonDates,
     is_usual_start,
+    near_deadline,
     season_dates,
     silent_loses,
 )
@@ -47,6 +49,7 @@ __all__ = [
     "ETERNAL",
     "ETERNAL_AFTER",
     "FIRST_TIMER_TABLE",
+    "MATE_NEAR_DAYS",
     "MEIJIN",
     "MIN_CLASS",
     "OUTCOMES",
@@ -71,6 +74,7 @@ __all__ = [
     "is_usual_start",
     "letters",
     "merge_small",
+    "near_deadline",
     "next_classes",
     "outcomes",
     "season_dates",

@@ -16,6 +16,9 @@ SEASON_MONTHS = 6
 PLAY_DAY = 10  # the games start on the 10th of month 1 (10 days to prepare)
 SILENT_DAYS = 10  # rule 8: 10日以上連絡が無く、そのまま対局終了期限を迎えた場合
 USUAL_MONTHS = (1, 7)
+MATE_NEAR_DAYS = 10
+"""Rule 16 「対局期限が迫っていて」: a mating line sent in the last 10 days before a game's
+deadline binds (the days rule 8 counts as silence: a reply may not come in time)."""
 
 
 @dataclass(frozen=True)
@@ -57,3 +60,9 @@ def silent_loses(last_heard: date, end: date) -> bool:
     days or more (``last_heard``: the day its opponent's move was relayed, or the day the
     game started) loses alone; otherwise both lose (rule 12)."""
     return (end - last_heard).days >= SILENT_DAYS
+
+
+def near_deadline(day: date, deadline: date | None) -> bool:
+    """Rule 16: ``day`` is within :data:`MATE_NEAR_DAYS` of the game's ``deadline`` (its
+    last day; None: the game has none), so a mating line sent on it binds."""
+    return deadline is not None and (deadline - day).days < MATE_NEAR_DAYS
