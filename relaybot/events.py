@@ -142,7 +142,9 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
                                             grace=e.grace, leave=e.leave,
                                             # R4: stones and komi from the points
                                             options=SALON_OPTIONS if e.kind == "salon"
-                                            else ()), now)
+                                            else (),
+                                            # seed 004 section 4: even games by toss
+                                            toss=e.kind == "salon"), now)
         for w, b in pairs
     ]
     return games

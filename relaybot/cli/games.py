@@ -36,6 +36,10 @@ def register(sub: Subparsers) -> None:
     new.add_argument("--free", action="store_const", const="1", default=None,
                      help="go: a free game at the players' wish, which leaves the salon's "
                           "points as they were (seed 004)")
+    new.add_argument("--toss", action="store_true",
+                     help="go: an even game's Black by electronic toss (the last digit of "
+                          "the time: even, --black's member; odd, --white's), said in the "
+                          "start mail")
     rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -100,7 +104,8 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
-            leave=False if args.no_leave else None, options=_game_options(args)), now)
+            leave=False if args.no_leave else None, options=_game_options(args),
+            toss=bool(getattr(args, "toss", False))), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))

@@ -31,6 +31,8 @@ def register(sub: Subparsers) -> None:
     mlist.set_defaults(func=cmd_member_list)
     mshow = member.add_parser("show", help="a member's ratings and grade")
     mshow.add_argument("email", help="the member's address")
+    mshow.add_argument("--json", action="store_true",
+                       help="one JSON document: email, name, ratings per game")
     mshow.set_defaults(func=cmd_member_show)
     mset = member.add_parser("set", help="change a member's settings or a rating")
     mset.add_argument("email", help="the member's address")
@@ -67,7 +69,14 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
     # checked by admin, not argparse choices: a mistake is then one line, not a usage
     parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
                         " (default chess)")
-    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d (R4)")
+    parser.add_argument("--rank", help="go: the salon's starting points from a declared rank, "
+                        "e.g. 4k, 1d (provisional until the chair sets official points)")
+    parser.add_argument("--born", type=int, metavar="YYYY",
+                        help="go salon: the year of birth (secretaries skip members of 70 "
+                        "or more)")
+    parser.add_argument("--serves", action=argparse.BooleanOptionalAction, default=None,
+                        help="go salon: a member of 70 or more who asks to serve as a "
+                        "secretary (--no-serves: exempt again)")
     parser.add_argument("--title", action="append", metavar="TITLE",
                         help="a title won, for grade points (R3): japan_champion (each time "
                         "won), IM, SIM, GM; repeat the option for several")
@@ -81,7 +90,8 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
     return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
                        notation=args.notation, provisional=args.provisional or bracketed,
                        game=args.game, rank=args.rank, titles=tuple(args.title or ()),
-                       drop_titles=tuple(getattr(args, "drop_title", None) or ()))
+                       drop_titles=tuple(getattr(args, "drop_title", None) or ()),
+                       born=args.born, serves=args.serves)
 
 
 def _ratings_line(session: Session, member: Member) -> str:
@@ -127,11 +137,25 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.admin import find_member
     from relaybot.core.ratings import titles_text
-    from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
+    from relaybot.rating_book import (
+        KINDS,
+        display,
+        grade_of,
+        ratings_json,
+        ratings_of,
+        titles_of,
+    )
 
     store = open_store(cfg)
     with store.session() as session:
         m = find_member(session, args.email)
+        if getattr(args, "json", False):
+            import json
+
+            print(json.dumps({"email": m.email, "name": m.name, "lang": m.lang, "tz": m.tz,
+                              "born": m.born, "serves": bool(m.serves),
+                              "ratings": ratings_json(session, m)}, ensure_ascii=False))
+            return 0
         points, grade = grade_of(session, m)
         titles = titles_text(titles_of(session, m.id))
         print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {m.notation}"
@@ -144,8 +168,13 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
             if row is None and kind != "chess":
                 continue
             games = row.rated_games if row is not None else 0
-            if kind == "go":  # R4: salon points and the rank they reach
-                print(f"go: points {display(row, kind)} after {games} games")
+            if kind == "go":  # seed 004: points, rank, the count and the win rate
+                go = ratings_json(session, m)["go"]
+                rate = "-" if go["win_rate"] is None else f"{go['win_rate']:.3f}"
+                print(f"go: points {display(row, kind)}"
+                      f" ({'official' if go['official'] else 'provisional'})"
+                      f" after {games} counted games ({go['wins']} wins {go['losses']} losses"
+                      f" {go['draws']} jigo, win rate {rate}; {go['games']} games in all)")
                 continue
             line = f"{kind}: rating {display(row, kind)} after {games} rated games"
             if kind == "chess":  # R3: JCCA grades are chess grades, titles part of them

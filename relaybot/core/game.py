@@ -161,6 +161,9 @@ class RuleSet:
     # an overrun may lose the game (--overrun forfeit); seed 004 7): go's days are only
     # a guide to progress, 時間切れ負け等の扱いはしない
     time_forfeit: bool = True
+    # the TD may end a game with no result at all (seed 004 section 2: 勝負なし, counted
+    # for nothing): ``adjudicate ID void``
+    no_result: bool = False
     result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
     result_words_ja: str = "1-0、0-1、1/2-1/2 のいずれか"  # the same, for a Japanese mail
 

@@ -57,6 +57,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "td_declared": ("申告された結果の食い違い", "disputed result"),
     "td_silence": ("無返信の報告", "silence report"),
     "td_duration": ("対局期間超過の報告", "24-month report"),
+    "td_go_points": ("囲碁の持点: 対戦数10局", "go points: 10 counted games"),
     "td_delivery": ("配送できなかったメール", "undeliverable mail"),
     "td_bounces": ("配送エラーが続く会員", "repeated bounces"),
     "td_summary": ("上限を超えたメールの一覧", "held mail summary"),

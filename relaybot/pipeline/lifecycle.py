@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.books import books_for, compute, game_ledger, ledgers, td_side
@@ -24,6 +25,7 @@ from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
 from relaybot.rating_book import (
     UNRATED_TERMINATIONS,
     display,
+    go_points_notice,
     rate_game,
     rating_row,
     rerate_game,
@@ -86,10 +88,13 @@ def player_mail(
 def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> None:
     """Queue the start mail to both players of a new game."""
     gf = load_game(session, game, now)
+    # seed 004 section 4: an even go game's toss for Black, said in the start mail
+    toss = session.scalar(select(GameEvent.detail).where(
+        GameEvent.game_id == game.id, GameEvent.kind == "toss").limit(1))
     for colour in (0, 1):
         emit(session, cfg, player_mail(
-            cfg, gf, colour, "start", {"colour": colour}, dedupe_key=f"start:{game.id}:{colour}",
-            threads_game=colour == 0), now)
+            cfg, gf, colour, "start", {"colour": colour, "toss": toss or {}},
+            dedupe_key=f"start:{game.id}:{colour}", threads_game=colour == 0), now)
     refresh_due(session, gf, now)
 
 
@@ -171,6 +176,23 @@ def game_over(
         context={"game_id": game.id, "white": gf.white.name, "black": gf.black.name,
                  "result": result, "termination": termination, "event": game.event or "",
                  "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language)}))
+    mails += go_points_notices(session, cfg, game)
+    return mails
+
+
+def go_points_notices(session: Session, cfg: Config, game: Game) -> list[Mail]:
+    """Seed 004 section 3: the club's TD told, once, that a member on provisional go
+    points has reached 10 counted games (the chair sets the official points)."""
+    if game.kind != "go":
+        return []
+    mails = []
+    for member_id in (game.side0_id, game.side1_id):
+        notice = go_points_notice(session, member_id)
+        if notice is not None:
+            mails.append(Mail(
+                kind="td_go_points", template="go_points", audience="td", to=to_td(cfg),
+                lang=cfg.bot.language, dedupe_key=f"td_go_points:{member_id}",
+                context=notice))
     return mails
 
 

@@ -259,6 +259,8 @@ def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, got:
     otherwise None, and the TD is told by the caller."""
     if overrun.kind not in ("bank", "fischer") and gf.game.overrun != "forfeit":
         return None
+    if not gf.rules.rule_set.time_forfeit:  # seed 004 section 7: go is never lost on time
+        return None
     mails = []
     if overrun.kind not in ("bank", "fischer"):
         mails.append(overrun_report(cfg, gf, overrun, automatic=True))  # with the ledger

@@ -240,7 +240,8 @@ def read_result(rules: GameRules, word: str, termination: str) -> Outcome | None
     result, names no result at all (``*``), or has both lose where the game's rules do
     not allow it (the shogi league's J14 does)."""
     outcome = rules.parse_result(word, termination)
-    if outcome is None or outcome.void or (outcome.both_lose and not rules.rule_set.both_lose):
+    if outcome is None or (outcome.void and not rules.rule_set.no_result) \
+            or (outcome.both_lose and not rules.rule_set.both_lose):
         return None
     return outcome
 
@@ -252,9 +253,9 @@ class Adjudicate(_EndGame):
     name = "adjudicate"
     aliases = ("裁定",)
     usage = ("adjudicate <game> <result: 1-0|0-1|1/2-1/2, shogi sente|gote|draw|both-lose, "
-             "go B+3.5|W+R|jigo>")
+             "go B+3.5|W+R|jigo|void>")
     usage_ja = ("裁定 <対局ID> <結果: チェス 1-0・0-1・1/2-1/2、将棋 先手勝ち・後手勝ち・"
-                "引き分け・両者負け、囲碁 B+3.5・W+R・持碁>")
+                "引き分け・両者負け、囲碁 B+3.5・W+R・持碁・勝負なし>")
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         outcome = read_result(rules, word, Termination.ADJUDICATION)

@@ -54,6 +54,7 @@ SIDES = {"en": ("Black", "White"), "ja": ("黒", "白")}
 SIDE_WORDS = {"black": BLACK, "b": BLACK, "黒": BLACK, "kuro": BLACK, "くろ": BLACK,
               "white": WHITE, "w": WHITE, "白": WHITE, "shiro": WHITE, "しろ": WHITE}
 RESULT_WORD = "result"
+VOID_WORDS = ("void", "勝負なし", "no result", "no-result")
 _PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
 
@@ -91,9 +92,9 @@ class GoRules:
     # the salon's rules (seed 004) set no day limits of their own: the club's defaults,
     # a guide only (7): no loss on time; no J5 penalty (a move onto a stone is refused and
     # costs only its days, as J21)
-    rule_set = RuleSet(bad_move_penalty=0, time_forfeit=False,
-                       result_words="B+3.5, W+R or jigo",
-                       result_words_ja="B+3.5、W+R、持碁 のような形")
+    rule_set = RuleSet(bad_move_penalty=0, time_forfeit=False, no_result=True,
+                       result_words="B+3.5, W+R, jigo or void",
+                       result_words_ja="B+3.5、W+R、持碁、勝負なし のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "coord"  # Q16
     keywords: Mapping[str, str] = MappingProxyType({RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD})
@@ -361,7 +362,7 @@ class GoRules:
     def parse_result(self, text: str, termination: str) -> Outcome | None:
         """A written result (``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``) as an Outcome."""
         word = text.strip()
-        if word == "Void":
+        if word.lower() in VOID_WORDS:  # seed 004 section 2: 勝負なし, counted for nothing
             return Outcome(termination, void=True)
         if word == "-":
             return Outcome(termination, both_lose=True)

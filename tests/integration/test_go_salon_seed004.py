@@ -1,0 +1,174 @@
+"""Seed 004 (the PAA go salon's rules) section by section, through the store: points
+and ranks (section 2), provisional points and the chair's official ones (section 3),
+unknown strength, no result and no loss on time (sections 2, 7), the even game's toss
+(section 4). Each test quotes the line of the seed it checks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from relaybot.admin import AdminError, GameInput, create_game
+from relaybot.config import Config
+from relaybot.core.game import Outcome
+from relaybot.pipeline.effects import emit_all
+from relaybot.pipeline.lifecycle import game_over, load_game, start_mails
+from relaybot.pipeline.td import run_commands
+from relaybot.rating_book import RatingInput, rating_row, ratings_json, set_rating
+from relaybot.runner import run_scheduled
+from relaybot.store.db import Store
+from relaybot.store.models import Game, Member, Outbox
+from tests.integration.test_member_ratings import T0, finish, member
+from tests.integration.test_store import cfg_for
+
+pytestmark = pytest.mark.integration
+
+
+def go_game(s: object, cfg: Config, black: str, white: str, *options: tuple[str, str],
+            **kw: object) -> Game:
+    """A go game of ``black`` (side 0) against ``white``."""
+    return create_game(s, cfg, GameInput(white=white, black=black,  # type: ignore[arg-type]
+                                         kind="go", options=options, **kw), T0)  # type: ignore[arg-type]
+
+
+def test_section2_winner_plus_one_loser_minus_one_jigo_counted_void_nothing(
+        store: Store, db_url: str) -> None:
+    """Seed 004 section 2: 「勝者の新しい持点=対局前の持点+1」「敗者…−1」「持碁の時の新持点=
+    対局前の持点のまま(対戦数にカウントされます)」「勝負なしの場合:対局前の持点のまま(対戦数に
+    カウントされません)」; the TD's ``adjudicate ID void`` / ``勝負なし``."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=115, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=125, game="go")
+        assert finish(s, go_game(s, cfg, kuro.email, shiro.email), "B+5.5")
+        assert finish(s, go_game(s, cfg, kuro.email, shiro.email), "jigo")
+        voided = [go_game(s, cfg, kuro.email, shiro.email) for _ in range(2)]
+        s.flush()
+        said = run_commands(s, cfg, f"adjudicate {voided[0].id} void\n"
+                                    f"裁定 {voided[1].id} 勝負なし", T0)
+        assert [g.result for g in voided] == ["Void", "Void"], said
+        assert [g.status for g in voided] == ["finished", "finished"]
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["counted"], go["games"]) == (116, 2, 2)
+        assert (go["wins"], go["losses"], go["draws"]) == (1, 0, 1)
+        other = ratings_json(s, shiro)["go"]
+        assert (other["rating"], other["counted"], other["losses"]) == (124, 2, 1)
+
+
+def test_section2_free_games_count_as_games_not_in_the_rate(store: Store, db_url: str) -> None:
+    """Seed 004 section 2: 「カウント外の自由対局:対局前の持点のまま(対戦数にはカウントします
+    が、勝率にはカウントしません)」 (7 stones or more, 9x9 and 13x13, unrecorded)."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=90, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=170, game="go")
+        for options in ((("size", "9"),), (("handicap", "7"),), (("free", "yes"),)):
+            finish(s, go_game(s, cfg, kuro.email, shiro.email, *options), "B+R")
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["games"], go["counted"], go["win_rate"]) == (90, 3, 0, None)
+
+
+def test_section2_rank_follows_the_win_rate_gates(store: Store, db_url: str) -> None:
+    """Seed 004 section 2: 「昇級は勝率0.65以上、降級は勝率0.35以下とする」: 120 (1k) wins to
+    121 (1d); a loss back to 120 leaves the win rate at 0.5 and the rank at 1d."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=120, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=120, game="go")
+        assert finish(s, go_game(s, cfg, kuro.email, shiro.email), "B+2.5")
+        assert ratings_json(s, kuro)["go"]["rank"] == "1d"
+        assert ratings_json(s, shiro)["go"]["rank"] == "1k"  # 119 is 1k anyway
+        assert finish(s, go_game(s, cfg, kuro.email, shiro.email), "W+R")
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["rank"], go["win_rate"]) == (120, "1d", 0.5)
+
+
+def test_section3_provisional_until_the_chair_sets_official_points(
+        store: Store, db_url: str) -> None:
+    """Seed 004 section 3: 「公認持点は、対戦数10局以上を目安に、チェアーパーソン(眞鍋)が識者
+    に相談の上決定します。」 A declared rank's points are provisional; at 10 counted games the
+    TD is told once (record, win rate, implied points); ``member set --rating`` makes them
+    official."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rank="1k")  # the band's middle: 115
+        shiro = member(s, cfg, "shiro@example.jp", rating=130, game="go")
+        set_rating(s, shiro, RatingInput("go", 130, provisional=False))  # the chair's
+        assert ratings_json(s, kuro)["go"]["official"] is False
+        for n in range(11):
+            game = go_game(s, cfg, kuro.email, shiro.email)
+            s.flush()
+            gf = load_game(s, game, T0)
+            game.ply_count = 2
+            winner = 0 if n % 3 else 1  # Black (kuro) wins two of three
+            emit_all(s, cfg, game_over(s, cfg, gf, Outcome("counted", winner, margin=2.5),
+                                       T0.date(), T0), T0)
+        told = s.scalars(select(Outbox).where(Outbox.kind == "td_go_points")).all()
+        assert len(told) == 1  # once, though 11 games were counted
+        text = told[0].raw.decode("utf-8", "replace")
+        assert "kuro@example.jp" in text
+        assert rating_row(s, kuro.id, "go").told_td  # type: ignore[union-attr]
+        set_rating(s, kuro, RatingInput("go", 118, provisional=False))
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["official"], go["counted"]) == (118, True, 11)
+
+
+def test_section2_unknown_strength_gets_no_automatic_handicap(
+        store: Store, db_url: str) -> None:
+    """Seed 004 section 2: 「棋力が不明の会員および9級以下の初心者の段級位/持点は、初期値を
+    「0」とし、対戦実績から、事務局で定める。」 ``--handicap auto`` refuses, in one line; the
+    players agree terms instead (section 1: 対局者同士で合意された場合は、自由に対局条件を設定)."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        beginner = member(s, cfg, "shoshin@example.jp", rank="12k")
+        dan = member(s, cfg, "yudansha@example.jp", rating=125, game="go")
+        with pytest.raises(AdminError, match="no go points yet") as refused:
+            go_game(s, cfg, beginner.email, dan.email, ("handicap", "auto"))
+        assert "\n" not in str(refused.value) and "--handicap N --komi K" in str(refused.value)
+        agreed = go_game(s, cfg, beginner.email, dan.email, ("handicap", "6"), ("komi", "0"))
+        assert agreed.status == "active"
+
+
+def test_section7_go_is_never_lost_on_time(store: Store, db_url: str) -> None:
+    """Seed 004 section 7: 「持ち時間を決めることが出来るが、あくまで進行管理の参考のためとし、
+    時間切れ負け等の扱いはしない。」 A go game on bank:20 silent for 40 days: reminders and
+    the TD's escalation, never W+T."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=100, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=100, game="go")
+        game = create_game(s, cfg, GameInput(white=shiro.email, black=kuro.email, kind="go",
+                                             time_control="bank:20"), T0)
+        start_mails(s, cfg, game, T0)
+        game_id = game.id
+    for days in (11, 21, 41):
+        run_scheduled(store, cfg, T0 + timedelta(days=days))
+    with store.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None and (game.status, game.result) == ("active", None)
+        kinds = set(s.scalars(select(Outbox.kind).where(Outbox.game_id == game_id)))
+        assert {"reminder", "td_silence"} <= kinds
+
+
+def test_section4_even_game_toss_said_in_the_start_mail(store: Store, db_url: str) -> None:
+    """Seed 004 section 4: 「互い先の場合の先手後手は電子トス(*)あるいは対戦者の話し合いで
+    決める。」「時刻の末尾数字で、偶奇を判定します。」 Equal points: the toss gives Black and
+    the start mail says how; without the toss the operator's colours stay."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=100, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=100, game="go")
+        at_odd = T0 + timedelta(seconds=7)  # odd last digit (半): the second named
+        game = create_game(s, cfg, GameInput(white=shiro.email, black=kuro.email, kind="go",
+                                             options=(("handicap", "auto"),), toss=True),
+                           at_odd)
+        black = s.get(Member, game.side0_id)
+        assert black is not None and black.email == shiro.email
+        start_mails(s, cfg, game, at_odd)
+        raw = b"\n".join(s.scalars(select(Outbox.raw).where(Outbox.game_id == game.id)))
+        assert "電子トス".encode() in raw or b"electronic toss" in raw
+        kept = create_game(s, cfg, GameInput(white=shiro.email, black=kuro.email, kind="go",
+                                             options=(("handicap", "auto"),)), at_odd)
+        assert kept.side0_id == kuro.id  # --black as given
