@@ -570,9 +570,31 @@ def go_points_notice(session: Session, member_id: int) -> dict[str, Any] | None:
     row.told_td = 1
     state = state_of(row, "go")
     rate = win_rate(state.wins, state.losses, state.draws)
-    return {"name": member.name, "email": member.email, "points": state.rating,
+    return {"player": member.name, "email": member.email, "points": state.rating,
             "rank_en": rank_name(go_rank_of(row), "en"),
             "rank_ja": rank_name(go_rank_of(row), "ja"),
             "counted": state.games, "wins": state.wins, "losses": state.losses,
             "draws": state.draws, "win_rate": f"{rate:.3f}" if rate is not None else "-",
             "implied": implied_points(played, state.wins, state.losses)}
+
+
+def ratings_at(session: Session, member_ids: Iterable[int], kind: str, moment: datetime
+               ) -> dict[int, int]:
+    """The ratings in ``kind`` as they stood at ``moment`` (seed 004 section 5 (4): a
+    finished salon league reads the points as they were when it ended): the rating after
+    each member's last change at or before it, else the rating before their first change
+    after it, else the rating now. No key: unrated then and now."""
+    ids = list(member_ids)
+    found = current_ratings(session, ids, kind)
+    for member_id in ids:
+        changes = list(session.scalars(
+            select(RatingChange).join(Game, Game.id == RatingChange.game_id)
+            .where(RatingChange.member_id == member_id, Game.kind == kind)
+            .order_by(RatingChange.at, RatingChange.id)))
+        before = [c for c in changes if c.at <= moment]
+        after = [c for c in changes if c.at > moment]
+        if before:
+            found[member_id] = before[-1].after
+        elif after:
+            found[member_id] = after[0].before
+    return found

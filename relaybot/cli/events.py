@@ -46,6 +46,9 @@ def register(sub: Subparsers) -> None:
     eshow.add_argument("name", help="the event's name")
     eshow.add_argument("--lang", default="en", choices=["ja", "en"],
                        help="language of the table (default en)")
+    eshow.add_argument("--json", action="store_true",
+                       help="one JSON document: the event, its standings in order and, for "
+                       "a finished salon league, the next league's secretaries")
     eshow.set_defaults(func=cmd_event_show)
     efinal = event.add_parser("final", help="who qualifies for the final (T1)")
     efinal.add_argument("name", help="the event's name")
@@ -79,12 +82,17 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
-    from relaybot.events import event_text, find_event
+    from relaybot.events import event_json, event_text, find_event, salon_secretaries
     from relaybot.store.models import Game, Member
 
     store = open_store(cfg)
     with store.session() as session:
         event = find_event(session, args.name)
+        if getattr(args, "json", False):
+            import json
+
+            print(json.dumps(event_json(session, event), ensure_ascii=False))
+            return 0
         kind = f"{event.kind}, final" if event.final else event.kind  # T1
         print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
         print(event_text(session, event, args.lang))
@@ -93,6 +101,11 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
                                  .order_by(Game.created_at, Game.id)):
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
                   f"{g.result or g.status}  {g.ply_count} plies")
+        chosen = salon_secretaries(session, event)
+        if chosen is not None:  # seed 004 section 6
+            who = ", ".join(f"{m.name} <{m.email}>" for m in chosen) or "nobody"
+            print(("次のリーグの幹事: " if args.lang == "ja" else
+                   "secretaries of the next league: ") + who)
     return 0
 
 

@@ -37,6 +37,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "reminder": ("督促", "reminder"),
     "answer": ("TD の回答", "the TD's answer"),
     "leave_notice": ("休戦のお知らせ", "leave notice"),
+    "salon_end": ("囲碁サロンのリーグ戦の終了", "go salon league ended"),
     "leave_reply": ("休戦の届けへの返信", "answer to a leave"),
     "question_ack": ("質問の受付", "question received"),
     "sections": ("複数の対局のメールへの返信", "answer to a mail for several games"),

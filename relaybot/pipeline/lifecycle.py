@@ -18,7 +18,13 @@ from relaybot.core.clocks import Overrun
 from relaybot.core.game import Outcome, Termination
 from relaybot.core.text import display_name
 from relaybot.deadlines import schedule
-from relaybot.events import award_champion, score_line
+from relaybot.events import (
+    award_champion,
+    event_players,
+    event_text,
+    salon_secretaries,
+    score_line,
+)
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
@@ -30,7 +36,7 @@ from relaybot.rating_book import (
     rating_row,
     rerate_game,
 )
-from relaybot.store.models import Game, GameEvent
+from relaybot.store.models import Event, Game, GameEvent
 from relaybot.views import event_start, game_context, game_record, record_file
 
 
@@ -177,7 +183,28 @@ def game_over(
                  "result": result, "termination": termination, "event": game.event or "",
                  "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language)}))
     mails += go_points_notices(session, cfg, game)
+    mails += salon_end_mails(session, cfg, game)
     return mails
+
+
+def salon_end_mails(session: Session, cfg: Config, game: Game) -> list[Mail]:
+    """Seed 004 sections 5, 6: when a salon league's last game ends, every player gets
+    the final standings and the next league's two secretaries."""
+    event = session.scalar(select(Event).where(Event.name == game.event)) if game.event \
+        else None
+    if event is None or event.kind != "salon":
+        return []
+    chosen = salon_secretaries(session, event)
+    if chosen is None:
+        return []
+    return [Mail(kind="salon_end", template="salon_end", audience="member",
+                 to=to_member(member), lang=member.lang,
+                 dedupe_key=f"salon_end:{event.id}:{member.id}",
+                 context={"reader": member.name, "event": event.name,
+                          "table": event_text(session, event, member.lang),
+                          "secretaries": [m.name for m in chosen],
+                          "serving": member.id in {m.id for m in chosen}})
+            for member in event_players(session, event)]
 
 
 def go_points_notices(session: Session, cfg: Config, game: Game) -> list[Mail]:

@@ -19,7 +19,7 @@ from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
 from relaybot.core.game import moves_in
 from relaybot.core.text import display_name
-from relaybot.events import event_standings
+from relaybot.events import event_standings, salon_secretaries
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.lifecycle import load_game
@@ -152,7 +152,10 @@ def event_page(session: Session, event: Event, lang: str) -> dict[str, Any]:
             "start": event.start_date.isoformat(),
             "time_control": event.time_control, "rows": table,
             "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(t, t)} for t in order],
-            "games": [_game_row(g, people, lang) for g in games]}
+            "games": [_game_row(g, people, lang) for g in games],
+            # seed 004 section 6: the next league's secretaries, once a salon league ended
+            "secretaries": [{"id": m.id, "name": display_name(m.name, lang)}
+                            for m in salon_secretaries(session, event) or ()]}
 
 
 def player_page(session: Session, member: Member, lang: str) -> dict[str, Any]:

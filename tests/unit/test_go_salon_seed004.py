@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from relaybot.core.events.salon import exempt, secretaries
 from relaybot.core.ratings.go_salon import (
     TermsPlayed,
     estimate_points,
@@ -85,3 +86,22 @@ def test_section3_points_the_results_imply() -> None:
     # (170.5 + 160) / 2 = 165.25, 2 wins: 167
     assert implied_points(games, wins=2, losses=0) == 167
     assert implied_points([], wins=1, losses=0) is None
+
+
+def test_section6_secretaries_are_the_winner_and_the_booby() -> None:
+    """Seed 004 section 6: 「公式戦の幹事は2名とし、前回のリーグ戦の優勝者とブービーの者が
+    これにあたる。」"""
+    assert secretaries(["A", "B", "C", "D", "E", "F"], set()) == ("A", "E")
+
+
+def test_section6_over_70_are_excused_unless_they_serve() -> None:
+    """Seed 004 section 6: 「ただし、70歳以上の者はとくに本人が希望する場合を除き免除される。
+    優勝者がこれに該当するときは2位のもの、ブービー者の時はその上位の者が代わりを務める、
+    以下これに準ずる。」"""
+    order = ["A", "B", "C", "D", "E", "F"]
+    assert secretaries(order, {"A"}) == ("B", "E")
+    assert secretaries(order, {"E"}) == ("A", "D")
+    # the replacement moves up from the booby, never down to the last place
+    assert secretaries(order, {"A", "B", "E", "D"}) == ("C",)
+    assert exempt(1950, 2026, serves=False) and not exempt(1950, 2026, serves=True)
+    assert not exempt(1957, 2026, serves=False) and not exempt(None, 2026, serves=False)
