@@ -5,7 +5,7 @@ unknown strength, no result and no loss on time (sections 2, 7), the even game's
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -13,6 +13,14 @@ from sqlalchemy import select
 from relaybot.admin import AdminError, GameInput, create_game
 from relaybot.config import Config
 from relaybot.core.game import Outcome
+from relaybot.events import (
+    EventInput,
+    create_event,
+    event_json,
+    event_standings,
+    find_event,
+    salon_secretaries,
+)
 from relaybot.pipeline.effects import emit_all
 from relaybot.pipeline.lifecycle import game_over, load_game, start_mails
 from relaybot.pipeline.td import run_commands
@@ -172,3 +180,85 @@ def test_section4_even_game_toss_said_in_the_start_mail(store: Store, db_url: st
         kept = create_game(s, cfg, GameInput(white=shiro.email, black=kuro.email, kind="go",
                                              options=(("handicap", "auto"),)), at_odd)
         assert kept.side0_id == kuro.id  # --black as given
+
+
+def _end(s: object, cfg: Config, game: Game, result: str, now: datetime) -> None:
+    """End a game with play as the TD's word ``result`` says (its mails queued)."""
+    gf = load_game(s, game, now)  # type: ignore[arg-type]
+    outcome = gf.rules.parse_result(result, "adjudication")
+    assert outcome is not None
+    game.ply_count = 2
+    emit_all(s, cfg, game_over(s, cfg, gf, outcome, now.date(), now), now)  # type: ignore[arg-type]
+
+
+def test_section5_points_tiebreak_frozen_at_the_leagues_end(store: Store, db_url: str) -> None:
+    """Seed 004 section 5: 「(4)3人以上が同点の場合は持ち点の高い方を上位にする。」 read as
+    the points stood when the league ended; later games change nothing in its order.
+    「(5)不戦勝、不戦敗は順位の算定には加えるが、次期の持点には反映させない。」"""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        a, b, c = (member(s, cfg, f"{n}@example.jp", rating=p, game="go")
+                   for n, p in (("a", 110), ("b", 108), ("c", 106)))
+        games = create_event(s, cfg, EventInput("秋の碁会所リーグ", "salon",
+                                                [a.email, b.email, c.email]), T0)
+        # a cycle: each wins once by 5.5 and loses once by 5.5: the points decide
+        by_pair = {frozenset((g.side0_id, g.side1_id)): g for g in games}
+        later = T0 + timedelta(days=30)
+        for winner, loser in ((a, b), (b, c), (c, a)):
+            game = by_pair[frozenset((winner.id, loser.id))]
+            side = 0 if game.side0_id == winner.id else 1
+            _end(s, cfg, game, f"{'BW'[side]}+5.5", later)
+        event = find_event(s, "秋の碁会所リーグ")
+        first = [row.player for row in event_standings(s, event)]
+        assert first == [a.name, b.name, c.name]
+        # after the league, c beats a three times: now c 109, b 108, a 107
+        for _ in range(3):
+            _end(s, cfg, create_game(s, cfg, GameInput(white=a.email, black=c.email,
+                                                       kind="go"), later), "B+R",
+                 later + timedelta(days=10))
+        assert [ratings_json(s, m)["go"]["rating"] for m in (a, b, c)] == [107, 108, 109]
+        assert [row.player for row in event_standings(s, event)] == first
+        shown = event_json(s, event)
+        assert [r["email"] for r in shown["standings"]] == [a.email, b.email, c.email]
+        assert [r["points"] for r in shown["standings"]] == [110, 108, 106]
+
+
+def test_section5_forfeits_count_in_the_standings_not_in_the_points(
+        store: Store, db_url: str) -> None:
+    """Seed 004 section 5: 「(5)不戦勝、不戦敗は順位の算定には加えるが、次期の持点には反映
+    させない。」"""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        a, b = (member(s, cfg, f"{n}@example.jp", rating=100, game="go") for n in "ab")
+        games = create_event(s, cfg, EventInput("forfeits", "salon", [a.email, b.email]), T0)
+        run_commands(s, cfg, f"forfeit {games[0].id} white", T0)
+        rows = event_standings(s, find_event(s, "forfeits"))
+        assert [(r.points, r.games) for r in rows] == [(1.0, 1), (0.0, 1)]
+        assert {ratings_json(s, m)["go"]["rating"] for m in (a, b)} == {100}
+
+
+def test_section6_secretaries_named_at_the_leagues_end(store: Store, db_url: str) -> None:
+    """Seed 004 section 6: 「公式戦の幹事は2名とし、前回のリーグ戦の優勝者とブービーの者が
+    これにあたる。ただし、70歳以上の者はとくに本人が希望する場合を除き免除される。」 The winner
+    (born 1950: 76 when the league ends) is excused, the second serves; the booby serves;
+    every player's end mail names them."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        players = [member(s, cfg, f"p{n}@example.jp", rating=100 + n, game="go",
+                          born=1950 if n == 0 else 1980) for n in range(4)]
+        games = create_event(s, cfg, EventInput("春の碁会所リーグ", "salon",
+                                                [m.email for m in players]), T0)
+        event = find_event(s, "春の碁会所リーグ")
+        rank = {m.id: n for n, m in enumerate(players)}  # p0 beats all, p1 beats p2, p3...
+        for game in games:
+            assert salon_secretaries(s, event) is None  # not yet ended
+            side = 0 if rank[game.side0_id] < rank[game.side1_id] else 1
+            _end(s, cfg, game, f"{'BW'[side]}+3.5", T0 + timedelta(days=40))
+        chosen = salon_secretaries(s, event)
+        assert [m.email for m in chosen or ()] == ["p1@example.jp", "p2@example.jp"]
+        assert event_json(s, event)["secretaries"] == ["p1@example.jp", "p2@example.jp"]
+        ended = s.scalars(select(Outbox).where(Outbox.kind == "salon_end")).all()
+        assert sorted(o.recipient for o in ended) == [m.email for m in players]
+        players[0].serves = 1  # the winner asks to serve
+        assert [m.email for m in salon_secretaries(s, event) or ()] == [
+            "p0@example.jp", "p2@example.jp"]
