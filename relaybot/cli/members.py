@@ -48,6 +48,21 @@ def register(sub: Subparsers) -> None:
     mset.add_argument("--drop-title", action="append", metavar="TITLE",
                       help="remove a title entered by mistake (one of that title)")
     mset.set_defaults(func=cmd_member_set)
+    est = member.add_parser(
+        "estimate", help="go: the salon points that the terms one plays at imply, against "
+        "a member of known points (seed 004 section 2-2)")
+    est.add_argument("--against", required=True, metavar="POINTS|ADDR",
+                     help="the opponent's go points, or a member's address (their points)")
+    est.add_argument("--stones", type=int, required=True,
+                     help="the stones: 1 for Black without stones (先番, also an even game "
+                     "with 5.5 komi), 2 to 7")
+    est.add_argument("--komi", type=float, default=0.0,
+                     help="komi Black gives (negative: White gives), default 0")
+    est.add_argument("--gives", action="store_true",
+                     help="the member gives the stones (plays White against --against)")
+    est.add_argument("--lang", choices=["ja", "en"], default="en",
+                     help="the language of the ranks shown (default en)")
+    est.set_defaults(func=cmd_member_estimate)
     imp = member.add_parser("import", help="add members from a CSV file (all or nothing)")
     imp.add_argument("file", help="CSV in UTF-8 or Shift_JIS (cp932); header "
                      "name,email,lang,tz,rating,notation (+ game,provisional,rank)")
@@ -222,4 +237,31 @@ def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
         members = import_members_csv(session, cfg, Path(args.file), datetime.now(UTC),
                                      progress=advance)
     print(f"imported {len(members)} members")
+    return 0
+
+
+def cmd_member_estimate(cfg: Config, args: argparse.Namespace) -> int:
+    """Seed 004 section 2-2: the points the terms imply (two answers for a komi of 0)."""
+    from relaybot.cli.common import CliError
+    from relaybot.core.ratings import estimate_points, rank_code, rank_name
+
+    against = args.against.strip()
+    if against.lstrip("-").isdigit():
+        known = int(against)
+    else:
+        from relaybot.admin import find_member
+        from relaybot.rating_book import rating_row
+
+        store = open_store(cfg)
+        with store.session() as session:
+            row = rating_row(session, find_member(session, against).id, "go")
+            if row is None:
+                raise CliError(f"--against: {against} has no go points")
+            known = row.rating
+    try:
+        answers = estimate_points(known, args.stones, args.komi, takes_black=not args.gives)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    joiner = " または " if args.lang == "ja" else " or "
+    print(joiner.join(f"{p} ({rank_name(rank_code(p), args.lang)})" for p in answers))
     return 0
