@@ -28,6 +28,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import crosstable_text, standings
+from relaybot.core.game import result_in
 from relaybot.core.text import display_name
 from relaybot.events import event_results
 from relaybot.gamefile import GameFile
@@ -380,4 +381,12 @@ def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
 def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
     return {"white": display_name(names.get(game.side0_id, "?"), lang),
             "black": display_name(names.get(game.side1_id, "?"), lang),
-            "result": game.result or "", "event": game.event or ""}
+            "result": _result_words(game, lang), "event": game.event or ""}
+
+
+def _result_words(game: Game, lang: str) -> str:
+    """The result in the game's own words for ``lang`` (go: 黒5目半勝ち, 持碁)."""
+    try:
+        return result_in(rules_for(game.kind), game.result or "", lang)
+    except ValueError:  # the game's rules are not installed here
+        return game.result or ""

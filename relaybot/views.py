@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core import tokens
-from relaybot.core.game import moves_in
+from relaybot.core.game import moves_in, result_in
 from relaybot.gamefile import GameFile
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.store.models import Event, Member
@@ -92,7 +92,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",
         "status": gf.game.status,
-        "result": gf.game.result or "",
+        "result": result_in(gf.rules, gf.game.result or "", lang),  # go: 黒5目半勝ち
         "termination": gf.game.termination or "",
         "time_control": gf.game.time_control,
         "start_date": gf.game.start_date.isoformat(),

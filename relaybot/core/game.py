@@ -244,6 +244,14 @@ def moves_in(rules: GameRules, text: str, lang: str) -> str:
     return str(own(text, lang)) if own is not None else text
 
 
+def result_in(rules: GameRules, text: str, lang: str) -> str:
+    """A stored result as a reader of ``lang`` reads it. A game may word its results in
+    each language (go: ``B+5.5`` is 黒5目半勝ち in Japanese) through an optional
+    ``result_words(text, lang)``; without it the result is written as stored."""
+    own = getattr(rules, "result_words", None)
+    return str(own(text, lang)) if own is not None and text else text
+
+
 class GameRules(Protocol):
     """What the core and the shells need from a game."""
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from relaybot.books import books_for, compute, game_ledger, ledgers, td_side
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
-from relaybot.core.game import Outcome, Termination
+from relaybot.core.game import Outcome, Termination, result_in
 from relaybot.core.text import display_name
 from relaybot.deadlines import schedule
 from relaybot.events import (
@@ -239,13 +239,14 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
     session.flush()
     players = (game.side0_id, game.side1_id)
 
-    def shown() -> dict[int, str]:  # R2: (1320) while provisional; "" while unrated
+    def shown(lang: str = "en") -> dict[int, str]:  # (1320) while provisional; "" unrated
         rows = {m: rating_row(session, m, game.kind) for m in players}
-        return {m: display(row, game.kind) if row is not None else "" for m, row in rows.items()}
+        return {m: display(row, game.kind, lang) if row is not None else ""
+                for m, row in rows.items()}
 
-    before = shown()
+    before, before_ja = shown(), shown("ja")
     rerate_game(session, game, now)
-    after = shown()
+    after, after_ja = shown(), shown("ja")
     award_champion(session, game.event)
     record_event(session, game, now, "result_corrected", None, game.ply_count,
                  detail={"old": old, "new": new,  # D1: the re-ratings the digest names
@@ -264,8 +265,12 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
         member = gf.player(colour)
         emit(session, cfg, player_mail(
             cfg, gf, colour, "result_corrected",
-            {"old": old, "new": new, "pgn": reports.get(member.lang, reports["en"]),
+            {"old": result_in(gf.rules, old, member.lang),
+             "new": result_in(gf.rules, new, member.lang),
+             "pgn": reports.get(member.lang, reports["en"]),
              "kind": game.kind,
-             "rating_before": before[member.id], "rating_shown": after[member.id]},
+             # go: the rank in the reader's words (初段, 1d)
+             "rating_before": (before_ja if member.lang == "ja" else before)[member.id],
+             "rating_shown": (after_ja if member.lang == "ja" else after)[member.id]},
             dedupe_key=f"result_corrected:{game.id}:{colour}:{now.isoformat()}"), now)
     return old, new

@@ -17,12 +17,14 @@ from relaybot.books import clock_context
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
-from relaybot.core.game import moves_in
+from relaybot.core.game import moves_in, result_in
+from relaybot.core.ratings import rank_name
 from relaybot.core.text import display_name
 from relaybot.events import event_standings, salon_secretaries
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.lifecycle import load_game
+from relaybot.rating_book import go_rank_of
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating
 from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
 
@@ -53,10 +55,12 @@ def _name(member: Member | None, lang: str) -> str:
 
 
 def _game_row(game: Game, people: dict[int, Member], lang: str) -> dict[str, Any]:
-    sides = rules_for(game.kind).side_names(lang)
+    rules = rules_for(game.kind)
+    sides = rules.side_names(lang)
     return {
         "id": game.id, "kind": KIND_NAMES[lang].get(game.kind, game.kind),
-        "event": game.event or "", "status": game.status, "result": game.result or "",
+        "event": game.event or "", "status": game.status,
+        "result": result_in(rules, game.result or "", lang),  # go: 黒5目半勝ち
         "side0": sides[0], "side1": sides[1],
         "white": _name(people.get(game.side0_id), lang), "white_id": game.side0_id,
         "black": _name(people.get(game.side1_id), lang), "black_id": game.side1_id,
@@ -165,7 +169,9 @@ def player_page(session: Session, member: Member, lang: str) -> dict[str, Any]:
         .order_by(Game.status, Game.start_date.desc(), Game.id)))
     people = _people(session, games)
     ratings = [{"kind": KIND_NAMES[lang].get(r.kind, r.kind), "rating": r.rating,
-                "provisional": bool(r.provisional)}
+                "provisional": bool(r.provisional),
+                # seed 004: the go rank beside the points (初段, 1d)
+                "rank": rank_name(go_rank_of(r), lang) if r.kind == "go" else ""}
                for r in session.scalars(select(MemberRating).where(
                    MemberRating.member_id == member.id).order_by(MemberRating.kind))]
     return {"id": member.id, "name": _name(member, lang), "ratings": ratings,

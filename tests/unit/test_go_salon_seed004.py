@@ -105,3 +105,19 @@ def test_section6_over_70_are_excused_unless_they_serve() -> None:
     assert secretaries(order, {"A", "B", "E", "D"}) == ("C",)
     assert exempt(1950, 2026, serves=False) and not exempt(1950, 2026, serves=True)
     assert not exempt(1957, 2026, serves=False) and not exempt(None, 2026, serves=False)
+
+
+def test_go_words_for_results_in_each_language() -> None:
+    """What members read about go is in go's words: 黒5目半勝ち, 白中押し勝ち, 持碁, 勝負なし
+    in Japanese; B+5.5, W+R in English (seed 004 section 2: 持碁, 勝負なし)."""
+    from relaybot.core.game import result_in
+    from relaybot.games.go.rules import RULES
+
+    ja = [result_in(RULES, r, "ja") for r in ("B+5.5", "W+R", "jigo", "Void", "W+0.5", "B+12")]
+    assert ja == ["黒5目半勝ち", "白中押し勝ち", "持碁", "勝負なし", "白半目勝ち", "黒12目勝ち"]
+    en = [result_in(RULES, r, "en") for r in ("B+5.5", "W+R", "jigo")]
+    assert en == ["B+5.5", "W+R", "jigo"]
+    for word in ja[:3] + ja[4:]:  # the Japanese words read back as the same result
+        outcome = RULES.parse_result(word, "counted")
+        assert outcome is not None and RULES.result_words(RULES.format_result(outcome),
+                                                          "ja") == word

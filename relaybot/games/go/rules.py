@@ -373,6 +373,29 @@ class GoRules:
             return Outcome(termination, None, margin=0.0)
         return Outcome(termination, stated.winner, margin=stated.margin)
 
+    def result_words(self, text: str, lang: str) -> str:
+        """A stored result in go's words for a reader of ``lang``: ``黒5目半勝ち``,
+        ``白中押し勝ち``, ``持碁``, ``勝負なし`` in Japanese; ``B+5.5``, ``W+R``, ``jigo``,
+        ``void`` in English. Text that is no go result stays as it is."""
+        word = text.strip()
+        if word.lower() in VOID_WORDS:
+            return "勝負なし" if lang == "ja" else "void (no result)"
+        stated = notation.read_result(word)
+        if stated is None:
+            return text
+        if lang != "ja":
+            return result_text(stated.winner, stated.margin, stated.how)
+        if stated.winner is None:
+            return "持碁"
+        side = SIDES["ja"][stated.winner]
+        if stated.margin is None:
+            how = {"T": "時間切れ勝ち", "F": "不戦勝"}.get(stated.how or "R", "中押し勝ち")
+            return f"{side}{how}"
+        whole, half = int(stated.margin), stated.margin % 1 == 0.5
+        if whole == 0:
+            return f"{side}半目勝ち"
+        return f"{side}{whole}目{'半' if half else ''}勝ち"
+
     def move_label(self, ply: int, text: str) -> str:
         """``47 Q16``: every ply has its own number."""
         return f"{ply + 1} {text}"
