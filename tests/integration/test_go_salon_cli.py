@@ -24,7 +24,7 @@ pytestmark = pytest.mark.integration
 ])
 def test_section2_2_estimate_the_three_questions(tmp_path: Path, args: tuple[str, ...],
                                                  out: str) -> None:
-    """Seed 004 2-2 (自分の)持点の推定方法: the seed's three questions and answers."""
+    """R4, seed 004 2-2 (自分の)持点の推定方法: the seed's three questions and answers."""
     relaybot(tmp_path, "init")
     proc = relaybot(tmp_path, "member", "estimate", *args)
     assert proc.returncode == 0, proc.stderr
@@ -32,7 +32,7 @@ def test_section2_2_estimate_the_three_questions(tmp_path: Path, args: tuple[str
 
 
 def test_section2_void_and_member_show_json(tmp_path: Path) -> None:
-    """Seed 004 section 2: 「勝負なしの場合:対局前の持点のまま(対戦数にカウントされません)」;
+    """R4, seed 004 section 2: 「勝負なしの場合:対局前の持点のまま(対戦数にカウントされません)」;
     ``member show --json`` gives rating, official, games, wins, losses, draws, rank and
     counted; section 6's ``--born`` and ``--serves`` are kept."""
     relaybot(tmp_path, "init")

@@ -43,7 +43,7 @@ def go_game(s: object, cfg: Config, black: str, white: str, *options: tuple[str,
 
 def test_section2_winner_plus_one_loser_minus_one_jigo_counted_void_nothing(
         store: Store, db_url: str) -> None:
-    """Seed 004 section 2: 「勝者の新しい持点=対局前の持点+1」「敗者…−1」「持碁の時の新持点=
+    """R4, seed 004 section 2: 「勝者の新しい持点=対局前の持点+1」「敗者…−1」「持碁の時の新持点=
     対局前の持点のまま(対戦数にカウントされます)」「勝負なしの場合:対局前の持点のまま(対戦数に
     カウントされません)」; the TD's ``adjudicate ID void`` / ``勝負なし``."""
     cfg = cfg_for(db_url)
@@ -66,7 +66,7 @@ def test_section2_winner_plus_one_loser_minus_one_jigo_counted_void_nothing(
 
 
 def test_section2_free_games_count_as_games_not_in_the_rate(store: Store, db_url: str) -> None:
-    """Seed 004 section 2: 「カウント外の自由対局:対局前の持点のまま(対戦数にはカウントします
+    """R4, seed 004 section 2: 「カウント外の自由対局:対局前の持点のまま(対戦数にはカウントします
     が、勝率にはカウントしません)」 (7 stones or more, 9x9 and 13x13, unrecorded)."""
     cfg = cfg_for(db_url)
     with store.session() as s:
@@ -79,7 +79,7 @@ def test_section2_free_games_count_as_games_not_in_the_rate(store: Store, db_url
 
 
 def test_section2_rank_follows_the_win_rate_gates(store: Store, db_url: str) -> None:
-    """Seed 004 section 2: 「昇級は勝率0.65以上、降級は勝率0.35以下とする」: 120 (1k) wins to
+    """R4, seed 004 section 2: 「昇級は勝率0.65以上、降級は勝率0.35以下とする」: 120 (1k) wins to
     121 (1d); a loss back to 120 leaves the win rate at 0.5 and the rank at 1d."""
     cfg = cfg_for(db_url)
     with store.session() as s:
@@ -95,7 +95,7 @@ def test_section2_rank_follows_the_win_rate_gates(store: Store, db_url: str) -> 
 
 def test_section3_provisional_until_the_chair_sets_official_points(
         store: Store, db_url: str) -> None:
-    """Seed 004 section 3: 「公認持点は、対戦数10局以上を目安に、チェアーパーソン(眞鍋)が識者
+    """R4, seed 004 section 3: 「公認持点は、対戦数10局以上を目安に、チェアーパーソン(眞鍋)が識者
     に相談の上決定します。」 A declared rank's points are provisional; at 10 counted games the
     TD is told once (record, win rate, implied points); ``member set --rating`` makes them
     official."""
@@ -125,7 +125,7 @@ def test_section3_provisional_until_the_chair_sets_official_points(
 
 def test_section2_unknown_strength_gets_no_automatic_handicap(
         store: Store, db_url: str) -> None:
-    """Seed 004 section 2: 「棋力が不明の会員および9級以下の初心者の段級位/持点は、初期値を
+    """R4, seed 004 section 2: 「棋力が不明の会員および9級以下の初心者の段級位/持点は、初期値を
     「0」とし、対戦実績から、事務局で定める。」 ``--handicap auto`` refuses, in one line; the
     players agree terms instead (section 1: 対局者同士で合意された場合は、自由に対局条件を設定)."""
     cfg = cfg_for(db_url)
@@ -140,7 +140,7 @@ def test_section2_unknown_strength_gets_no_automatic_handicap(
 
 
 def test_section7_go_is_never_lost_on_time(store: Store, db_url: str) -> None:
-    """Seed 004 section 7: 「持ち時間を決めることが出来るが、あくまで進行管理の参考のためとし、
+    """R4, seed 004 section 7: 「持ち時間を決めることが出来るが、あくまで進行管理の参考のためとし、
     時間切れ負け等の扱いはしない。」 A go game on bank:20 silent for 40 days: reminders and
     the TD's escalation, never W+T."""
     cfg = cfg_for(db_url)
@@ -161,7 +161,7 @@ def test_section7_go_is_never_lost_on_time(store: Store, db_url: str) -> None:
 
 
 def test_section4_even_game_toss_said_in_the_start_mail(store: Store, db_url: str) -> None:
-    """Seed 004 section 4: 「互い先の場合の先手後手は電子トス(*)あるいは対戦者の話し合いで
+    """R4, seed 004 section 4: 「互い先の場合の先手後手は電子トス(*)あるいは対戦者の話し合いで
     決める。」「時刻の末尾数字で、偶奇を判定します。」 Equal points: the toss gives Black and
     the start mail says how; without the toss the operator's colours stay."""
     cfg = cfg_for(db_url)
@@ -192,7 +192,7 @@ def _end(s: object, cfg: Config, game: Game, result: str, now: datetime) -> None
 
 
 def test_section5_points_tiebreak_frozen_at_the_leagues_end(store: Store, db_url: str) -> None:
-    """Seed 004 section 5: 「(4)3人以上が同点の場合は持ち点の高い方を上位にする。」 read as
+    """T4, seed 004 section 5: 「(4)3人以上が同点の場合は持ち点の高い方を上位にする。」 read as
     the points stood when the league ended; later games change nothing in its order.
     「(5)不戦勝、不戦敗は順位の算定には加えるが、次期の持点には反映させない。」"""
     cfg = cfg_for(db_url)
@@ -225,7 +225,7 @@ def test_section5_points_tiebreak_frozen_at_the_leagues_end(store: Store, db_url
 
 def test_section5_forfeits_count_in_the_standings_not_in_the_points(
         store: Store, db_url: str) -> None:
-    """Seed 004 section 5: 「(5)不戦勝、不戦敗は順位の算定には加えるが、次期の持点には反映
+    """T4, seed 004 section 5: 「(5)不戦勝、不戦敗は順位の算定には加えるが、次期の持点には反映
     させない。」"""
     cfg = cfg_for(db_url)
     with store.session() as s:
@@ -238,7 +238,7 @@ def test_section5_forfeits_count_in_the_standings_not_in_the_points(
 
 
 def test_section6_secretaries_named_at_the_leagues_end(store: Store, db_url: str) -> None:
-    """Seed 004 section 6: 「公式戦の幹事は2名とし、前回のリーグ戦の優勝者とブービーの者が
+    """T4, seed 004 section 6: 「公式戦の幹事は2名とし、前回のリーグ戦の優勝者とブービーの者が
     これにあたる。ただし、70歳以上の者はとくに本人が希望する場合を除き免除される。」 The winner
     (born 1950: 76 when the league ends) is excused, the second serves; the booby serves;
     every player's end mail names them."""
