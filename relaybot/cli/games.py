@@ -18,10 +18,14 @@ def register(sub: Subparsers) -> None:
     game = sub.add_parser("game", help="games").add_subparsers(
         dest="sub", required=True, metavar="SUBCOMMAND")
     new = game.add_parser("new", help="start a game; prints its id and address")
-    new.add_argument("--white", required=True, metavar="ADDR",
+    new.add_argument("--white", metavar="ADDR",
                      help="the member playing White (the first colour of the game)")
-    new.add_argument("--black", required=True, metavar="ADDR",
+    new.add_argument("--black", metavar="ADDR",
                      help="the member playing Black (the second colour of the game)")
+    new.add_argument("--players", metavar="ADDR,ADDR",
+                     help="go, instead of --white/--black: the two members, Black by the "
+                          "salon's terms (fewer points with --handicap auto) or, in an even "
+                          "game, by electronic toss, said in the start mail")
     new.add_argument("--event", metavar="NAME", help="the event the game belongs to")
     new.add_argument("--game", default="chess",
                      help="the game: chess, shogi (--black is 先手 and moves first) or go "
@@ -36,10 +40,6 @@ def register(sub: Subparsers) -> None:
     new.add_argument("--free", action="store_const", const="1", default=None,
                      help="go: a free game at the players' wish, which leaves the salon's "
                           "points as they were (seed 004)")
-    new.add_argument("--toss", action="store_true",
-                     help="go: an even game's Black by electronic toss (the last digit of "
-                          "the time: even, --black's member; odd, --white's), said in the "
-                          "start mail")
     rule_set_options(new)
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
@@ -93,19 +93,38 @@ def _game(session: object, game_id: str) -> object:
     return game
 
 
+def _sides(args: argparse.Namespace) -> tuple[str, str, bool]:
+    """(white, black, toss) from ``--white``/``--black``, or go's ``--players A,B``
+    (seed 004 section 4: an even game's Black by toss; the operator's colours otherwise)."""
+    if args.players is None:
+        if not args.white or not args.black:
+            raise CliError("--white and --black are both needed (go: or --players A,B)")
+        return args.white, args.black, False
+    if args.white or args.black:
+        raise CliError("--players replaces --white and --black: give one or the other")
+    if (args.game or "chess").strip().lower() != "go":
+        raise CliError("--players is for go (colours by the salon's terms or a toss); "
+                       "other games take --white and --black")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if len(players) != 2:
+        raise CliError(f"--players names two members, not {len(players)}")
+    return players[1], players[0], True
+
+
 def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.service import start_mails
 
+    white, black, toss = _sides(args)
     store = open_store(cfg)
     now = datetime.now(UTC)
     with store.session() as session:
         game = create_game(session, cfg, GameInput(
-            white=args.white, black=args.black, event=args.event,
+            white=white, black=black, event=args.event,
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
             leave=False if args.no_leave else None, options=_game_options(args),
-            toss=bool(getattr(args, "toss", False))), now)
+            toss=toss), now)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))

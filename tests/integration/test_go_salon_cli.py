@@ -4,7 +4,10 @@ void`` / ``勝負なし`` (section 2), ``--born`` / ``--serves`` (section 6)."""
 
 from __future__ import annotations
 
+import email
 import json
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -36,9 +39,9 @@ def test_section2_void_and_member_show_json(tmp_path: Path) -> None:
     ``member show --json`` gives rating, official, games, wins, losses, draws, rank and
     counted; section 6's ``--born`` and ``--serves`` are kept."""
     relaybot(tmp_path, "init")
-    for name, email, extra in (("Kuro, Taro", "kuro@example.jp", ("--born", "1950")),
+    for name, address, extra in (("Kuro, Taro", "kuro@example.jp", ("--born", "1950")),
                                ("Shiro, Hanako", "shiro@example.jp", ())):
-        proc = relaybot(tmp_path, "member", "add", "--name", name, "--email", email,
+        proc = relaybot(tmp_path, "member", "add", "--name", name, "--email", address,
                         "--game", "go", "--rank", "1d", *extra)
         assert proc.returncode == 0, proc.stderr
     proc = relaybot(tmp_path, "member", "set", "kuro@example.jp", "--serves")
@@ -60,3 +63,38 @@ def test_section2_void_and_member_show_json(tmp_path: Path) -> None:
                                       "counted": 0, "win_rate": None}
     listed = relaybot(tmp_path, "game", "show", games[0]).stdout
     assert "Void" in listed or "勝負なし" in listed
+
+
+def test_section4_even_game_toss_from_the_command_line(tmp_path: Path) -> None:
+    """R4, seed 004 section 4: 「互い先の場合の先手後手は電子トス(*)あるいは対戦者の話し合い
+    で決める。」 ``game new --game go --players A,B``: Black by toss, said in the start mail;
+    ``--white``/``--black`` keep the operator's choice; ``--players`` is go's alone."""
+    relaybot(tmp_path, "init")
+    for name, address in (("Kuro, Taro", "kuro@example.jp"),
+                          ("Shiro, Hanako", "shiro@example.jp")):
+        assert relaybot(tmp_path, "member", "add", "--name", name, "--email", address,
+                        "--game", "go", "--rank", "2k").returncode == 0
+    proc = relaybot(tmp_path, "game", "new", "--game", "go", "--players",
+                    "kuro@example.jp,shiro@example.jp", "--handicap", "auto")
+    assert proc.returncode == 0, proc.stderr
+    game_id = proc.stdout.splitlines()[0]
+    from relaybot.store.db import Store
+    from relaybot.store.models import Outbox
+
+    store = Store.open(f"sqlite:///{tmp_path / 'relaybot.db'}")
+    with store.session() as s:
+        starts = [o.raw for o in s.query(Outbox).filter(Outbox.game_id == game_id,
+                                                        Outbox.kind == "start")]
+    store.dispose()
+    assert len(starts) == 2
+    for raw in starts:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        body = msg.get_body(preferencelist=("plain",))
+        assert body is not None
+        text = str(body.get_content())
+        assert "電子トス" in text or "electronic toss" in text, text
+    one_line_error(relaybot(tmp_path, "game", "new", "--players",
+                            "kuro@example.jp,shiro@example.jp"), "--players is for go")
+    one_line_error(relaybot(tmp_path, "game", "new", "--game", "go", "--white",
+                            "kuro@example.jp"), "--white and --black")
