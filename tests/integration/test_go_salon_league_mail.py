@@ -128,3 +128,22 @@ def test_a_salon_league_by_mail_points_ranks_standings_and_secretaries(club: Clu
     with club.store.session() as s:  # the forfeit and the jigo are the TD's words
         results = {g.result for g in s.scalars(select(Game).where(Game.event == LEAGUE))}
     assert {"jigo", "B+F", "W+F"} & results and "jigo" in results
+
+
+def test_section7_a_go_game_on_bank_days_is_never_lost_on_time(club: Club) -> None:
+    """R4, seed 004 section 7: 「持ち時間を決めることが出来るが、あくまで進行管理の参考のため
+    とし、時間切れ負け等の扱いはしない。」 bank:20 and 31 days of silence: a reminder and the
+    TD's escalation, no loss; the late move is relayed with no overrun to claim."""
+    black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
+    white = club.member("Shiro, Hanako", "shiro@example.org")
+    game_id = club.game(white, black, kind="go", time_control="bank:20")
+    for days in (11, 21, 31):
+        club.clock += timedelta(days=10 if days > 11 else 11)
+        club.cycle()
+    black.send("1 Q16", to=black.game_address(game_id), subject=f"[{game_id}] move")
+    club.cycle()
+    kinds = [c.parsed["X-Relaybot-Kind"] for c in club.sink.captured]
+    assert "reminder" in kinds and "td_silence" in kinds and "td_overrun" not in kinds
+    assert "1 Q16" in body_of(white.inbox()[-1])
+    show = club.cli("game", "show", game_id).stdout
+    assert "active" in show and "W+T" not in show
