@@ -262,3 +262,26 @@ def test_section6_secretaries_named_at_the_leagues_end(store: Store, db_url: str
         players[0].serves = 1  # the winner asks to serve
         assert [m.email for m in salon_secretaries(s, event) or ()] == [
             "p0@example.jp", "p2@example.jp"]
+
+
+def test_section2_a_corrected_result_recounts_points_record_and_rank(
+        store: Store, db_url: str) -> None:
+    """R4, seed 004 section 2: a TD's corrected result (``result ID RESULT``) replays the
+    points, the record in the count and the rank; a result corrected to 勝負なし leaves the
+    game out of the count."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=120, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=120, game="go")
+        first = go_game(s, cfg, kuro.email, shiro.email)
+        _end(s, cfg, first, "B+2.5", T0)
+        assert ratings_json(s, kuro)["go"]["rank"] == "1d"  # 121 with 1.0
+        second = go_game(s, cfg, kuro.email, shiro.email)
+        _end(s, cfg, second, "B+0.5", T0 + timedelta(days=1))
+        run_commands(s, cfg, f"result {first.id} W+R", T0 + timedelta(days=2))
+        go = ratings_json(s, kuro)["go"]
+        # 119 (1k, 0 of 1) then 120 (1k, 0.5): the rank never went up
+        assert (go["rating"], go["wins"], go["losses"], go["rank"]) == (120, 1, 1, "1k")
+        run_commands(s, cfg, f"result {first.id} void", T0 + timedelta(days=3))
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["counted"], go["wins"], go["rank"]) == (121, 1, 1, "1d")
