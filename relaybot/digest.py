@@ -29,6 +29,7 @@ from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import crosstable_text, standings
 from relaybot.core.game import result_in
+from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
 from relaybot.events import event_results
 from relaybot.gamefile import GameFile
@@ -269,9 +270,10 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                 for e in seats.get(member.id, [])
             ],
             "ratings": [
-                {"kind": kind, "changes": [{"before": _shown(c.before, c.state_before),
-                                            "after": _shown(c.after, c.state_after)}
-                                           for c in cs]}
+                {"kind": kind, "changes": [
+                    {"before": _shown(c.before, c.state_before, kind, member.lang),
+                     "after": _shown(c.after, c.state_after, kind, member.lang)}
+                    for c in cs]}
                 for kind, cs in sorted(changes.get(member.id, {}).items(),
                                        key=lambda item: _kind_order(item[0]))
             ],
@@ -363,18 +365,26 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     }
 
 
-def _shown(rating: int, state: dict[str, Any] | None) -> str:
+def _shown(rating: int, state: dict[str, Any] | None, kind: str = "", lang: str = "en"
+           ) -> str:
     """A rating as published: ``(1320)`` while provisional (R2: 仮レーティングは、すべて
-    （1320）というように、カッコをつけて表示), from the state kept with the change."""
-    return f"({rating})" if state and state.get("provisional") else str(rating)
+    （1320）というように、カッコをつけて表示), from the state kept with the change; go
+    points with the rank held, in the reader's words (``(86) 4級``, seed 004)."""
+    shown = f"({rating})" if state and state.get("provisional") else str(rating)
+    if kind == "go":
+        held = str((state or {}).get("rank") or "") or rank_code(rating)
+        shown += f" {rank_name(held, lang)}"
+    return shown
 
 
 def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
                     reader: int, lang: str) -> dict[str, Any]:
     """A corrected result for the digest; the reader's own re-rating when they played."""
     mine = (event.detail.get("ratings") or {}).get(str(reader))
-    return {**_result_row(game, names, lang), "old": event.detail.get("old", ""),
-            "new": event.detail.get("new", ""), "kind": game.kind,
+    words = _result_words  # go: 黒5目半勝ち
+    return {**_result_row(game, names, lang),
+            "old": words(game, lang, event.detail.get("old", "")),
+            "new": words(game, lang, event.detail.get("new", "")), "kind": game.kind,
             "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
@@ -384,9 +394,11 @@ def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
             "result": _result_words(game, lang), "event": game.event or ""}
 
 
-def _result_words(game: Game, lang: str) -> str:
-    """The result in the game's own words for ``lang`` (go: 黒5目半勝ち, 持碁)."""
+def _result_words(game: Game, lang: str, text: str | None = None) -> str:
+    """A result of ``game`` (its own by default) in the game's own words for ``lang``
+    (go: 黒5目半勝ち, 持碁)."""
+    result = game.result or "" if text is None else text
     try:
-        return result_in(rules_for(game.kind), game.result or "", lang)
+        return result_in(rules_for(game.kind), result, lang)
     except ValueError:  # the game's rules are not installed here
-        return game.result or ""
+        return result
