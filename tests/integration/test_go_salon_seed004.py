@@ -5,7 +5,10 @@ unknown strength, no result and no loss on time (sections 2, 7), the even game's
 
 from __future__ import annotations
 
+import email
 from datetime import datetime, timedelta
+from email import policy
+from email.message import EmailMessage
 
 import pytest
 from sqlalchemy import select
@@ -13,6 +16,7 @@ from sqlalchemy import select
 from relaybot.admin import AdminError, GameInput, create_game
 from relaybot.config import Config
 from relaybot.core.game import Outcome
+from relaybot.digest import send_digests
 from relaybot.events import (
     EventInput,
     create_event,
@@ -285,3 +289,31 @@ def test_section2_a_corrected_result_recounts_points_record_and_rank(
         run_commands(s, cfg, f"result {first.id} void", T0 + timedelta(days=3))
         go = ratings_json(s, kuro)["go"]
         assert (go["rating"], go["counted"], go["wins"], go["rank"]) == (121, 1, 1, "1d")
+
+
+def test_section2_the_digest_shows_points_and_rank_in_the_readers_words(
+        store: Store, db_url: str) -> None:
+    """R4, seed 004 section 2: the weekly digest shows a go member's points with the rank
+    held (初段 / 1級 in Japanese), provisional points in parentheses (section 3)."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=120, game="go", lang="ja")
+        shiro = member(s, cfg, "shiro@example.jp", rank="1d", lang="en")
+        set_rating(s, kuro, RatingInput("go", 120, provisional=False))
+        _end(s, cfg, go_game(s, cfg, kuro.email, shiro.email), "B+3.5", T0)
+    send_digests(store, cfg, T0 + timedelta(days=2))
+    with store.session() as s:
+        texts = {o.recipient: o.raw for o in s.scalars(select(Outbox).where(
+            Outbox.kind == "digest"))}
+    ja = _body(texts["kuro@example.jp"])
+    en = _body(texts["shiro@example.jp"])
+    assert "120 1級 → 121 初段" in ja, ja
+    assert "(125) 1d -> (124) 1d" in en, en
+
+
+def _body(raw: bytes) -> str:
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
