@@ -31,6 +31,7 @@ from relaybot.core.leave import (
     YEARLY_ALLOWANCE,
     check_leave,
 )
+from relaybot.core.ratings import rank_name
 from relaybot.core.said import Said
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
@@ -38,6 +39,7 @@ from relaybot.mail.render import termination_name
 from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
+from relaybot.rating_book import RatingInput, go_rank_of, set_rating
 from relaybot.store.models import Game, Inbound, Leave, Member, Question
 
 
@@ -426,6 +428,37 @@ class Withdraw(Command):
                               f"{japanese_name(member.name)}の対局 {len(games)}局を"
                               f"{self.HOW_JA[how]}としました"),
                          tuple(g.id for g in games))
+
+
+@command
+class GoPoints(Command):
+    """Seed 004 section 3 (公認持点は…チェアーパーソンが…決定): the salon's official go
+    points for a member, as the chair sets them; the rank follows the table."""
+
+    changes = "member"
+
+    name = "points"
+    aliases = ("持点",)
+    usage = "points <member address> <official go points>"
+    usage_ja = "持点 <会員のアドレス> <公認持点>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2 or not args[1].isdigit() or not 0 <= int(args[1]) <= 1000:
+            return self.misused()
+        if ctx.td is not None and ctx.td != ctx.cfg.bot.td.strip().lower():
+            return self.refuse(Said("only the club's TD sets official go points",
+                                    "公認持点を決めるのはクラブの TD です"))
+        member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
+        if member is None:
+            return self.refuse(Said(f"no member {args[0]}",
+                                    f"アドレス {args[0]} の会員はいません"))
+        row = set_rating(ctx.session, member, RatingInput("go", int(args[1]),
+                                                          provisional=False))
+        rank = go_rank_of(row)
+        return self.done(Said(f"{member.name}: official go points {row.rating} "
+                              f"({rank_name(rank, 'en')})",
+                              f"{japanese_name(member.name)}の公認持点を {row.rating}"
+                              f"（{rank_name(rank, 'ja')}）としました"))
 
 
 @command

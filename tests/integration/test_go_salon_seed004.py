@@ -317,3 +317,20 @@ def _body(raw: bytes) -> str:
     part = msg.get_body(preferencelist=("plain",))
     assert part is not None
     return str(part.get_content())
+
+
+def test_section3_the_chair_sets_official_points_by_mail_command(
+        store: Store, db_url: str) -> None:
+    """R4, seed 004 section 3: 「公認持点は、対戦数10局以上を目安に、チェアーパーソン(眞鍋)が
+    識者に相談の上決定します。」 the club's TD replies ``持点 ADDR N`` (``points ADDR N``);
+    an event's own TD may not."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rank="3k")
+        done = run_commands(s, cfg, "持点 kuro@example.jp 104", T0, td=cfg.bot.td)
+        assert done[0].ok and "二" not in done[0].said.ja and "2級" in done[0].said.ja
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["official"], go["rank"]) == (104, True, "2k")
+        refused = run_commands(s, cfg, "points kuro@example.jp 90", T0, td="other@example.jp")
+        assert not refused[0].ok and ratings_json(s, kuro)["go"]["rating"] == 104
+        assert not run_commands(s, cfg, "points kuro@example.jp many", T0)[0].ok
