@@ -10,6 +10,10 @@ counted games, member_ratings.told_td whether the TD was told that a provisional
 reached 10 counted games. The salon league's secretaries (section 6) skip members of
 70 or more unless they serve: members.born (a year) and members.serves.
 
+Go rows recorded no wins or losses before (their points counted alone): they are
+backfilled from the go rating changes (+1 a win, -1 a loss, 0 with a jigo result), and
+the count drops the free games the old code counted as 0-point games.
+
 Both tables are pointed at by foreign keys, so the batches never rebuild them (see
 0007): ADD COLUMN, and DROP COLUMN where SQLite has it (3.35); an older SQLite keeps the
 columns on a downgrade, unused (nullable or with server defaults).
@@ -40,6 +44,16 @@ def upgrade() -> None:
         batch.add_column(sa.Column("born", sa.Integer(), nullable=True))
         batch.add_column(sa.Column("serves", sa.Integer(), nullable=False,
                                    server_default="0"))
+    changes = ("SELECT COUNT(*) FROM rating_changes rc JOIN games g ON g.id = rc.game_id"
+               " WHERE rc.member_id = member_ratings.member_id AND g.kind = 'go' AND ")
+    op.execute(
+        "UPDATE member_ratings SET"
+        f" rb_wins = ({changes}rc.after > rc.before),"
+        f" rb_losses = ({changes}rc.after < rc.before),"
+        f" draws = ({changes}rc.after = rc.before AND g.result = 'jigo')"
+        " WHERE kind = 'go'")
+    op.execute("UPDATE member_ratings SET rated_games = rb_wins + rb_losses + draws"
+               " WHERE kind = 'go'")
 
 
 def downgrade() -> None:
