@@ -39,7 +39,7 @@ from relaybot.mail.render import termination_name
 from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
-from relaybot.rating_book import RatingInput, go_rank_of, set_rating
+from relaybot.rating_book import RatingInput, go_rank_of, rerate_game, set_rating
 from relaybot.store.models import Game, Inbound, Leave, Member, Question
 
 
@@ -428,6 +428,43 @@ class Withdraw(Command):
                               f"{japanese_name(member.name)}の対局 {len(games)}局を"
                               f"{self.HOW_JA[how]}としました"),
                          tuple(g.id for g in games))
+
+
+@command
+class FreeGame(Command):
+    """Seed 004 section 2 (対局者の意志による記録外対局(白、黒片方のみでもよい)): a go game
+    either player asked to keep unrecorded: a free game, counted as played but not in the
+    points or the win rate; a finished one is re-rated."""
+
+    name = "free"
+    aliases = ("記録外",)
+    usage = "free <game>"
+    usage_ja = "記録外 <対局ID>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 1:
+            return self.misused()
+        game = ctx.session.get(Game, args[0].strip().lower())
+        if game is None:
+            return self.refuse(no_game(args[0]))
+        if not ctx.may_act(game):
+            return self.refuse(ctx.not_yours(game))
+        rules = rules_for(game.kind)
+        mark = getattr(rules, "mark_free", None)
+        if mark is None:
+            return self.refuse(Said(f"game {game.id} is {game.kind}: only go games are free",
+                                    f"対局 {game.id} は囲碁ではありません"
+                                    f"（記録外は囲碁の対局だけです）"))
+        if rules.free_game(game.position):
+            return self.refuse(Said(f"game {game.id} is already a free game",
+                                    f"対局 {game.id} はすでに記録外の対局です"))
+        game.position = str(mark(game.position))
+        ctx.session.flush()
+        if game.status == "finished":
+            rerate_game(ctx.session, game, ctx.now)
+        return self.done(Said(f"game {game.id}: a free game (not in the points)",
+                              f"対局 {game.id} を記録外の対局（持点に反映しない）としました"),
+                         (game.id,))
 
 
 @command

@@ -334,3 +334,27 @@ def test_section3_the_chair_sets_official_points_by_mail_command(
         refused = run_commands(s, cfg, "points kuro@example.jp 90", T0, td="other@example.jp")
         assert not refused[0].ok and ratings_json(s, kuro)["go"]["rating"] == 104
         assert not run_commands(s, cfg, "points kuro@example.jp many", T0)[0].ok
+
+
+def test_section2_a_game_either_player_keeps_unrecorded_is_free(
+        store: Store, db_url: str) -> None:
+    """R4, seed 004 section 2: 「対局者の意志による記録外対局(白、黒片方のみでもよい)」: at
+    one player's wish the TD marks the game ``記録外 ID`` (``free ID``): played, not in the
+    points or the win rate; a finished game is re-rated."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=100, game="go")
+        shiro = member(s, cfg, "shiro@example.jp", rating=100, game="go")
+        game = go_game(s, cfg, kuro.email, shiro.email)
+        _end(s, cfg, game, "B+6.5", T0)
+        assert ratings_json(s, kuro)["go"]["rating"] == 101
+        done = run_commands(s, cfg, f"記録外 {game.id}", T0 + timedelta(days=1))
+        assert done[0].ok, done[0].said
+        go = ratings_json(s, kuro)["go"]
+        assert (go["rating"], go["counted"], go["games"]) == (100, 0, 1)
+        assert not run_commands(s, cfg, f"free {game.id}", T0)[0].ok  # already free
+        active = go_game(s, cfg, kuro.email, shiro.email)
+        s.flush()
+        assert run_commands(s, cfg, f"free {active.id}", T0)[0].ok
+        _end(s, cfg, active, "W+R", T0 + timedelta(days=2))
+        assert ratings_json(s, kuro)["go"]["rating"] == 100

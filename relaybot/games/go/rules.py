@@ -469,6 +469,13 @@ class GoRules:
         colour = board.board.get(row, col)
         return None if colour is None else "bw".index(colour)
 
+    def mark_free(self, position: object) -> str:
+        """The saved position with the game made free (seed 004 section 2: 対局者の意志
+        による記録外対局, at either player's wish): the points stay as they were."""
+        board = _position(position).copy()
+        board.free = True
+        return save(board)
+
     def start_of(self, position: object) -> GoPosition:
         """The game's start (size, komi, handicap stones) from any of its positions."""
         board = _position(position)
