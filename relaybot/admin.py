@@ -20,8 +20,8 @@ from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.game import setup_position
 from relaybot.core.ratings import handicap_between, rank_points, title_name
 from relaybot.games import rules_for
-from relaybot.rating_book import KINDS, RatingInput, current_ratings, set_rating
-from relaybot.store.models import Game, Member, MemberAddress, MemberTitle
+from relaybot.rating_book import KINDS, RatingInput, current_ratings, rating_row, set_rating
+from relaybot.store.models import Game, GameEvent, Member, MemberAddress, MemberTitle
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 TIME_CONTROL_RE = re.compile(r"^(\d+/\d+|bank:\d+|fischer:\d+\+\d+(?::\d+)?)(,max:\d+)?$")
@@ -57,6 +57,8 @@ class MemberInput:
     rank: str | None = None
     titles: tuple[str, ...] = ()  # R3: titles won (added), as title_name reads them
     drop_titles: tuple[str, ...] = ()  # R3: titles entered by mistake (one of each removed)
+    born: int | None = None  # seed 004 section 6: the year of birth (secretaries skip 70+)
+    serves: bool | None = None  # seed 004 section 6: a member of 70 or more who will serve
 
 
 def _titles(words: tuple[str, ...], prefix: str) -> list[str]:
@@ -110,8 +112,14 @@ def parse_provisional(text: str, where: str = "provisional") -> bool:
     return PROVISIONAL_WORDS[value]
 
 
-def _validate_rating(m: MemberInput, prefix: str) -> RatingInput | None:
-    """The rating to store for ``m``, checked; None when it gives none."""
+def _validate_rating(m: MemberInput, prefix: str, declared: bool = False
+                     ) -> RatingInput | None:
+    """The rating to store for ``m``, checked; None when it gives none.
+
+    Go (seed 004 sections 2, 3): points from a declared rank (``--rank``) are the office's
+    provisional starting figure, and so are the points a new member declares
+    (``declared``: ``member add``); the chair's figure (``member set --rating``) is
+    official unless ``--provisional``."""
     game = (m.game or ("go" if m.rank is not None else "chess")).strip().lower()
     if game not in KINDS:
         raise AdminError(f"{prefix}--game must be one of {', '.join(KINDS)}, not {game!r}")
@@ -131,13 +139,17 @@ def _validate_rating(m: MemberInput, prefix: str) -> RatingInput | None:
         return None  # --game alone: the member stays unrated in that game (no row)
     else:
         rating = m.rating
-    if m.provisional and game == "go":
-        raise AdminError(f"{prefix}go points are never provisional; drop --provisional")
     low, high = RATING_RANGE[game]
     if not low <= rating <= high:
         raise AdminError(f"{prefix}--rating for {game} must be between {low} and {high},"
                          f" not {rating}")
-    return RatingInput(game, rating, m.provisional)
+    provisional = m.provisional or (game == "go" and (m.rank is not None or declared))
+    return RatingInput(game, rating, provisional)
+
+
+def _check_born(m: MemberInput, prefix: str = "") -> None:
+    if m.born is not None and not 1880 <= m.born <= 2100:
+        raise AdminError(f"{prefix}--born is a year of birth (YYYY), not {m.born}")
 
 
 def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
@@ -169,10 +181,12 @@ def add_member(session: Session, cfg: Config, m: MemberInput, now: datetime) -> 
     """Register one member (with a rating for one game kind, if given); a second member
     with the same address is refused."""
     member = _validate_member(cfg, m)
-    rating = _validate_rating(m, "")
+    rating = _validate_rating(m, "", declared=True)
+    _check_born(m)
     if session.scalar(select(Member).where(Member.email == member.email)) is not None:
         raise AdminError(f"a member with address {member.email} already exists")
     member.created_at = now
+    member.born, member.serves = m.born, int(bool(m.serves))
     session.add(member)
     session.flush()
     if rating is not None:
@@ -197,7 +211,12 @@ def update_member(session: Session, cfg: Config, member: Member, m: MemberInput)
                                 else f"san:{member.letters}"))
     checked = _validate_member(cfg, current)
     rating = _validate_rating(m, "")
+    _check_born(m)
     member.name, member.lang, member.tz = checked.name, checked.lang, checked.tz
+    if m.born is not None:
+        member.born = m.born
+    if m.serves is not None:
+        member.serves = int(m.serves)
     member.notation, member.letters = checked.notation, checked.letters
     if rating is not None:
         set_rating(session, member, rating)
@@ -446,6 +465,40 @@ class GameInput:
     # the game's own start options (go: size, handicap, komi), as ``game new`` gives them;
     # ``handicap = "auto"`` takes stones and komi from the members' go points (R4)
     options: tuple[tuple[str, str], ...] = ()
+    # seed 004 section 4: an even go game's colours by toss (電子トス), not as given
+    toss: bool = False
+
+
+@dataclass(frozen=True)
+class Toss:
+    """Seed 004 section 4's electronic toss (電子トス): the last digit of the time the game
+    was made; even (丁) gives Black to the first-named player, odd (半) to the second."""
+
+    time: str  # HH:MM:SS, in the bot's time zone
+    digit: int
+    black: str  # the address that takes Black
+
+    @property
+    def even(self) -> bool:
+        """丁 (even) or 半 (odd)."""
+        return self.digit % 2 == 0
+
+
+def toss_for_black(first: str, second: str, now: datetime, tz: str) -> Toss:
+    """Who takes Black in an even game (seed 004 section 4: 時刻の末尾数字で、偶奇を判定):
+    the first-named player on an even last digit of the seconds, the second on an odd."""
+    local = now.astimezone(ZoneInfo(tz))
+    digit = local.second % 10
+    return Toss(local.strftime("%H:%M:%S"), digit, first if digit % 2 == 0 else second)
+
+
+def _even_terms(options: dict[str, str]) -> bool:
+    """No handicap stones and Black giving komi as in an even game (互先, seed 004)."""
+    try:
+        komi = float(options.get("komi") or 5.5)
+    except ValueError:
+        return False
+    return options.get("handicap", "0") in ("", "0") and komi >= 5.5
 
 
 def salon_handicap(session: Session, g: GameInput) -> GameInput:
@@ -462,6 +515,11 @@ def salon_handicap(session: Session, g: GameInput) -> GameInput:
         raise AdminError(f"--handicap auto needs both members' go points; set them with "
                          f"member set ADDR --rating N --game go (or --rank 4k): "
                          f"{', '.join(missing)}")
+    unknown = [m.email for m in (first, second) if points[m.id] == 0
+               and (row := rating_row(session, m.id, g.kind)) is not None and row.provisional]
+    if unknown:  # seed 004 section 2: 0 until the office sets points from results
+        raise AdminError(f"--handicap auto: {', '.join(unknown)} has no go points yet (0, "
+                         f"strength unknown); the players agree terms: --handicap N --komi K")
     black, cond = handicap_between(points[first.id], points[second.id])
     white_addr, black_addr = g.white, g.black
     if black == "a":  # the --white member has fewer points: they take Black
@@ -475,6 +533,11 @@ def salon_handicap(session: Session, g: GameInput) -> GameInput:
 def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> Game:
     """Create a game between two members; the caller queues the start mails."""
     g = salon_handicap(session, g)
+    toss = None
+    if g.kind == "go" and g.toss and _even_terms(dict(g.options)):
+        toss = toss_for_black(g.black, g.white, now, cfg.bot.timezone)
+        if toss.black != g.black:
+            g = replace(g, white=g.black, black=g.white)
     white, black = find_member(session, g.white), find_member(session, g.black)
     if white.id == black.id:
         raise AdminError("--white and --black are the same member")
@@ -528,4 +591,9 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
     )
     session.add(game)
     session.flush()
+    if toss is not None:  # seed 004 section 4: said in the start mail
+        session.add(GameEvent(game_id=game.id, at=now, kind="toss", colour=0, ply=0,
+                              detail={"time": toss.time, "digit": toss.digit,
+                                      "even": toss.even}))
+        session.flush()
     return game

@@ -56,7 +56,8 @@ def schedule(gf: GameFile, books: Books, now: datetime) -> Schedule:
             out.due.append(kind)
         else:
             future.append(_start_of(day, tz))
-    if books.control.kind == "bank":
+    if books.control.kind == "bank" and gf.rules.rule_set.time_forfeit:
+        # seed 004 section 7: go's days are a guide only, never a loss on time
         clock = pending(books, now)
         if clock.overrun:
             out.due.append("bank_lost")

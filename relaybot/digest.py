@@ -29,6 +29,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
+from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
 from relaybot.events import event_players, event_results, event_standings
 from relaybot.gamefile import GameFile
@@ -275,9 +276,10 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                 for e in seats.get(member.id, [])
             ],
             "ratings": [
-                {"kind": kind, "changes": [{"before": _shown(c.before, c.state_before),
-                                            "after": _shown(c.after, c.state_after)}
-                                           for c in cs]}
+                {"kind": kind, "changes": [
+                    {"before": _shown(c.before, c.state_before, kind, member.lang),
+                     "after": _shown(c.after, c.state_after, kind, member.lang)}
+                    for c in cs]}
                 for kind, cs in sorted(changes.get(member.id, {}).items(),
                                        key=lambda item: _kind_order(item[0]))
             ],
@@ -394,10 +396,16 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     }
 
 
-def _shown(rating: int, state: dict[str, Any] | None) -> str:
+def _shown(rating: int, state: dict[str, Any] | None, kind: str = "", lang: str = "en"
+           ) -> str:
     """A rating as published: ``(1320)`` while provisional (R2: 仮レーティングは、すべて
-    （1320）というように、カッコをつけて表示), from the state kept with the change."""
-    return f"({rating})" if state and state.get("provisional") else str(rating)
+    （1320）というように、カッコをつけて表示), from the state kept with the change; go
+    points with the rank held, in the reader's words (``(86) 4級``, seed 004)."""
+    shown = f"({rating})" if state and state.get("provisional") else str(rating)
+    if kind == "go":
+        held = str((state or {}).get("rank") or "") or rank_code(rating)
+        shown += f" {rank_name(held, lang)}"
+    return shown
 
 
 def _correction_row(event: GameEvent, game: Game, names: dict[int, str],

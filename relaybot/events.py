@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.admin import AdminError, GameInput, create_game, find_member
@@ -19,22 +19,25 @@ from relaybot.core.events import (
     GameResult,
     StandingRow,
     crosstable_text,
+    exempt,
     final_entries,
     iccf_section,
     jcca_group,
     ladder,
     match,
     round_robin,
+    secretaries,
     shogi_league,
     standings,
 )
 from relaybot.games import rules_for
-from relaybot.rating_book import current_ratings
+from relaybot.rating_book import current_ratings, ratings_at
 from relaybot.results import result_form, result_margin
 from relaybot.store.models import (
     Event,
     EventPlayer,
     Game,
+    GameEvent,
     Member,
     MemberTitle,
     SeasonClass,
@@ -154,7 +157,9 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
                                             grace=e.grace, leave=e.leave,
                                             # R4: stones and komi from the points
                                             options=SALON_OPTIONS if e.kind == "salon"
-                                            else ()), now)
+                                            else (),
+                                            # seed 004 section 4: even games by toss
+                                            toss=e.kind == "salon"), now)
         for w, b in pairs
     ]
     return games
@@ -204,9 +209,12 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
                                   .where(EventPlayer.event_id == event.id)).all())
     start = {m.name: orders.get(m.id) or seat for seat, m in enumerate(players, start=1)}
     ratings = None
-    if "rating" in order:  # T4: the points each player has now, in the event's game
+    if "rating" in order:  # T4: the points each player has, in the event's game
         kind = games[0].kind if games else "go"
-        held = current_ratings(session, [m.id for m in players], kind)
+        ended = event_end(session, games)
+        # seed 004 5)(4): a finished league reads the points as they stood at its end
+        held = (ratings_at(session, [m.id for m in players], kind, ended) if ended
+                else current_ratings(session, [m.id for m in players], kind))
         ratings = {m.name: held[m.id] for m in players if m.id in held}
     return standings([m.name for m in players], results, order, start_order=start,
                      ratings=ratings, primary="rate" if event.kind == "salon" else "points")
@@ -221,6 +229,58 @@ def season_rests(session: Session, event: Event) -> frozenset[int]:
         return frozenset()
     return frozenset(session.scalars(select(SeasonPlayer.member_id).where(
         SeasonPlayer.season_id == season_id, SeasonPlayer.state == "rest")))
+def event_end(session: Session, games: list[Game]) -> datetime | None:
+    """When the event's last game ended (its result recorded); None while any game is
+    still being played, or for an event without games."""
+    if not games or any(g.status != "finished" for g in games):
+        return None
+    return session.scalar(select(func.max(GameEvent.at)).where(
+        GameEvent.game_id.in_([g.id for g in games]), GameEvent.kind == "result"))
+
+
+def salon_secretaries(session: Session, event: Event) -> list[Member] | None:
+    """Seed 004 section 6: the next league's two secretaries, once a salon league has
+    ended: its winner and its booby, a member of 70 or more (by ``--born``, in the year
+    the league ended) excused unless they serve (``--serves``), the next below the winner
+    or above the booby serving instead. None while the league is being played."""
+    games = _event_games(session, event)
+    ended = event_end(session, games)
+    if event.kind != "salon" or ended is None:
+        return None
+    players = {m.name: m for m in event_players(session, event)}
+    year = ended.astimezone(UTC).year
+    order = [row.player for row in event_standings(session, event)]
+    excused = {name for name, m in players.items()
+               if exempt(m.born, year, bool(m.serves))}
+    return [players[name] for name in secretaries(order, excused)]
+
+
+def event_json(session: Session, event: Event) -> dict[str, object]:
+    """``event show --json``: the event, its kind and game, and the standings in order
+    (rank, email, name, score, games, wins, draws, losses); a salon league adds each
+    player's win rate and margin, the points its last tie-break read, and the next
+    league's ``secretaries`` (addresses; empty while the league is being played)."""
+    games = _event_games(session, event)
+    by_name = {m.name: m for m in event_players(session, event)}
+    rows = []
+    for row in event_standings(session, event):
+        entry: dict[str, object] = {
+            "rank": row.rank, "email": by_name[row.player].email, "name": row.player,
+            "score": row.points, "games": row.games, "wins": row.wins, "draws": row.draws,
+            "losses": row.losses, "shared": row.shared}
+        if event.kind == "salon":
+            entry |= {"win_rate": round(row.points / row.games, 3) if row.games else None,
+                      "margin": row.margin, "points": row.rating}
+        rows.append(entry)
+    out: dict[str, object] = {
+        "event": event.name, "kind": event.kind,
+        "game": games[0].kind if games else KIND_GAMES.get(event.kind, "chess"),
+        "start": event.start_date.isoformat(), "time_control": event.time_control,
+        "finished": event_end(session, games) is not None, "standings": rows}
+    if event.kind == "salon":
+        chosen = salon_secretaries(session, event)
+        out["secretaries"] = [m.email for m in chosen or ()]
+    return out
 
 
 def event_text(session: Session, event: Event, lang: str = "en") -> str:

@@ -3,7 +3,8 @@
 A member's rating in a kind lives in its ``member_ratings`` row; no row means unrated in
 that kind, and the rating code then starts from the kind's default (``DEFAULT``). Chess
 and shogi use the JCCA quick table and provisional Rb (R1, R2); go uses the salon's
-points (R4), which have no provisional period.
+points (R4): provisional until the chair sets official ones (seed 004 section 3), with a
+rank that moves only through the win-rate gates (section 2).
 """
 
 from __future__ import annotations
@@ -16,17 +17,24 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.core.game import start_of
 from relaybot.core.ratings import (
     OFFICIAL_AFTER,
     PROVISIONAL_AFTER,
     START_RATING,
+    TELL_TD_AT,
     RatingState,
+    TermsPlayed,
     apply_result,
     go_points,
-    go_rank,
     grade_for,
     grade_points,
+    implied_points,
+    next_rank,
+    rank_code,
+    rank_name,
     section_points,
+    win_rate,
 )
 from relaybot.games import rules_for
 from relaybot.results import result_form
@@ -50,9 +58,10 @@ SHOGI_UNRATED_TERMINATIONS = ("withdrawal_lost",)
 # default (a TD's forfeit, a withdrawal) leaves the points as they were
 GO_UNRATED_TERMINATIONS = ("forfeit", "withdrawal_lost")
 # R1: an unrated player starts at 1200 provisional; R4: a go player of unknown strength
-# starts at 0 points (seed 004: 初期値を「0」), and salon points are never provisional.
+# starts at 0 points (seed 004: 初期値を「0」), provisional until the chair sets official
+# points (section 3: 公認持点).
 DEFAULT: dict[str, tuple[int, bool]] = {
-    "chess": (START_RATING, True), "shogi": (START_RATING, True), "go": (0, False)}
+    "chess": (START_RATING, True), "shogi": (START_RATING, True), "go": (0, True)}
 
 def _default(kind: str) -> tuple[int, bool]:
     return DEFAULT.get(kind, (START_RATING, True))
@@ -103,8 +112,12 @@ def set_rating(session: Session, member: Member, value: RatingInput) -> MemberRa
                            rb_opponents=[], rb_wins=0, rb_losses=0)
         session.add(row)
     row.rating = value.rating
-    row.provisional = int(value.provisional and value.kind != "go")
-    if value.kind != "go":
+    row.provisional = int(value.provisional)
+    if value.kind == "go":
+        # seed 004: the office's or the chair's figure gives the rank of the table; from
+        # then on the rank moves through the win-rate gates (section 2)
+        row.rank = rank_code(value.rating)
+    else:
         # R3 (seed 000: 導入時および本レイティング認定時のレイティングに応じ一度だけ): an official
         # rating set before any rated game is the introduction, and gives the bonus (a
         # later correction before play replaces it); a provisional one gives none yet.
@@ -128,6 +141,8 @@ def state_of(row: MemberRating | None, kind: str = "chess") -> RatingState:
         opponents=tuple(row.rb_opponents or ()),
         wins=row.rb_wins,
         losses=row.rb_losses,
+        draws=row.draws or 0,
+        rank=row.rank or "",
     )
 
 
@@ -138,13 +153,24 @@ def _store(row: MemberRating, state: RatingState) -> None:
     row.rb_opponents = list(state.opponents)
     row.rb_wins = state.wins
     row.rb_losses = state.losses
+    row.draws = state.draws
+    row.rank = state.rank or None
 
 
-def display(row: MemberRating | None, kind: str = "chess") -> str:
-    """The rating as published: ``(1320)`` while provisional (R2); go: ``85 (4k)`` (R4)."""
+def go_rank_of(row: MemberRating | None) -> str:
+    """The go rank a member holds (seed 004 section 2), as a code (``1d``, ``4k``): the
+    rank kept with the points, else the one the points give."""
+    state = state_of(row, "go")
+    return state.rank or rank_code(state.rating)
+
+
+def display(row: MemberRating | None, kind: str = "chess", lang: str = "en") -> str:
+    """The rating as published: ``(1320)`` while provisional (R2); go: ``85 1d`` when
+    official, ``(85) 4k`` while provisional (seed 004 section 3), the rank in ``lang``."""
     state = state_of(row, kind)
     if kind == "go":
-        return f"{state.rating} ({go_rank(state.rating)})"
+        points = f"({state.rating})" if state.provisional else str(state.rating)
+        return f"{points} {rank_name(go_rank_of(row), lang)}"
     return state.display
 
 
@@ -171,9 +197,11 @@ def _jcca_result(game: Game) -> str | None:
 
 
 def _go_deltas(game: Game) -> tuple[int, int] | None:
-    """R4: (side 0 = Black, side 1 = White) point changes; None when the game does not
-    count. Only go's own result forms are read (``B+3.5``, ``W+R``, ``jigo``): a bare
-    ``1-0`` would be ambiguous between colours and sides."""
+    """R4: (side 0 = Black, side 1 = White) point changes; None when the game is not in
+    the count (seed 004 section 2: no result, or a free game, which is a game played but
+    leaves the points and the win rate alone). Only go's own result forms are read
+    (``B+3.5``, ``W+R``, ``jigo``): a bare ``1-0`` would be ambiguous between colours and
+    sides."""
     text = (game.result or "").strip()
     if not (text[:2].upper() in ("B+", "W+") or text.lower() in ("jigo", "持碁")):
         return None
@@ -182,7 +210,7 @@ def _go_deltas(game: Game) -> tuple[int, int] | None:
     except ValueError:  # go's rules are not installed here: count as the result says
         rules = None
     points = go_points(text, free_game=rules is not None and rules.free_game(game.position))
-    if not points.counted:
+    if not points.win_rate:  # no result, or a free game: a game, but not in the count
         return None
     return points.black, points.white
 
@@ -202,8 +230,7 @@ def _next_states(game: Game, states: tuple[RatingState, RatingState]
         go = _go_deltas(game)
         if go is None:
             return None
-        first, second = (RatingState(rating=s.rating + d, games=s.games + 1, provisional=False)
-                         for s, d in zip(states, go, strict=True))
+        first, second = (_salon_after(s, d) for s, d in zip(states, go, strict=True))
         return first, second
     result = _jcca_result(game)
     if result is None:
@@ -212,6 +239,18 @@ def _next_states(game: Game, states: tuple[RatingState, RatingState]
     start0 = game.side0_rating if game.side0_rating is not None else default
     start1 = game.side1_rating if game.side1_rating is not None else default
     return apply_result(states[0], states[1], start0, start1, result)
+
+
+def _salon_after(state: RatingState, delta: int) -> RatingState:
+    """Seed 004 section 2: a counted game's +1 / -1 / 0 (jigo), the record in the count,
+    and the rank through the win-rate gates; provisional points stay provisional."""
+    wins = state.wins + (delta > 0)
+    losses = state.losses + (delta < 0)
+    draws = state.draws + (delta == 0)
+    points = state.rating + delta
+    rank = next_rank(state.rank or rank_code(state.rating), points, wins, losses, draws)
+    return replace(state, rating=points, games=state.games + 1, wins=wins, losses=losses,
+                   draws=draws, rank=rank, opponents=())
 
 
 def _bonus_after(before: RatingState, after: RatingState, bonus: int | None) -> int | None:
@@ -225,14 +264,16 @@ def _bonus_after(before: RatingState, after: RatingState, bonus: int | None) -> 
 def _snapshot(state: RatingState, bonus: int | None) -> dict[str, Any]:
     return {"rating": state.rating, "games": state.games, "provisional": state.provisional,
             "opponents": list(state.opponents), "wins": state.wins, "losses": state.losses,
-            "bonus": bonus}
+            "draws": state.draws, "rank": state.rank, "bonus": bonus}
 
 
 def _from_snapshot(snap: dict[str, Any]) -> tuple[RatingState, int | None]:
     return RatingState(rating=int(snap["rating"]), games=int(snap["games"]),
                        provisional=bool(snap["provisional"]),
                        opponents=tuple(int(r) for r in snap["opponents"]),
-                       wins=int(snap["wins"]), losses=int(snap["losses"])), snap.get("bonus")
+                       wins=int(snap["wins"]), losses=int(snap["losses"]),
+                       draws=int(snap.get("draws", 0)), rank=str(snap.get("rank", ""))
+                       ), snap.get("bonus")
 
 
 def rate_game(session: Session, game: Game, now: datetime) -> bool:
@@ -315,7 +356,8 @@ def _take_up(current: tuple[RatingState, int | None], snap: dict[str, Any]
     """The replayed state after a rating the TD set between two games (``snap``: the state
     the next game found): its rating and provisional flag, and the bonus it gave (R3)."""
     state, bonus = current
-    return (replace(state, rating=int(snap["rating"]), provisional=bool(snap["provisional"])),
+    return (replace(state, rating=int(snap["rating"]), provisional=bool(snap["provisional"]),
+                    rank=str(snap.get("rank", state.rank))),
             bonus if bonus is not None else snap.get("bonus"))
 
 
@@ -404,7 +446,8 @@ def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[
         if last_after[m] is not None and not _same_rating(
                 last_after[m], {"rating": row.rating, "provisional": row.provisional}):
             # the TD set the rating after the last game: it stays
-            st = replace(st, rating=row.rating, provisional=bool(row.provisional))
+            st = replace(st, rating=row.rating, provisional=bool(row.provisional),
+                         rank=row.rank or st.rank)
         _store(row, st)
         row.bonus_rating = bonus
     session.flush()
@@ -453,3 +496,108 @@ def grade_of(session: Session, member: Member) -> tuple[int, str]:
     points = grade_points(intro_rating=intro, titles=titles_of(session, member.id),
                           tournament=tournament)
     return points, grade_for(points)
+
+
+def _go_free_games(session: Session, member_id: int) -> int:
+    """Seed 004 section 2: the member's finished free games (7 stones or more, 9x9 and
+    13x13, or unrecorded at a player's wish) with a result: games, not in the count."""
+    try:
+        rules = rules_for("go")
+    except ValueError:
+        return 0
+    found = 0
+    for g in session.scalars(select(Game).where(
+            Game.kind == "go", Game.status == "finished",
+            (Game.side0_id == member_id) | (Game.side1_id == member_id))):
+        if g.termination in GO_UNRATED_TERMINATIONS + UNRATED_TERMINATIONS or not g.ply_count:
+            continue
+        if result_form(g) is not None and rules.free_game(g.position):
+            found += 1
+    return found
+
+
+def _jcca_record(session: Session, member_id: int, kind: str) -> tuple[int, int, int]:
+    """Wins, losses and draws in the member's rated games of ``kind``."""
+    wins = losses = draws = 0
+    for game in session.scalars(select(Game).join(RatingChange, RatingChange.game_id == Game.id)
+                                .where(RatingChange.member_id == member_id,
+                                       Game.kind == kind)):
+        score = _score(game, member_id)
+        wins, losses, draws = wins + (score == 1), losses + (score == 0), draws + (score == 0.5)
+    return wins, losses, draws
+
+
+def ratings_json(session: Session, member: Member) -> dict[str, dict[str, Any]]:
+    """``member show --json``'s ``ratings``: per kind the rating, whether official, the
+    games and their wins, losses and draws; go adds the rank (``1d``, ``4k``), the games
+    in the count (``counted``: not free, not void) and the win rate over them (seed 004
+    sections 2, 3): its ``games`` are the counted games and the free ones."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind, row in ratings_of(session, member.id).items():
+        state = state_of(row, kind)
+        if kind == "go":
+            rate = win_rate(state.wins, state.losses, state.draws)
+            out[kind] = {"rating": state.rating, "official": not state.provisional,
+                         "games": state.games + _go_free_games(session, member.id),
+                         "wins": state.wins, "losses": state.losses, "draws": state.draws,
+                         "rank": go_rank_of(row), "counted": state.games,
+                         "win_rate": None if rate is None else round(rate, 3)}
+            continue
+        wins, losses, draws = _jcca_record(session, member.id, kind)
+        out[kind] = {"rating": state.rating, "official": not state.provisional,
+                     "games": state.games, "wins": wins, "losses": losses, "draws": draws}
+    return out
+
+
+def go_points_notice(session: Session, member_id: int) -> dict[str, Any] | None:
+    """Seed 004 section 3 (公認持点は、対戦数10局以上を目安に、チェアーパーソンが…決定):
+    once a member on provisional points reaches 10 counted games, what the TD is told,
+    once (the row remembers it): the record, the win rate, the points now and the points
+    the results imply (:func:`relaybot.core.ratings.implied_points`). None otherwise."""
+    row = rating_row(session, member_id, "go")
+    if row is None or not row.provisional or row.told_td or row.rated_games < TELL_TD_AT:
+        return None
+    member = session.get(Member, member_id)
+    assert member is not None
+    played: list[TermsPlayed] = []
+    for game in session.scalars(select(Game).join(RatingChange, RatingChange.game_id == Game.id)
+                                .where(RatingChange.member_id == member_id,
+                                       Game.kind == "go").order_by(RatingChange.id)):
+        black = game.side0_id == member_id
+        opponent = game.side1_rating if black else game.side0_rating
+        if opponent is None:
+            continue
+        start = start_of(rules_for("go"), game.position)
+        stones = int(getattr(start, "handicap", 0)) or 1
+        played.append(TermsPlayed(opponent, stones, float(getattr(start, "komi", 5.5)), black))
+    row.told_td = 1
+    state = state_of(row, "go")
+    rate = win_rate(state.wins, state.losses, state.draws)
+    return {"player": member.name, "email": member.email, "points": state.rating,
+            "rank_en": rank_name(go_rank_of(row), "en"),
+            "rank_ja": rank_name(go_rank_of(row), "ja"),
+            "counted": state.games, "wins": state.wins, "losses": state.losses,
+            "draws": state.draws, "win_rate": f"{rate:.3f}" if rate is not None else "-",
+            "implied": implied_points(played, state.wins, state.losses)}
+
+
+def ratings_at(session: Session, member_ids: Iterable[int], kind: str, moment: datetime
+               ) -> dict[int, int]:
+    """The ratings in ``kind`` as they stood at ``moment`` (seed 004 section 5 (4): a
+    finished salon league reads the points as they were when it ended): the rating after
+    each member's last change at or before it, else the rating before their first change
+    after it, else the rating now. No key: unrated then and now."""
+    ids = list(member_ids)
+    found = current_ratings(session, ids, kind)
+    for member_id in ids:
+        changes = list(session.scalars(
+            select(RatingChange).join(Game, Game.id == RatingChange.game_id)
+            .where(RatingChange.member_id == member_id, Game.kind == kind)
+            .order_by(RatingChange.at, RatingChange.id)))
+        before = [c for c in changes if c.at <= moment]
+        after = [c for c in changes if c.at > moment]
+        if before:
+            found[member_id] = before[-1].after
+        elif after:
+            found[member_id] = after[0].before
+    return found

@@ -28,6 +28,15 @@ def unsubscribe_token(cfg: Config, member_id: int) -> str:
     return tokens.issue(cfg.bot.token_keys()[0], UNSUBSCRIBE_SCOPE, str(member_id))
 
 
+def _board_text(gf: GameFile, position: object, lang: str, viewer: int) -> str:
+    """The board as text; a finished game's board without whose turn it is (a game may
+    draw it so: go's ``final_board_text`` leaves out "each states the result")."""
+    final = getattr(gf.rules, "final_board_text", None)
+    if gf.game.status == "finished" and final is not None:
+        return str(final(position, lang))
+    return gf.rules.board_text(position, lang, viewer)
+
+
 def unsubscribe_path(cfg: Config, member_id: int) -> str:
     """The path of a member's one-click unsubscribe link on the web pages."""
     return f"/unsubscribe/{member_id}/{unsubscribe_token(cfg, member_id)}"
@@ -83,7 +92,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "reader_colour": sides[colour] if colour is not None else "",
         "record": moves_in(gf.rules, record_text(gf, notation, letters) or "-", lang),
         "ply_count": len(plies),
-        "board": gf.rules.board_text(position, lang, viewer),
+        "board": _board_text(gf, position, lang, viewer),
         # the HTML part shows it as a picture (mail/html.py): the game's own PNG where it
         # draws one (fast), else its SVG, rasterised there
         **board_picture(gf.rules, position, viewer, last.canon if last else ""),

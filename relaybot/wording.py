@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from relaybot.core import words
-from relaybot.core.game import GameRules, Outcome
+from relaybot.core.game import GameRules, Outcome, result_in
 from relaybot.games.registry import rules_for
 from relaybot.mail.plurals import NOUNS, count, plural_form, word_for
 
@@ -40,6 +40,8 @@ def result_text(kind: str, result: str, termination: str, lang: str) -> str:
     if not result:
         return ""
     rules = _rules(kind)
+    if rules is not None and getattr(rules, "result_text_words", None) is not None:
+        return result_in(rules, result, lang)  # go: the margin is in the stored text
     outcome = _outcome(rules, result, termination) if rules is not None else None
     if rules is None or outcome is None:
         return result

@@ -265,6 +265,8 @@ def every_kind(club: SampleClub) -> None:
     club.deliver(club.cfg.bot.td, club.cfg.bot.address,
                  f"result {corrected} 0-1\n裁定 {go} B+4.5\nadjudicate {drawn} 1-0\n"
                  f"forfeit {corrected}", days=0.1, subject="rulings", dmarc="pass")
+    go_points_notice(club)
+    salon_league(club)
     _season(club)
 
 
@@ -409,3 +411,48 @@ def repeatable(seed: str) -> None:
     secrets.token_urlsafe = (  # type: ignore[assignment]
         lambda n=32: base64.urlsafe_b64encode(rng.randbytes(n)).rstrip(b"=").decode())
     uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)  # Message-IDs
+
+
+def go_points_notice(club: SampleClub) -> None:
+    """Seed 004 section 3: a member on provisional go points reaches 10 counted games;
+    the club's TD is told once (td_go_points)."""
+    from relaybot.pipeline.effects import emit_all
+    from relaybot.pipeline.lifecycle import go_points_notices
+    from relaybot.rating_book import RatingInput, set_rating
+    from relaybot.store.models import Game, Member
+
+    _, go = board_games(club)
+    with club.store.session() as session:
+        game = session.get(Game, go)
+        assert game is not None
+        member = session.get(Member, game.side0_id)
+        assert member is not None
+        row = set_rating(session, member, RatingInput("go", 85, provisional=True))
+        row.rated_games, row.rb_wins, row.rb_losses, row.draws = 10, 7, 2, 1
+        row.rating = 90
+        session.flush()
+        emit_all(session, club.cfg, go_points_notices(session, club.cfg, game), club.now)
+
+
+def salon_league(club: SampleClub) -> None:
+    """Seed 004 sections 5, 6: a salon league of three, decided by the TD; at its end
+    every player is told the standings and the next secretaries (salon_end)."""
+    from relaybot.pipeline.lifecycle import start_mails
+    from relaybot.pipeline.td import run_commands
+    from relaybot.rating_book import RatingInput, set_rating
+    from relaybot.store.models import Member
+
+    players = EMAILS[:3]
+    with club.store.session() as session:
+        for points, address in zip((100, 108, 116), players, strict=True):
+            member = session.scalar(select(Member).where(Member.email == address))
+            assert member is not None
+            set_rating(session, member, RatingInput("go", points, provisional=False))
+        session.flush()
+        games = create_event(session, club.cfg, EventInput("碁会所リーグ", "salon", players),
+                             club.now)
+        for game in games:
+            start_mails(session, club.cfg, game, club.now)
+        commands = "\n".join(f"adjudicate {g.id} {r}"
+                             for g, r in zip(games, ("B+5.5", "W+R", "jigo"), strict=True))
+        run_commands(session, club.cfg, commands, club.now)

@@ -192,11 +192,16 @@ def member_document(session: Session, member: Member) -> Document:
     """``member show ADDR --json``: ``{"email", "name", "ratings": {KIND: {...}}, ...}`` with
     the other addresses, the chess grade and titles."""
     from relaybot.admin import member_addresses
-    from relaybot.rating_book import grade_of, titles_of
+    from relaybot.rating_book import grade_of, ratings_json, titles_of
 
     points, grade = grade_of(session, member)
+    ratings = ratings_document(session, member)
+    salon = ratings_json(session, member).get("go")
+    if salon is not None:  # the go salon's own count (seed 004: free and void games)
+        ratings["go"] = {**ratings.get("go", {}), **salon}
     return {**_member_base(member), "addresses": member_addresses(session, member),
-            "ratings": ratings_document(session, member),
+            "born": member.born, "serves": bool(member.serves),
+            "ratings": ratings,
             "grade": {"points": points, "grade": grade},
             "titles": titles_of(session, member.id), "joined": member.created_at}
 
@@ -224,7 +229,7 @@ def event_document(session: Session, event: Event) -> Document:
     """``event show NAME --json``: ``{"event", "kind", "game", "standings": [{"rank",
     "email", "score", ...}]}`` in standing order, and the event's games; a salon adds each
     player's ``win_rate`` and ``margin``."""
-    from relaybot.events import event_players, event_standings
+    from relaybot.events import event_end, event_players, event_standings, salon_secretaries
 
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
@@ -238,13 +243,18 @@ def event_document(session: Session, event: Event) -> Document:
             "draws": row.draws, "losses": row.losses,
             "tiebreaks": {t: _tiebreak(row, t) for t in row.tiebreaks},
         }
-        if event.kind == "salon":
-            entry["win_rate"] = round(row.percent, 1)
+        if event.kind == "salon":  # seed 004 section 5: the win rate as a fraction
+            entry["win_rate"] = round(row.points / row.games, 3) if row.games else None
             entry["margin"] = row.margin
+            entry["points"] = row.rating
         standings.append(entry)
     members = members_by_id(session, {i for g in games for i in (g.side0_id, g.side1_id)})
-    return {**event_summary(event, games), "tiebreaks": event.tiebreaks.split(","),
-            "standings": standings, "games": [game_summary(g, members) for g in games]}
+    out = {**event_summary(event, games), "tiebreaks": event.tiebreaks.split(","),
+           "finished": event_end(session, list(games)) is not None,
+           "standings": standings, "games": [game_summary(g, members) for g in games]}
+    if event.kind == "salon":  # seed 004 section 6: the next league's secretaries
+        out["secretaries"] = [m.email for m in salon_secretaries(session, event) or ()]
+    return out
 
 
 def _tiebreak(row: Any, name: str) -> float | None:

@@ -119,7 +119,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     """The event's standings and crosstable, then its games."""
     from sqlalchemy import select
 
-    from relaybot.events import event_text, find_event
+    from relaybot.events import event_text, find_event, salon_secretaries
     from relaybot.mail.plurals import count
     from relaybot.store.models import Game, Member
 
@@ -139,6 +139,11 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
                                  .order_by(Game.created_at, Game.id)):
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
                   f"{g.result or g.status}  {count(g.ply_count, 'ply')}")
+        chosen = salon_secretaries(session, event)
+        if chosen is not None:  # seed 004 section 6
+            who = ", ".join(f"{m.name} <{m.email}>" for m in chosen) or "nobody"
+            print(("次のリーグの幹事: " if args.lang == "ja" else
+                   "secretaries of the next league: ") + who)
     return 0
 
 

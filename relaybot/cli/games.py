@@ -32,10 +32,14 @@ def register(sub: Subparsers) -> None:
     game = sub.add_parser("game", help="games").add_subparsers(
         dest="sub", required=True, metavar="SUBCOMMAND")
     new = game.add_parser("new", help="start a game; prints its id and address")
-    new.add_argument("--white", required=True, metavar="ADDR",
+    new.add_argument("--white", metavar="ADDR",
                      help="the member playing White (the first colour of the game)")
-    new.add_argument("--black", required=True, metavar="ADDR",
+    new.add_argument("--black", metavar="ADDR",
                      help="the member playing Black (the second colour of the game)")
+    new.add_argument("--players", metavar="ADDR,ADDR",
+                     help="go, instead of --white/--black: the two members, Black by the "
+                          "salon's terms (fewer points with --handicap auto) or, in an even "
+                          "game, by electronic toss, said in the start mail")
     new.add_argument("--event", metavar="NAME",
                      help="the event the game belongs to (it must exist: event new, or "
                           "--create-event)")
@@ -196,29 +200,49 @@ def handicap_note(session: Session, game: Game, options: dict[str, Any]) -> str:
     return f"handicap auto: {chosen}; {why}"
 
 
+def _sides(args: argparse.Namespace) -> tuple[str, str, bool]:
+    """(white, black, toss) from ``--white``/``--black``, or go's ``--players A,B``
+    (seed 004 section 4: an even game's Black by toss; the operator's colours otherwise)."""
+    if args.players is None:
+        if not args.white or not args.black:
+            raise CliError("--white and --black are both needed (go: or --players A,B)")
+        return args.white, args.black, False
+    if args.white or args.black:
+        raise CliError("--players replaces --white and --black: give one or the other")
+    if (args.game or "chess").strip().lower() != "go":
+        raise CliError("--players is for go (colours by the salon's terms or a toss); "
+                       "other games take --white and --black")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if len(players) != 2:
+        raise CliError(f"--players names two members, not {len(players)}")
+    return players[1], players[0], True
+
+
 def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
     """Start a game: its id on the first line, its address on the second (INTERFACE.md),
     then, for ``--handicap auto``, the terms chosen and why."""
     from relaybot.admin import find_member
     from relaybot.service import start_mails
 
+    white, black, toss = _sides(args)
     store = open_store(cfg)
     now = now_of(args)
     with store.session() as session:
         event = _event_for(session, cfg, args, now)
         game = create_game(session, cfg, GameInput(
-            white=args.white, black=args.black, event=event.name if event else None,
+            white=white, black=black, event=event.name if event else None,
             time_control=args.time_control, start=args.start,
             conditionals=args.conditionals, notation=args.notation,
             overrun=args.overrun, kind=args.game, grace=args.grace,
-            leave=False if args.no_leave else None, options=_game_options(args)), now)
+            leave=False if args.no_leave else None, options=_game_options(args),
+            toss=toss), now)
         if event is not None:
             _seat_players(session, event, game)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))
         if args.handicap == "auto" and args.game == "go":
-            given = {"black": find_member(session, args.black).email,
+            given = {"black": find_member(session, black).email,
                      **({"komi": f"{args.komi:g}"} if args.komi is not None else {})}
             print(handicap_note(session, game, given))
     return 0

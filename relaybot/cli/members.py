@@ -56,6 +56,21 @@ def register(sub: Subparsers) -> None:
                       help="remove a title entered by mistake (one of that title)")
     now_option(mset)
     mset.set_defaults(func=cmd_member_set)
+    est = member.add_parser(
+        "estimate", help="go: the salon points that the terms one plays at imply, against "
+        "a member of known points (the salon's own way to estimate one's points)")
+    est.add_argument("--against", required=True, metavar="POINTS|ADDR",
+                     help="the opponent's go points, or a member's address (their points)")
+    est.add_argument("--stones", type=int, required=True,
+                     help="the stones: 1 for Black without stones (先番, also an even game "
+                     "with 5.5 komi), 2 to 7")
+    est.add_argument("--komi", type=float, default=0.0,
+                     help="komi Black gives (negative: White gives), default 0")
+    est.add_argument("--gives", action="store_true",
+                     help="the member gives the stones (plays White against --against)")
+    est.add_argument("--lang", choices=["ja", "en"], default="en",
+                     help="the language of the ranks shown (default en)")
+    est.set_defaults(func=cmd_member_estimate)
     imp = member.add_parser("import", help="add members from a CSV file (all or nothing)")
     imp.add_argument("file", help="CSV in UTF-8 or Shift_JIS (cp932); header "
                      "name,email (needed) and lang,tz,rating,notation,game,provisional,"
@@ -80,7 +95,14 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
     # checked by admin, not argparse choices: a mistake is then one line, not a usage
     parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
                         " (default chess)")
-    parser.add_argument("--rank", help="go: salon points from a rank, e.g. 4k, 1d")
+    parser.add_argument("--rank", help="go: the salon's starting points from a declared rank, "
+                        "e.g. 4k, 1d (provisional until the chair sets official points)")
+    parser.add_argument("--born", type=int, metavar="YYYY",
+                        help="go salon: the year of birth (secretaries skip members of 70 "
+                        "or more)")
+    parser.add_argument("--serves", action=argparse.BooleanOptionalAction, default=None,
+                        help="go salon: a member of 70 or more who asks to serve as a "
+                        "secretary (--no-serves: exempt again)")
     parser.add_argument("--title", action="append", metavar="TITLE",
                         help="a title won, for grade points: japan_champion (each time "
                         "won), IM, SIM, GM; repeat the option for several")
@@ -94,7 +116,8 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
     return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
                        notation=args.notation, provisional=args.provisional or bracketed,
                        game=args.game, rank=args.rank, titles=tuple(args.title or ()),
-                       drop_titles=tuple(getattr(args, "drop_title", None) or ()))
+                       drop_titles=tuple(getattr(args, "drop_title", None) or ()),
+                       born=args.born, serves=args.serves)
 
 
 def _ratings_line(session: Session, member: Member) -> str:
@@ -164,7 +187,14 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     points and rank."""
     from relaybot.admin import find_member
     from relaybot.core.ratings import titles_text
-    from relaybot.rating_book import KINDS, display, grade_of, ratings_of, titles_of
+    from relaybot.rating_book import (
+        KINDS,
+        display,
+        grade_of,
+        ratings_json,
+        ratings_of,
+        titles_of,
+    )
     from relaybot.seasons import member_league_titles
 
     store = open_store(cfg)
@@ -191,8 +221,13 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
             if kind not in plays:
                 continue
             games = row.rated_games if row is not None else 0
-            if kind == "go":  # R4: salon points and the rank they reach
-                print(f"go: points {display(row, kind)} after {games} games")
+            go = ratings_json(session, m).get("go") if kind == "go" else None
+            if go is not None:  # seed 004: points, rank, the count and the win rate
+                rate = "-" if go["win_rate"] is None else f"{go['win_rate']:.3f}"
+                print(f"go: points {display(row, kind)}"
+                      f" ({'official' if go['official'] else 'provisional'})"
+                      f" after {games} counted games ({go['wins']} wins {go['losses']} losses"
+                      f" {go['draws']} jigo, win rate {rate}; {go['games']} games in all)")
                 continue
             line = f"{kind}: rating {display(row, kind)} after {games} rated games"
             if kind == "chess":  # R3: JCCA grades are chess grades, titles part of them
@@ -243,4 +278,31 @@ def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
         members = import_members_csv(session, cfg, Path(args.file), now_of(args),
                                      progress=advance)
     print(f"imported {len(members)} members")
+    return 0
+
+
+def cmd_member_estimate(cfg: Config, args: argparse.Namespace) -> int:
+    """Seed 004 section 2-2: the points the terms imply (two answers for a komi of 0)."""
+    from relaybot.cli.common import CliError
+    from relaybot.core.ratings import estimate_points, rank_code, rank_name
+
+    against = args.against.strip()
+    if against.lstrip("-").isdigit():
+        known = int(against)
+    else:
+        from relaybot.admin import find_member
+        from relaybot.rating_book import rating_row
+
+        store = open_store(cfg)
+        with store.session() as session:
+            row = rating_row(session, find_member(session, against).id, "go")
+            if row is None:
+                raise CliError(f"--against: {against} has no go points")
+            known = row.rating
+    try:
+        answers = estimate_points(known, args.stones, args.komi, takes_black=not args.gives)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    joiner = " または " if args.lang == "ja" else " or "
+    print(joiner.join(f"{p} ({rank_name(rank_code(p), args.lang)})" for p in answers))
     return 0

@@ -161,6 +161,9 @@ class RuleSet:
     # an overrun may lose the game (--overrun forfeit); seed 004 7): go's days are only
     # a guide to progress, 時間切れ負け等の扱いはしない
     time_forfeit: bool = True
+    # the TD may end a game with no result at all (seed 004 section 2: 勝負なし, counted
+    # for nothing): ``adjudicate ID void``
+    no_result: bool = False
     result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
     result_words_ja: str = "1-0、0-1、1/2-1/2 のいずれか"  # the same, for a Japanese mail
 
@@ -252,6 +255,30 @@ def moves_in(rules: GameRules, text: str, lang: str) -> str:
     ``localise(text, lang)``; without it the text is the notation, the same for all."""
     own = getattr(rules, "localise", None)
     return str(own(text, lang)) if own is not None else text
+
+
+def result_in(rules: GameRules, text: str, lang: str) -> str:
+    """A stored result (the TD's words, ``1-0``, ``B+5.5``) as a reader of ``lang`` reads
+    it, in the game's own words. A game words its stored results through an optional
+    ``result_text_words(text, lang)`` (go: ``B+5.5`` is 黒5目半勝ち, which an outcome alone
+    does not carry), else through its optional ``result_words(outcome, lang)`` on the
+    result read back (shogi: 先手の勝ち); without either, as stored."""
+    if not text:
+        return text
+    by_text = getattr(rules, "result_text_words", None)
+    if by_text is not None:
+        return str(by_text(text, lang))
+    by_outcome = getattr(rules, "result_words", None)
+    if by_outcome is not None:
+        try:
+            outcome = rules.parse_result(text, "")
+        except (ValueError, KeyError):
+            outcome = None
+        if outcome is not None:
+            said = by_outcome(outcome, lang)
+            if said:
+                return str(said)
+    return text
 
 
 class GameRules(Protocol):

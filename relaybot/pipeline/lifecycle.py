@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.books import books_for, compute, game_ledger, ledgers, td_side
@@ -17,18 +18,25 @@ from relaybot.core.clocks import Overrun
 from relaybot.core.game import Outcome, Termination
 from relaybot.core.text import display_name
 from relaybot.deadlines import schedule
-from relaybot.events import award_champion, score_line
+from relaybot.events import (
+    award_champion,
+    event_players,
+    event_text,
+    salon_secretaries,
+    score_line,
+)
 from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
 from relaybot.rating_book import (
     UNRATED_TERMINATIONS,
     display,
+    go_points_notice,
     rate_game,
     rating_row,
     rerate_game,
 )
-from relaybot.store.models import Game, GameEvent
+from relaybot.store.models import Event, Game, GameEvent
 from relaybot.views import event_start, game_context, game_record, record_file
 from relaybot.wording import ending_text, result_text
 
@@ -87,10 +95,13 @@ def player_mail(
 def start_mails(session: Session, cfg: Config, game: Game, now: datetime) -> None:
     """Queue the start mail to both players of a new game."""
     gf = load_game(session, game, now)
+    # seed 004 section 4: an even go game's toss for Black, said in the start mail
+    toss = session.scalar(select(GameEvent.detail).where(
+        GameEvent.game_id == game.id, GameEvent.kind == "toss").limit(1))
     for colour in (0, 1):
         emit(session, cfg, player_mail(
-            cfg, gf, colour, "start", {"colour": colour}, dedupe_key=f"start:{game.id}:{colour}",
-            threads_game=colour == 0), now)
+            cfg, gf, colour, "start", {"colour": colour, "toss": toss or {}},
+            dedupe_key=f"start:{game.id}:{colour}", threads_game=colour == 0), now)
     refresh_due(session, gf, now)
 
 
@@ -178,6 +189,44 @@ def game_over(
                  "result_text": result_text(game.kind, result, termination, cfg.bot.language),
                  "ending": ending_text(game.kind, termination, cfg.bot.language),
                  "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language)}))
+    mails += go_points_notices(session, cfg, game)
+    mails += salon_end_mails(session, cfg, game)
+    return mails
+
+
+def salon_end_mails(session: Session, cfg: Config, game: Game) -> list[Mail]:
+    """Seed 004 sections 5, 6: when a salon league's last game ends, every player gets
+    the final standings and the next league's two secretaries."""
+    event = session.scalar(select(Event).where(Event.name == game.event)) if game.event \
+        else None
+    if event is None or event.kind != "salon":
+        return []
+    chosen = salon_secretaries(session, event)
+    if chosen is None:
+        return []
+    return [Mail(kind="salon_end", template="salon_end", audience="member",
+                 to=to_member(member), lang=member.lang,
+                 dedupe_key=f"salon_end:{event.id}:{member.id}",
+                 context={"reader": member.name, "event": event.name,
+                          "table": event_text(session, event, member.lang),
+                          "secretaries": [m.name for m in chosen],
+                          "serving": member.id in {m.id for m in chosen}})
+            for member in event_players(session, event)]
+
+
+def go_points_notices(session: Session, cfg: Config, game: Game) -> list[Mail]:
+    """Seed 004 section 3: the club's TD told, once, that a member on provisional go
+    points has reached 10 counted games (the chair sets the official points)."""
+    if game.kind != "go":
+        return []
+    mails = []
+    for member_id in (game.side0_id, game.side1_id):
+        notice = go_points_notice(session, member_id)
+        if notice is not None:
+            mails.append(Mail(
+                kind="td_go_points", template="go_points", audience="td", to=to_td(cfg),
+                lang=cfg.bot.language, dedupe_key=f"td_go_points:{member_id}",
+                context=notice))
     return mails
 
 
@@ -198,13 +247,14 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
     session.flush()
     players = (game.side0_id, game.side1_id)
 
-    def shown() -> dict[int, str]:  # R2: (1320) while provisional; "" while unrated
+    def shown(lang: str = "en") -> dict[int, str]:  # (1320) while provisional; "" unrated
         rows = {m: rating_row(session, m, game.kind) for m in players}
-        return {m: display(row, game.kind) if row is not None else "" for m, row in rows.items()}
+        return {m: display(row, game.kind, lang) if row is not None else ""
+                for m, row in rows.items()}
 
-    before = shown()
+    before, before_ja = shown(), shown("ja")
     rerate_game(session, game, now)
-    after = shown()
+    after, after_ja = shown(), shown("ja")
     award_champion(session, game.event)
     record_event(session, game, now, "result_corrected", None, game.ply_count,
                  detail={"old": old, "new": new,  # D1: the re-ratings the digest names
@@ -222,6 +272,8 @@ def correct_result(session: Session, cfg: Config, gf: GameFile, outcome: Outcome
              "old_text": result_text(game.kind, old, old_termination, member.lang),
              "new_text": result_text(game.kind, new, game.termination or "", member.lang),
              "kind": game.kind,
-             "rating_before": before[member.id], "rating_shown": after[member.id]},
+             # go: the rank in the reader's words (初段, 1d)
+             "rating_before": (before_ja if member.lang == "ja" else before)[member.id],
+             "rating_shown": (after_ja if member.lang == "ja" else after)[member.id]},
             dedupe_key=f"result_corrected:{game.id}:{colour}:{now.isoformat()}"), now)
     return old, new

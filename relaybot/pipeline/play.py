@@ -120,7 +120,10 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
     mails: list[Mail] = []
     if verdict.new_plies:
         overrun = gf.books.sides[colour].overrun if gf.books is not None else None
-        if overrun is not None and overrun.colour == colour:
+        # seed 004 section 7: go's days are a guide to progress, never an overrun to
+        # claim: no report (the silence reminders and the TD's escalation stay)
+        if overrun is not None and overrun.colour == colour and \
+                gf.rules.rule_set.time_forfeit:
             lost = _overrun(session, cfg, gf, overrun, got, now)
             if lost is not None:
                 return Played("time_lost", mails=lost)
@@ -282,6 +285,8 @@ def _overrun(session: Session, cfg: Config, gf: GameFile, overrun: Overrun, got:
     """J9: a control exceeded. A bank clock loses by itself (the game's mails returned);
     otherwise None, and the TD is told by the caller."""
     if overrun.kind not in ("bank", "fischer") and gf.game.overrun != "forfeit":
+        return None
+    if not gf.rules.rule_set.time_forfeit:  # seed 004 section 7: go is never lost on time
         return None
     mails = []
     if overrun.kind not in ("bank", "fischer"):

@@ -31,6 +31,7 @@ from relaybot.core.leave import (
     YEARLY_ALLOWANCE,
     check_leave,
 )
+from relaybot.core.ratings import rank_name
 from relaybot.core.said import Said
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
@@ -38,6 +39,7 @@ from relaybot.mail.render import termination_name
 from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
+from relaybot.rating_book import RatingInput, go_rank_of, rerate_game, set_rating
 from relaybot.seasons import mark_player, season_classes, season_games
 from relaybot.store.models import Event, Game, Inbound, Leave, Member, Question, Season
 from relaybot.wording import count, ending_text, outcome_text, result_text
@@ -250,7 +252,8 @@ def read_result(rules: GameRules, word: str, termination: str) -> Outcome | None
     result, names no result at all (``*``), or has both lose where the game's rules do
     not allow it (the shogi league's J14 does)."""
     outcome = rules.parse_result(word, termination)
-    if outcome is None or outcome.void or (outcome.both_lose and not rules.rule_set.both_lose):
+    if outcome is None or (outcome.void and not rules.rule_set.no_result) \
+            or (outcome.both_lose and not rules.rule_set.both_lose):
         return None
     return outcome
 
@@ -262,9 +265,9 @@ class Adjudicate(_EndGame):
     name = "adjudicate"
     aliases = ("裁定",)
     usage = ("adjudicate <game> <result: 1-0|0-1|1/2-1/2, shogi sente|gote|draw|both-lose, "
-             "go B+3.5|W+R|jigo>")
+             "go B+3.5|W+R|jigo|void>")
     usage_ja = ("裁定 <対局ID> <結果: チェス 1-0・0-1・1/2-1/2、将棋 先手勝ち・後手勝ち・"
-                "引き分け・両者負け、囲碁 B+3.5・W+R・持碁>")
+                "引き分け・両者負け、囲碁 B+3.5・W+R・持碁・勝負なし>")
 
     def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
         outcome = read_result(rules, word, Termination.ADJUDICATION)
@@ -521,6 +524,74 @@ class Rest(Command):
                               f"{japanese_name(member.name)}は{names}を途中休場としました。"
                               f"この期の対局はすべて不戦敗です（終局 {len(ended)}局）"),
                          tuple(ended))
+
+
+@command
+class FreeGame(Command):
+    """Seed 004 section 2 (対局者の意志による記録外対局(白、黒片方のみでもよい)): a go game
+    either player asked to keep unrecorded: a free game, counted as played but not in the
+    points or the win rate; a finished one is re-rated."""
+
+    name = "free"
+    aliases = ("記録外",)
+    usage = "free <game>"
+    usage_ja = "記録外 <対局ID>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 1:
+            return self.misused()
+        game = ctx.session.get(Game, args[0].strip().lower())
+        if game is None:
+            return self.refuse(no_game(args[0]))
+        if not ctx.may_act(game):
+            return self.refuse(ctx.not_yours(game))
+        rules = rules_for(game.kind)
+        mark = getattr(rules, "mark_free", None)
+        if mark is None:
+            return self.refuse(Said(f"game {game.id} is {game.kind}: only go games are free",
+                                    f"対局 {game.id} は囲碁ではありません"
+                                    f"（記録外は囲碁の対局だけです）"))
+        if rules.free_game(game.position):
+            return self.refuse(Said(f"game {game.id} is already a free game",
+                                    f"対局 {game.id} はすでに記録外の対局です"))
+        game.position = str(mark(game.position))
+        ctx.session.flush()
+        if game.status == "finished":
+            rerate_game(ctx.session, game, ctx.now)
+        return self.done(Said(f"game {game.id}: a free game (not in the points)",
+                              f"対局 {game.id} を記録外の対局（持点に反映しない）としました"),
+                         (game.id,))
+
+
+@command
+class GoPoints(Command):
+    """Seed 004 section 3 (公認持点は…チェアーパーソンが…決定): the salon's official go
+    points for a member, as the chair sets them; the rank follows the table."""
+
+    changes = "member"
+
+    name = "points"
+    aliases = ("持点",)
+    usage = "points <member address> <official go points>"
+    usage_ja = "持点 <会員のアドレス> <公認持点>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 2 or not args[1].isdigit() or not 0 <= int(args[1]) <= 1000:
+            return self.misused()
+        if ctx.td is not None and ctx.td != ctx.cfg.bot.td.strip().lower():
+            return self.refuse(Said("only the club's TD sets official go points",
+                                    "公認持点を決めるのはクラブの TD です"))
+        member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
+        if member is None:
+            return self.refuse(Said(f"no member {args[0]}",
+                                    f"アドレス {args[0]} の会員はいません"))
+        row = set_rating(ctx.session, member, RatingInput("go", int(args[1]),
+                                                          provisional=False))
+        rank = go_rank_of(row)
+        return self.done(Said(f"{member.name}: official go points {row.rating} "
+                              f"({rank_name(rank, 'en')})",
+                              f"{japanese_name(member.name)}の公認持点を {row.rating}"
+                              f"（{rank_name(rank, 'ja')}）としました"))
 
 
 @command

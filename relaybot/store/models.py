@@ -67,6 +67,10 @@ class Member(Base):
     last_digest_week: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
     bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # G6
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # seed 004 section 6: the salon's secretaries skip members of 70 or more (the year of
+    # birth, optional) unless they ask to serve
+    born: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    serves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MemberRating(Base):
@@ -94,6 +98,12 @@ class MemberRating(Base):
     # 本レイティング認定時): an official rating at introduction, or the rating when it
     # became official after 20 games; None while not yet given
     bonus_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # go (seed 004 section 2): the rank reached (``1d``; None: the rank the points give),
+    # which moves only through the win-rate gates; the jigo among the counted games; and
+    # whether the TD was told the member reached 10 counted games on provisional points
+    rank: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    draws: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    told_td: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MemberTitle(Base):

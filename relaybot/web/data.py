@@ -19,16 +19,17 @@ from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
 from relaybot.core.game import moves_in, replay_from, start_of
+from relaybot.core.ratings import rank_name
 from relaybot.core.text import display_name
-from relaybot.events import event_standings
+from relaybot.events import event_standings, salon_secretaries
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
 from relaybot.pipeline.lifecycle import load_game
-from relaybot.rating_book import grade_of, titles_of
+from relaybot.rating_book import go_rank_of, grade_of, titles_of
 from relaybot.results import result_form
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating, RatingChange
 from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
-from relaybot.wording import ending_text
+from relaybot.wording import ending_text, result_text
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
 TIEBREAK_NAMES = {
@@ -54,6 +55,16 @@ TITLE_NAMES = {"en": {"japan_champion": "Japan Champion"},
                "ja": {"japan_champion": "日本チャンピオン"}}
 KIND_NAMES = {"en": {"chess": "Chess", "shogi": "Shogi", "go": "Go"},
               "ja": {"chess": "チェス", "shogi": "将棋", "go": "囲碁"}}
+
+
+def _result_words(game: Game, rules: Any, sides: tuple[str, str], lang: str) -> str:
+    """A finished game's result as the page says it: in the game's own words where its
+    plug-in has them (shogi 先手の勝ち, go 黒5目半勝ち: the same as the mail's), else as
+    :func:`result_words` says a win or a draw."""
+    if any(getattr(rules, hook, None) is not None
+           for hook in ("result_text_words", "result_words")):
+        return result_text(game.kind, game.result or "", game.termination or "", lang)
+    return result_words(game.result or "", sides, lang)
 
 
 def result_words(result: str, sides: tuple[str, str], lang: str) -> str:
@@ -119,7 +130,7 @@ def _game_row(game: Game, people: dict[int, Member], lang: str,
         "black": _name(people.get(game.side1_id), lang), "black_id": game.side1_id,
         "moves": moves, "start": game.start_date.isoformat(),
         "end": game.end_date.isoformat() if game.end_date else "",
-        "result_words": result_words(game.result or "", sides, lang) if game.result else "",
+        "result_words": _result_words(game, rules, sides, lang) if game.result else "",
         "to_move": turn.get("side", ""), "to_move_name": turn.get("name", ""),
         "deadline": turn.get("deadline", ""),
     }
@@ -327,7 +338,10 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
             "time_control": event.time_control, "rows": table,
             "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(t, t)}
                           for t in order_keys],
-            "games": [_game_row(g, people, lang, turns) for g in games]}
+            "games": [_game_row(g, people, lang, turns) for g in games],
+            # seed 004 section 6: the next league's secretaries, once a salon league ended
+            "secretaries": [{"id": m.id, "name": display_name(m.name, lang)}
+                            for m in salon_secretaries(session, event) or ()]}
 
 
 def rating_plot(points: list[int], label: str) -> str:
@@ -395,6 +409,8 @@ def player_page(session: Session, member: Member, lang: str, now: datetime) -> d
             "kind": word, "rating": row.rating if row else None,
             "provisional": bool(row.provisional) if row else False,
             "games": row.rated_games if row else 0,
+            # seed 004: the go rank beside the points (初段, 1d)
+            "rank": rank_name(go_rank_of(row), lang) if row and kind == "go" else "",
             "wins": wins, "draws": draws, "losses": losses,
             "plot": rating_plot(points, label) if len(points) > 1 else ""})
     grade_points, grade = grade_of(session, member) if "chess" in rated else (0, "")

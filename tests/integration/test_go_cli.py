@@ -139,7 +139,8 @@ def test_td_side_and_result_words_for_go(tmp_path: Path) -> None:
     _member(tmp_path, "Shiro, Hanako", "shiro@example.jp")
     games = [_new(tmp_path, "--white", "shiro@example.jp", "--black", "kuro@example.jp",
                   "--size", "9") for _ in range(3)]
-    one_line_error(relaybot(tmp_path, "td", "adjudicate", games[0], "1-0"), "B+3.5, W+R or jigo")
+    one_line_error(relaybot(tmp_path, "td", "adjudicate", games[0], "1-0"),
+                   "B+3.5, W+R, jigo or void")
     for game_id, args, result in ((games[0], ("forfeit", games[0], "黒"), "W+F"),
                                   (games[1], ("adjudicate", games[1], "jigo"), "jigo"),
                                   (games[2], ("adjudicate", games[2], "白2目半勝ち"), "W+2.5")):

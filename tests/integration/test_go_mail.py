@@ -161,7 +161,8 @@ def test_two_passes_then_the_same_result_ends_the_game(store: str,
     assert "result B+3.5" in asked  # the line to send to agree
     white.send("result B+3.5")
     club.cycle()
-    assert "B+3.5（両者が申告した結果の一致）" in body_of(black.inbox()[-1])
+    # go's own words (issue 25 item 7): 黒3目半勝ち in Japanese, B+3.5 in English
+    assert "黒3目半勝ち（両者が申告した結果の一致）" in body_of(black.inbox()[-1])
     assert "B+3.5 (the result both players stated)" in body_of(white.inbox()[-1])
     show = club.cli("game", "show", game_id).stdout
     assert "finished" in show and "B+3.5" in show

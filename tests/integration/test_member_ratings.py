@@ -29,6 +29,7 @@ from relaybot.rating_book import (
     grade_of,
     rate_game,
     rating_row,
+    ratings_json,
     ratings_of,
     titles_of,
 )
@@ -175,7 +176,8 @@ def test_r4_go_points_from_a_rank_and_results(store: Store, db_url: str) -> None
     with store.session() as s:
         black = member(s, cfg, "kuro@example.jp", rank="4k")  # --game go implied
         white = member(s, cfg, "shiro@example.jp", rating=125, game="go")
-        assert display(rating_row(s, black.id, "go"), "go") == "85 (4k)"
+        # seed 004 section 3: the office's starting figure is provisional
+        assert display(rating_row(s, black.id, "go"), "go") == "(85) 4k"
         game = go_game(s, cfg, black.email, white.email)
         assert (game.side0_rating, game.side1_rating) == (85, 125)
         assert finish(s, game, "B+R")
@@ -183,7 +185,7 @@ def test_r4_go_points_from_a_rank_and_results(store: Store, db_url: str) -> None
         assert finish(s, go_game(s, cfg, black.email, white.email), "jigo")
         b, w = rating_row(s, black.id, "go"), rating_row(s, white.id, "go")
         assert b is not None and w is not None
-        assert (b.rating, b.rated_games, b.provisional) == (86, 2, 0)
+        assert (b.rating, b.rated_games, b.provisional) == (86, 2, 1)
         assert (w.rating, w.rated_games) == (124, 2)
         assert set(ratings_of(s, black.id)) == {"go"}
 
@@ -200,10 +202,12 @@ def test_r4_a_free_game_leaves_the_points_as_they_were(
     with store.session() as s:
         black = member(s, cfg, "kuro@example.jp", rank="5k")
         white = member(s, cfg, "shiro@example.jp", rank="3d")
-        assert finish(s, go_game(s, cfg, black.email, white.email, *options), "B+R")
+        # a game played, not in the count (seed 004 section 2): nothing rated
+        assert not finish(s, go_game(s, cfg, black.email, white.email, *options), "B+R")
+        assert ratings_json(s, black)["go"]["games"] == 1
         b, w = rating_row(s, black.id, "go"), rating_row(s, white.id, "go")
         assert b is not None and w is not None
-        assert (b.rating, b.rated_games) == (75, 1) and (w.rating, w.rated_games) == (145, 1)
+        assert (b.rating, b.rated_games) == (75, 0) and (w.rating, w.rated_games) == (145, 0)
         assert finish(s, go_game(s, cfg, black.email, white.email, ("handicap", "6")), "B+R")
         assert (b.rating, w.rating) == (76, 144)
 
@@ -243,7 +247,7 @@ def test_import_reads_game_and_provisional_columns(
         got = {m.email: {k: (r.rating, r.provisional) for k, r in ratings_of(s, m.id).items()}
                for m in s.scalars(select(Member))}
     assert got == {"a@example.jp": {"chess": (1850, 0)}, "b@example.jp": {"chess": (1320, 1)},
-                   "c@example.jp": {"shogi": (1450, 1)}, "d@example.jp": {"go": (135, 0)},
+                   "c@example.jp": {"shogi": (1450, 1)}, "d@example.jp": {"go": (135, 1)},
                    "e@example.jp": {}}
 
 
@@ -305,7 +309,8 @@ def test_member_rating_options_from_the_cli(tmp_path: Path) -> None:
     show = relaybot(tmp_path, "member", "show", "hayakawa@example.jp").stdout.splitlines()
     assert show[1].startswith("chess: rating (1320) after 0 rated games; grade points ")
     assert show[2:] == ["shogi: rating (1400) after 0 rated games",
-                        "go: points 85 (4k) after 0 games"]
+                        "go: points (85) 4k (provisional) after 0 counted games (0 wins "
+                        "0 losses 0 jigo, win rate -; 0 games in all)"]
     new = relaybot(tmp_path, "member", "add", "--name", "Horie, Takahiro", "--email",
                    "horie@example.org", "--game", "shogi")  # a game alone: still unrated
     assert "ratings: none (unrated)" in new.stdout
@@ -320,7 +325,6 @@ def test_member_rating_options_from_the_cli(tmp_path: Path) -> None:
      (("--rank", "4k", "--game", "chess"), "--rank"),
      (("--provisional",), "--provisional goes with --rating"),
      (("--rating", "abc"), "--rating is not a number"),
-     (("--rating", "90", "--game", "go", "--provisional"), "never provisional"),
      (("--rating", "5000"), "between 0 and 4000"),
      (("--rank", "4q"), "not a go rank"),
      (("--game", "checkers", "--rating", "1500"), "--game")],

@@ -243,4 +243,46 @@ def test_t3_seasons_migration_matches_the_models_and_downgrades(db_url: str) -> 
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0015")
     assert "seasons" not in inspect(engine).get_table_names()
+def test_r4_go_salon_migration_backfills_the_record_from_the_changes(db_url: str) -> None:
+    """R4, seed 004 section 2 (0017): go rows get their wins, losses and jigo from the go
+    rating changes; a free game the old code counted (a 0-point change, not jigo) leaves
+    the count; chess rows are untouched."""
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    t0 = datetime(2026, 1, 10, 9, tzinfo=UTC)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0015")
+        conn.execute(text(
+            "INSERT INTO members (id, name, email, lang, tz, notation, letters, digest,"
+            " bounces, created_at) VALUES (:id, :name, :email, 'ja', 'Asia/Tokyo', 'san',"
+            " 'en', 'weekly', 0, :t)"), [
+                {"id": 1, "name": "Kuro, K", "email": "k@x", "t": t0},
+                {"id": 2, "name": "Shiro, S", "email": "s@x", "t": t0}])
+        conn.execute(text(
+            "INSERT INTO member_ratings (member_id, kind, rating, provisional, rated_games,"
+            " rb_opponents, rb_wins, rb_losses) VALUES (1, 'go', 101, 0, 4, '[]', 0, 0),"
+            " (1, 'chess', 1500, 0, 2, '[]', 1, 1)"))
+        for n, (result, before, after) in enumerate(
+                (("B+R", 100, 101), ("W+3.5", 101, 100), ("jigo", 100, 100),
+                 ("B+R", 100, 100), ("B+2.5", 100, 101))):
+            conn.execute(text(
+                "INSERT INTO games (id, kind, round, side0_id, side1_id, time_control,"
+                " conditionals, start_date, status, result, plies, ply_count, position,"
+                " grace, leave_allowed, proposals, overrun, created_at, updated_at)"
+                " VALUES (:id, 'go', '-', 1, 2, '10/30', 'binding', '2026-01-10',"
+                " 'finished', :r, '', 2, '', 1, 1, '[]', 'report', :t, :t)"),
+                {"id": f"g{n}", "r": result, "t": t0})
+            conn.execute(text(
+                "INSERT INTO rating_changes (game_id, member_id, before, after, at)"
+                " VALUES (:g, 1, :b, :a, :t)"), {"g": f"g{n}", "b": before, "a": after,
+                                                  "t": t0})
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        go = conn.execute(text("SELECT rated_games, rb_wins, rb_losses, draws, rank"
+                               " FROM member_ratings WHERE kind = 'go'")).one()
+        chess = conn.execute(text("SELECT rated_games, rb_wins, rb_losses, draws"
+                                  " FROM member_ratings WHERE kind = 'chess'")).one()
+    assert tuple(go) == (4, 2, 1, 1, None)
+    assert tuple(chess) == (2, 1, 1, 0)
     engine.dispose()

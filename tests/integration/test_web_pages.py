@@ -399,3 +399,24 @@ def test_every_page_escapes_names_and_shows_no_internal_rule_id(
             member = session.get(Member, member_id)
             assert member is not None
             member.name = name
+
+
+def test_t4_a_finished_salon_league_page_names_its_secretaries(
+        club: SampleClub, web: TestClient) -> None:
+    """T4, seed 004 section 6: 「公式戦の幹事は2名とし、前回のリーグ戦の優勝者とブービーの者
+    がこれにあたる。」 the event's page names them; the players' go ranks are in the reader's
+    words (初段, 1d) on their pages; results in go's words (黒5目半勝ち)."""
+    from tests.sample_club import salon_league
+
+    salon_league(club)
+    path = f"/events/{quote('碁会所リーグ', safe='')}"
+    ja = web.get(path, params={"lang": "ja"}).text
+    en = web.get(path, params={"lang": "en"}).text
+    assert "次のリーグの幹事" in ja and "Secretaries of the next league" in en
+    _no_address(ja)
+    pages = {lang: "".join(web.get(f"/players/{club.members[e]}", params={"lang": lang}).text
+                           for e in EMAILS[:3]) for lang in ("ja", "en")}
+    assert "5目半勝ち" in pages["ja"] and "中押し勝ち" in pages["ja"] and "持碁" in pages["ja"]
+    assert "+5.5" in pages["en"] and "+R" in pages["en"]
+    # the ratings table: the go points (bracketed while provisional) with the rank
+    assert re.search(r'囲碁</th><td class="num">\(?\d+\)? (\d+級|.段)</td>', pages["ja"])

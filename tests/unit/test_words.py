@@ -48,12 +48,12 @@ def test_endings_come_from_the_game_else_the_shared_words() -> None:
     assert ending_text("chess", "made_up", "ja") == ""  # a template may say it
 
 
-def test_a_game_without_words_of_its_own_falls_back_to_its_result() -> None:
-    """Go's plug-in adds its words (黒5目半勝ち) itself; until then its TD words stand."""
-    go = rules_for("go")
-    if hasattr(go, "result_words"):
-        pytest.skip("go says its results in its own words")
-    assert result_text("go", "B+5.5", "counted", "ja") == "B+5.5"
+def test_go_words_its_stored_results_and_chess_keeps_its_own() -> None:
+    """Go words a stored result from its text (the margin is in it: 黒5目半勝ち); a game
+    without words of its own writes its result as it stores it (chess 1-0)."""
+    assert result_text("go", "B+5.5", "counted", "ja") == "黒5目半勝ち"
+    assert result_text("go", "W+R", "resignation", "ja") == "白中押し勝ち"
+    assert result_text("chess", "1-0", "resignation", "ja") == "1-0"
 
 
 def test_score_lines_in_each_games_words_and_plurals() -> None:

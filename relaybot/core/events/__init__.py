@@ -14,6 +14,7 @@ from relaybot.core.events.pairings import (
     round_robin,
     shogi_league,
 )
+from relaybot.core.events.salon import EXEMPT_AGE, exempt, secretaries
 from relaybot.core.events.standings import (
     DEFAULT_TIEBREAKS,
     LAST_FINAL_50,
@@ -34,6 +35,7 @@ from relaybot.core.events.standings import (
 
 __all__ = [
     "DEFAULT_TIEBREAKS",
+    "EXEMPT_AGE",
     "ICCF_SECTION_SIZES",
     "JCCA_GROUP_SIZE",
     "LAST_FINAL_50",
@@ -47,6 +49,7 @@ __all__ = [
     "berger_rounds",
     "crosstable_data",
     "crosstable_text",
+    "exempt",
     "final_entries",
     "final_entry",
     "iccf_section",
@@ -54,6 +57,7 @@ __all__ = [
     "ladder",
     "match",
     "round_robin",
+    "secretaries",
     "shogi_league",
     "standings",
     "standings_lines",

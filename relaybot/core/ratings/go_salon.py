@@ -18,13 +18,25 @@ from dataclasses import dataclass
 __all__ = [
     "GO_RANKS",
     "MAX_STONES",
+    "RANK_CODES",
+    "RATE_DOWN",
+    "RATE_UP",
+    "TELL_TD_AT",
     "GoPoints",
     "Handicap",
+    "SalonRecord",
+    "TermsPlayed",
+    "estimate_points",
     "go_points",
     "go_rank",
     "handicap_between",
     "handicap_for",
+    "implied_points",
+    "next_rank",
+    "rank_code",
+    "rank_name",
     "rank_points",
+    "win_rate",
 ]
 
 MAX_STONES = 7
@@ -207,3 +219,139 @@ def rank_points(rank: str) -> int:
     index = next(i for i, (label, _) in enumerate(GO_RANKS) if label == name)
     lowest, upper = GO_RANKS[index][1], GO_RANKS[index + 1][1] - 1
     return (lowest + upper) // 2
+
+
+# The same bands as GO_RANKS, as short codes (``9k`` stands for 9 kyu and below, ``pro``
+# for professionals and 8 dan above): what is stored and printed for scripts.
+RANK_CODES: tuple[str, ...] = (
+    "9k", "8k", "7k", "6k", "5k", "4k", "3k", "2k", "1k",
+    "1d", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "pro")
+_DAN_JA = ("初", "二", "三", "四", "五", "六", "七", "八")
+
+RATE_UP = 0.65
+"""Seed 004 section 2: a rank moves up only with a win rate of 0.65 or more."""
+RATE_DOWN = 0.35
+"""Seed 004 section 2: a rank moves down only with a win rate of 0.35 or less."""
+TELL_TD_AT = 10
+"""Seed 004 section 3: official points after about 10 counted games (対戦数10局以上を目安)."""
+
+
+def rank_code(points: int) -> str:
+    """The rank the points reach in the seed's table, as a short code (``1d``, ``4k``)."""
+    index = 0
+    for i, (_label, lowest) in enumerate(GO_RANKS):
+        if points >= lowest:
+            index = i
+    return RANK_CODES[index]
+
+
+def rank_name(code: str, lang: str = "en") -> str:
+    """A rank code as members read it: ``1d``/``1k`` in English, ``初段``/``1級`` in
+    Japanese (``9級以下``, ``プロ``)."""
+    if lang != "ja":
+        return code
+    if code == "pro":
+        return "プロ"
+    number, kind = int(code[:-1]), code[-1]
+    if kind == "d":
+        return f"{_DAN_JA[number - 1]}段"
+    return f"{number}級以下" if number == 9 else f"{number}級"
+
+
+def win_rate(wins: int, losses: int, draws: int) -> float | None:
+    """The win rate over the counted games (a jigo half a win); None before any."""
+    games = wins + losses + draws
+    if games == 0:
+        return None
+    return (wins + draws / 2) / games
+
+
+def next_rank(rank: str, points: int, wins: int, losses: int, draws: int) -> str:
+    """The rank after a counted game (seed 004 section 2): the table's rank for the
+    points, reached upwards only with a win rate of 0.65 or more and downwards only with
+    0.35 or less over the counted games; otherwise the rank stays ``rank``."""
+    table = rank_code(points)
+    if not rank or rank not in RANK_CODES:
+        return table
+    rate = win_rate(wins, losses, draws)
+    now, then = RANK_CODES.index(rank), RANK_CODES.index(table)
+    if rate is None or then == now:
+        return rank
+    if then > now and rate >= RATE_UP:
+        return table
+    if then < now and rate <= RATE_DOWN:
+        return table
+    return rank
+
+
+@dataclass(frozen=True)
+class SalonRecord:
+    """A member's counted games in the salon and the points they started from."""
+
+    points: int
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def counted(self) -> int:
+        """Games in the count (対戦数): not free, not void."""
+        return self.wins + self.losses + self.draws
+
+    @property
+    def rate(self) -> float | None:
+        """The win rate (a jigo half a win)."""
+        return win_rate(self.wins, self.losses, self.draws)
+
+
+def estimate_points(known: int, stones: int, komi: float, *, takes_black: bool = True
+                    ) -> tuple[int, ...]:
+    """Seed 004 section 2-2: the points a member's usual terms imply, against a member of
+    ``known`` points: ``stones`` (1 for 先番, the same for 互先 with 5.5 komi), ``komi``
+    from Black (negative: from White). The terms give ``diff - 8N = 5.5 - komi`` with
+    ``N = stones - 1``; a komi of 0 lies between 5 and 6, so two answers. The member takes
+    Black (``takes_black``, the weaker side) or gives the stones (the stronger side).
+    Answers in the seed's order: the smaller difference first."""
+    if not 1 <= stones <= MAX_STONES:
+        raise ValueError(f"stones must be 1 to {MAX_STONES}, not {stones}")
+    if (komi * 2) != int(komi * 2):
+        raise ValueError(f"komi must be a whole or half point, not {komi}")
+    n = stones - 1
+    rest = 5.5 - komi
+    low, high = int(rest // 1), int(-(-rest // 1))
+    limit = 7 if n < MAX_STONES - 1 else None  # 7 stones: any komi from White
+    if rest < 0 or (limit is not None and high > limit and low > limit):
+        raise ValueError(f"{stones} stones with komi {komi:g} are not terms of the table")
+    diffs = sorted({8 * n + r for r in (low, high) if limit is None or r <= limit})
+    sign = -1 if takes_black else 1
+    return tuple(known + sign * d for d in diffs)
+
+
+@dataclass(frozen=True)
+class TermsPlayed:
+    """One counted game as section 2-2 reads it: the opponent's points at the start,
+    the stones (1: 先番 or 互先) and the komi from Black, and whether the member took
+    Black."""
+
+    opponent: int
+    stones: int
+    komi: float
+    took_black: bool
+
+
+def implied_points(games: list[TermsPlayed], wins: int, losses: int) -> int | None:
+    """The points a member's results imply (for the chair's official points, section 3):
+    each counted game's terms give the points they imply against that opponent (section
+    2-2, the mean of its two answers), and the results move them as the salon's own
+    count does (+1 a win, -1 a loss). None when no game's terms can be read."""
+    found: list[float] = []
+    for game in games:
+        try:
+            answers = estimate_points(game.opponent, max(1, game.stones), game.komi,
+                                      takes_black=game.took_black)
+        except ValueError:
+            continue
+        found.append(sum(answers) / len(answers))
+    if not found:
+        return None
+    return max(0, round(sum(found) / len(found) + wins - losses))

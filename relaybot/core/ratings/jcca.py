@@ -208,6 +208,10 @@ class RatingState:
     opponents: tuple[int, ...] = ()
     wins: int = 0
     losses: int = 0
+    # go (seed 004): the jigo among the counted games, and the rank reached ("" while
+    # none is kept: the rank the points give)
+    draws: int = 0
+    rank: str = ""
 
     @property
     def display(self) -> str:

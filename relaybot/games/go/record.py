@@ -60,9 +60,10 @@ def _star(size: int, row: int, col: int) -> bool:
     return (row, col) in _stars(size)
 
 
-def board_text(position: GoPosition, lang: str) -> str:
+def board_text(position: GoPosition, lang: str, over: bool = False) -> str:
     """Columns A-T (no I) on top, row numbers both sides, ``X`` Black, ``O`` White,
-    ``+`` star points; the last move in brackets ``(X)``; then captures, komi, turn."""
+    ``+`` star points; the last move in brackets ``(X)``; then captures, komi, turn
+    (none once the game is ``over``)."""
     words = _LABELS.get(lang, _LABELS["en"])
     size = position.size
     last = to_rc(position.last, size) if position.last and position.last != PASS else None
@@ -87,6 +88,8 @@ def board_text(position: GoPosition, lang: str) -> str:
     rows.append(f"{words['captures']}: {black} {position.captures[0]}, "
                 f"{white} {position.captures[1]}")
     rows.append(terms_text(position, lang))
+    if over:  # a finished game: nobody moves or states a result any more
+        return "\n".join(rows)
     side = (black, white)[position.to_move]
     state = words["to_state"] if position.counting else words["to_move"]
     rows.append(f"{side}{state}" if lang == "ja" else f"{side} {state}")

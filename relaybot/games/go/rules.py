@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from relaybot.core.ratings.go_salon import MAX_STONES
 from relaybot.core.text import has_fullwidth, normalise
+from relaybot.core.words import ScoreWords
 from relaybot.games.base import (
     Declared,
     GameRules,
@@ -54,8 +55,20 @@ SIDES = {"en": ("Black", "White"), "ja": ("黒", "白")}
 SIDE_WORDS = {"black": BLACK, "b": BLACK, "黒": BLACK, "kuro": BLACK, "くろ": BLACK,
               "white": WHITE, "w": WHITE, "白": WHITE, "shiro": WHITE, "しろ": WHITE}
 RESULT_WORD = "result"
+VOID_WORDS = ("void", "勝負なし", "no result", "no-result")
 _PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
+
+# a go score line: a drawn game is 持碁 (jigo), never chess's ドロー
+_SCORE_WORDS = {
+    "ja": ScoreWords(win={"other": "勝"}, draw={"other": "持碁"}, loss={"other": "敗"},
+                     line="{who}の通算成績は {wins} {losses} {draws}。",
+                     own="あなたの通算成績は {wins} {losses} {draws}。"),
+    "en": ScoreWords(win={"one": "win", "other": "wins"}, draw={"one": "jigo", "other": "jigo"},
+                     loss={"one": "loss", "other": "losses"},
+                     line="{who}'s score: {wins}, {losses}, {draws}.",
+                     own="Your score: {wins}, {losses}, {draws}."),
+}
 
 def _position(position: object) -> GoPosition:
     if isinstance(position, str):
@@ -91,9 +104,9 @@ class GoRules:
     # the salon's rules (seed 004) set no day limits of their own: the club's defaults,
     # a guide only (7): no loss on time; no J5 penalty (a move onto a stone is refused and
     # costs only its days, as J21)
-    rule_set = RuleSet(bad_move_penalty=0, time_forfeit=False,
-                       result_words="B+3.5, W+R or jigo",
-                       result_words_ja="B+3.5、W+R、持碁 のような形")
+    rule_set = RuleSet(bad_move_penalty=0, time_forfeit=False, no_result=True,
+                       result_words="B+3.5, W+R, jigo or void",
+                       result_words_ja="B+3.5、W+R、持碁、勝負なし のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "coord"  # Q16
     keywords: Mapping[str, str] = MappingProxyType({RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD})
@@ -361,7 +374,7 @@ class GoRules:
     def parse_result(self, text: str, termination: str) -> Outcome | None:
         """A written result (``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``) as an Outcome."""
         word = text.strip()
-        if word == "Void":
+        if word.lower() in VOID_WORDS:  # seed 004 section 2: 勝負なし, counted for nothing
             return Outcome(termination, void=True)
         if word == "-":
             return Outcome(termination, both_lose=True)
@@ -371,6 +384,29 @@ class GoRules:
         if stated.winner is None:
             return Outcome(termination, None, margin=0.0)
         return Outcome(termination, stated.winner, margin=stated.margin)
+
+    def result_text_words(self, text: str, lang: str) -> str:
+        """A stored result in go's words for a reader of ``lang``: ``黒5目半勝ち``,
+        ``白中押し勝ち``, ``持碁``, ``勝負なし`` in Japanese; ``B+5.5``, ``W+R``, ``jigo``,
+        ``void`` in English. Text that is no go result stays as it is."""
+        word = text.strip()
+        if word.lower() in VOID_WORDS:
+            return "勝負なし" if lang == "ja" else "void (no result)"
+        stated = notation.read_result(word)
+        if stated is None:
+            return text
+        if lang != "ja":
+            return result_text(stated.winner, stated.margin, stated.how)
+        if stated.winner is None:
+            return "持碁"
+        side = SIDES["ja"][stated.winner]
+        if stated.margin is None:
+            how = {"T": "時間切れ勝ち", "F": "不戦勝"}.get(stated.how or "R", "中押し勝ち")
+            return f"{side}{how}"
+        whole, half = int(stated.margin), stated.margin % 1 == 0.5
+        if whole == 0:
+            return f"{side}半目勝ち"
+        return f"{side}{whole}目{'半' if half else ''}勝ち"
 
     def move_label(self, ply: int, text: str) -> str:
         """``47 Q16``: every ply has its own number."""
@@ -422,6 +458,15 @@ class GoRules:
         so ``viewer`` changes nothing: the coordinates stay where the moves name them."""
         return board_text(_position(position), lang)
 
+    def score_words(self, lang: str) -> ScoreWords:
+        """A go score line: 勝, 敗 and 持碁 (a jigo), never chess's ドロー or draw."""
+        return _SCORE_WORDS.get(lang, _SCORE_WORDS["en"])
+
+    def final_board_text(self, position: object, lang: str) -> str:
+        """A finished game's board: as :meth:`board_text`, without whose turn it is or
+        the call to state the result."""
+        return board_text(_position(position), lang, over=True)
+
     def board_svg(self, position: object, viewer: int = 0) -> str:
         """The board as a small SVG."""
         return board_svg(_position(position))
@@ -444,6 +489,13 @@ class GoRules:
         row, col = to_rc(point, board.size)
         colour = board.board.get(row, col)
         return None if colour is None else "bw".index(colour)
+
+    def mark_free(self, position: object) -> str:
+        """The saved position with the game made free (seed 004 section 2: 対局者の意志
+        による記録外対局, at either player's wish): the points stay as they were."""
+        board = _position(position).copy()
+        board.free = True
+        return save(board)
 
     def start_of(self, position: object) -> GoPosition:
         """The game's start (size, komi, handicap stones) from any of its positions."""
