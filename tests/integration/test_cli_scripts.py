@@ -5,7 +5,6 @@ and a one-line answer for each rough edge the issue names."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from pathlib import Path
 from typing import Any

@@ -204,7 +204,6 @@ def _prose(text: str) -> str:
 def test_every_game_in_its_own_words(mails: list[tuple[str, str, EmailMessage]]) -> None:
     """A shogi mail says 先手の勝ち（投了）, 引き分け and あなたの通算成績, never chess's
     1-0 or ドロー; go's words are checked once go's plug-in gives them (``result_words``)."""
-    from relaybot.games import rules_for
 
     checked = {"shogi", "go"}  # go words its stored results (result_text_words)
     seen: set[tuple[str, str]] = set()
