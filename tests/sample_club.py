@@ -264,6 +264,22 @@ def every_kind(club: SampleClub) -> None:
     club.deliver(club.cfg.bot.td, club.cfg.bot.address,
                  f"result {corrected} 0-1\n裁定 {go} B+4.5\nadjudicate {drawn} 1-0\n"
                  f"forfeit {corrected}", days=0.1, subject="rulings", dmarc="pass")
+    _books(club)
+
+
+def _books(club: SampleClub) -> None:
+    """Issue 30 (seed 000 会費切れにご注意): one membership running out within the month
+    (the digest warns), one lapsed (no digest; the TD is told once)."""
+    from relaybot.club import set_membership
+    from relaybot.runner import run_scheduled
+
+    club.now += timedelta(days=7)
+    with club.store.session() as session:
+        for email, days in ((EMAILS[0], 10), (EMAILS[1], -20)):
+            member = session.scalars(select(Member).where(Member.email == email)).one()
+            set_membership(session, member, kind="regular",
+                           paid_until=(club.now + timedelta(days=days)).date())
+    run_scheduled(club.store, club.cfg, club.now)
 
 
 def _undeliverable(club: SampleClub) -> None:

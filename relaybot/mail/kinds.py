@@ -60,6 +60,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "td_delivery": ("配送できなかったメール", "undeliverable mail"),
     "td_bounces": ("配送エラーが続く会員", "repeated bounces"),
     "td_summary": ("上限を超えたメールの一覧", "held mail summary"),
+    "td_lapsed": ("会費切れの会員", "membership lapsed"),
     # to the operator
     "quarantine": ("隔離したメール", "quarantined mail"),
 })
