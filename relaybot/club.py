@@ -55,7 +55,7 @@ from relaybot.store.models import (
 
 def rules_of(session: Session) -> ClubRules:
     """The club's figures: seed 000's, with the club's own settings over them."""
-    values = dict(session.execute(select(ClubSetting.name, ClubSetting.value)).tuples().all())
+    values = dict(session.execute(select(ClubSetting.name, ClubSetting.value)).all())
     try:
         return ClubRules().with_values(values)
     except ValueError:
@@ -394,7 +394,7 @@ def _settle_ladders(session: Session, now: datetime) -> list[str]:
     rows = session.execute(select(LadderChallenge, Game).join(
         Game, Game.id == LadderChallenge.game_id).where(
         LadderChallenge.applied_at.is_(None), Game.status == "finished")
-        .order_by(Game.end_date, Game.updated_at)).tuples().all()
+        .order_by(Game.end_date, Game.updated_at)).all()
     for ch, game in rows:
         order = ladder_order(session, ch.kind)
         by_email = {m.email: m for m in order}
@@ -545,6 +545,6 @@ def club_news(session: Session, since: datetime) -> list[dict[str, Any]]:
     """Prizes and awards given since ``since``, for the digest."""
     rows = session.execute(select(ClubAward, Member.name).join(
         Member, Member.id == ClubAward.member_id).where(ClubAward.at >= since)
-        .order_by(ClubAward.at, ClubAward.id)).tuples().all()
+        .order_by(ClubAward.at, ClubAward.id)).all()
     return [{"what": a.what, "ref": a.ref, "name": name, "pawns": a.pawns, "games": a.games}
             for a, name in rows]

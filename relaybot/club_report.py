@@ -57,7 +57,7 @@ def report_rows(session: Session, year: int | None, today: date, now: datetime
     kinds = Counter(ms.kind for ms in session.scalars(
         select(Membership).where(Membership.left_on.is_(None))))
     rows += [("members", k, str(kinds[k]), "") for k in ("regular", "family", "junior")]
-    names = dict(session.execute(select(Member.id, Member.email)).tuples().all())
+    names = dict(session.execute(select(Member.id, Member.email)).all())
     for ms in session.scalars(select(Membership)):
         end = valid_until(session, ms)
         if end is not None and first <= end <= last:
