@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from datetime import UTC, date, datetime, time
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.club import games_in_year, membership_states, rules_of, valid_until
@@ -78,11 +78,14 @@ def report_rows(session: Session, year: int | None, today: date, now: datetime
         moved[p.kind][1] += 1
     rows += [("pawns", kind, f"{pawns:+d} pawns", f"{count}")
              for kind, (pawns, count) in sorted(moved.items())]
-    for a in session.scalars(select(ClubAward).where(ClubAward.at >= since,
-                                                     ClubAward.at <= until,
-                                                     ClubAward.what == "prize")
+    # a prize belongs to the year its group's last game ended in
+    ended = dict(session.execute(select(Game.event, func.max(Game.end_date))
+                                 .where(Game.event.is_not(None)).group_by(Game.event)).all())
+    for a in session.scalars(select(ClubAward).where(ClubAward.what == "prize")
                              .order_by(ClubAward.id)):
-        rows.append(("prize", a.ref, names[a.member_id], f"{a.pawns} pawns"))
+        last_game = ended.get(a.ref)
+        if last_game is not None and first <= last_game <= last:
+            rows.append(("prize", a.ref, names[a.member_id], f"{a.pawns} pawns"))
     given = list(session.scalars(select(ClubAward).where(
         ClubAward.what == "award", ClubAward.ref == str(year))))
     if given:
