@@ -244,3 +244,38 @@ def test_t3_seasons_migration_matches_the_models_and_downgrades(db_url: str) -> 
         command.downgrade(cfg, "0015")
     assert "seasons" not in inspect(engine).get_table_names()
     engine.dispose()
+
+
+BOOKS_TABLES = ("memberships", "pawn_entries", "fee_payments", "event_fees", "tutorials",
+                "ladder_rungs", "ladder_challenges", "club_awards", "club_settings")
+
+
+def test_books_migration_matches_the_models_keeps_members_and_downgrades(db_url: str) -> None:
+    """0019 (issue 30, seed 000): the books' tables are what models.py declares, an
+    existing member stays (outside the books), and 0019 downgrades to 0016 cleanly."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0016")
+        conn.execute(text("INSERT INTO members (name, email, lang, tz, notation, letters, "
+                          "digest, bounces, created_at) VALUES ('Hayakawa, Satoru', "
+                          "'h@example.jp', 'ja', 'Asia/Tokyo', 'san', 'en', 'weekly', 0, "
+                          "'2007-01-01 00:00:00')"))
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        assert conn.execute(text("SELECT count(*) FROM members")).scalar() == 1
+        assert conn.execute(text("SELECT count(*) FROM memberships")).scalar() == 0
+    touched = [d for d in diffs if any(t in repr(d) for t in BOOKS_TABLES)]
+    assert touched == []
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0016")
+    assert not set(BOOKS_TABLES) & set(inspect(engine).get_table_names())
+    engine.dispose()
