@@ -175,8 +175,8 @@ def renew(session: Session, member: Member, on: date, now: datetime, *,
             add_pawns(session, member, rest, f"the rest of {paid_yen} yen after the "
                       f"{ms.kind} fee", now, yen=paid_yen - fee)
             extra = f"; {rest} pawns deposited"
-    session.add(FeePayment(member_id=member.id, what="membership", yen=paid_yen,
-                           pawns=paid_pawns, at=now))
+    session.add(FeePayment(member_id=member.id, what="membership",
+                           yen=min(paid_yen, fee), pawns=paid_pawns, at=now))
     if ms.kind != "family":
         ms.paid_until = renewed_until(ms.paid_until, on)
     ms.lapsed_told = None
@@ -541,10 +541,27 @@ def lapsed_to_tell(session: Session, today: date) -> list[tuple[Member, date]]:
     return found
 
 
+def ladders_of(session: Session, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """For each member among ``ids`` on a ladder: every ladder they are on, names top
+    first (the digest shows it; 公式サイトやニュースレターに掲載される梯子段)."""
+    if not ids:
+        return {}
+    kinds = sorted(set(session.scalars(select(LadderRung.kind).where(
+        LadderRung.member_id.in_(ids)))))
+    found: dict[int, list[dict[str, Any]]] = {}
+    for kind in kinds:
+        order = ladder_order(session, kind)
+        shown = {"kind": kind, "names": [m.name for m in order]}
+        for m in order:
+            if m.id in ids:
+                found.setdefault(m.id, []).append(shown)
+    return found
+
+
 def club_news(session: Session, since: datetime) -> list[dict[str, Any]]:
     """Prizes and awards given since ``since``, for the digest."""
     rows = session.execute(select(ClubAward, Member.name).join(
         Member, Member.id == ClubAward.member_id).where(ClubAward.at >= since)
         .order_by(ClubAward.at, ClubAward.id)).all()
-    return [{"what": a.what, "ref": a.ref, "name": name, "pawns": a.pawns, "games": a.games}
-            for a, name in rows]
+    return [{"what": a.what, "ref": a.ref, "name": name, "pawns": a.pawns, "games": a.games,
+             "at": a.at} for a, name in rows]

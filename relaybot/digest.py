@@ -24,7 +24,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.books import compute
-from relaybot.club import club_news, lapsed_to_tell, membership_states, settle
+from relaybot.club import club_news, ladders_of, lapsed_to_tell, membership_states, settle
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
@@ -230,12 +230,20 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         by_member[game.side1_id].append(game)
     books_cache: dict[str, Any] = common.setdefault("books", {})
     dues = membership_states(session, ids, now.date())  # issue 30
-    news = common.setdefault("club_news", club_news(session, now - timedelta(days=7)))
+    # issue 30: prizes and awards given since the member's last digest week began
+    # (a member back from a pause hears of them too), at most five weeks back
+    news = common.setdefault("club_news", club_news(session, now - timedelta(days=35)))
+    ladders = ladders_of(session, ids)
     queued = 0
     for member, week_start in due:
         week = iso_week(week_start)
+        previous = sent_week(member.last_digest_week)
         # D1: the week is decided whether or not there is anything to say (G10)
         member.last_digest_week = week_start.isoformat()
+        since = (datetime.combine(previous, datetime.min.time(), tzinfo=UTC)
+                 if previous is not None else now - timedelta(days=7))
+        my_news = [{**n, "name": display_name(n["name"], member.lang)}
+                   for n in news if n["at"] >= since]
         due_state = dues.get(member.id)
         if due_state is not None and due_state[0] == "lapsed":
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
@@ -244,7 +252,7 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                    or member.id in (g.side0_id, g.side1_id)]
         own_results = [g for g in common["results"] if member.id in (g.side0_id, g.side1_id)]
         if not (by_member.get(member.id) or own_results or changes.get(member.id)
-                or common["announcements"] or due_state or news):
+                or common["announcements"] or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
         rows = []
         for game in by_member.get(member.id, []):
@@ -290,7 +298,9 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             "announcements": common["announcements"],
             "membership": ({"state": due_state[0], "until": due_state[1].isoformat()}
                            if due_state else None),
-            "club_news": news,
+            "club_news": my_news,
+            "ladders": [{**lad, "names": [display_name(n, member.lang) for n in lad["names"]]}
+                        for lad in ladders.get(member.id, [])],
         }
         # the member row's week moves on in this transaction: no duplicate to look for,
         # and the unique key stays as the backstop (G10)

@@ -223,7 +223,8 @@ def register(sub: Subparsers) -> None:
                         help="the report's language (default: [bot] language)")
     now_option(report)
     report.set_defaults(func=cmd_club_report)
-    settings = club.add_parser("settings", help="the books' figures (the JCCA handbook's unless set)")
+    settings = club.add_parser("settings",
+                               help="the books' figures (the JCCA handbook's unless set)")
     settings.add_argument("--set", action="append", metavar="NAME=VALUE",
                           help="change one figure, e.g. prize_pawns=6 (repeatable)")
     settings.set_defaults(func=cmd_club_settings)
