@@ -61,6 +61,19 @@ def apply_member_options(session: Session, member: Member, args: argparse.Namesp
     return f"membership: {ms.kind}, valid until {until or 'not paid yet'}"
 
 
+def books_line(session: Session, member: Member) -> str:
+    """``member show``'s line of the books: the membership, its expiry, the pawns."""
+    from relaybot.club import balance, membership_of, valid_until
+
+    ms = membership_of(session, member)
+    pawns = balance(session, member)
+    if ms is None:
+        return f"pawns: {pawns}" if pawns else ""
+    state = f"left the club on {ms.left_on}" if ms.left_on else (
+        f"valid until {valid_until(session, ms) or 'not paid yet'}")
+    return f"membership: {ms.kind}, {state}; pawns: {pawns}"
+
+
 def member_commands(member: Subparsers) -> None:
     """``member renew``, ``member pawns``, ``member quit``."""
     renew = member.add_parser("renew", help="a year's membership fee paid")
@@ -247,6 +260,13 @@ def register(sub: Subparsers) -> None:
                              "award of ended years now (the digest does it weekly)")
     now_option(settle)
     settle.set_defaults(func=cmd_club_settle)
+    opp = club.add_parser("opponents", help="members whose rating meets a 2-game match "
+                          "applicant's wish, nearest first")
+    opp.add_argument("email", help="the applicant's address")
+    opp.add_argument("--wish", default="", help="the wish about the opponent's rating: "
+                     "≦1800, ≧1500, 1800以下, at least 1500, or two joined by a comma")
+    opp.add_argument("--game", default="chess", help="chess (default) or shogi")
+    opp.set_defaults(func=cmd_club_opponents)
     tut = club.add_parser("tutorial-end", help="the tutor ends a tutorial game: the result "
                           "report goes out, nothing is rated")
     tut.add_argument("id", help="the tutorial's game id")
@@ -332,6 +352,41 @@ def cmd_club_settle(cfg: Config, args: argparse.Namespace) -> int:
             print(line)
         if not done:
             print("nothing to settle")
+    return 0
+
+
+def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
+    """Members meeting the wish, one a line with the rating, nearest to the applicant's
+    own rating first; lapsed and departed members left out."""
+    from sqlalchemy import select
+
+    from relaybot.admin import find_member
+    from relaybot.club import membership_states
+    from relaybot.core.books_rules import fits, parse_wish
+    from relaybot.rating_book import ratings_of
+
+    try:
+        wish = parse_wish(args.wish)
+    except ValueError as exc:
+        raise CliError(f"--wish: {exc}") from None
+    with open_store(cfg).session() as session:
+        me = find_member(session, args.email)
+        members = list(session.scalars(select(Member).where(Member.id != me.id)))
+        gone = {mid for mid, (state, _until) in membership_states(
+            session, [m.id for m in members], _today(cfg, now_of(args))).items()
+            if state == "lapsed"}
+
+        def rating(member: Member) -> int:
+            row = ratings_of(session, member.id).get(args.game)
+            return row.rating if row is not None else 1200  # R1: unrated start at 1200
+
+        mine = rating(me)
+        found = sorted((abs(rating(m) - mine), rating(m), m.email, m.name) for m in members
+                       if m.id not in gone and fits(rating(m), wish))
+        for _distance, value, email, name in found:
+            print(f"{email}\t{name}\t{value}")
+        if not found:
+            print("nobody meets the wish")
     return 0
 
 

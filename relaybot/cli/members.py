@@ -210,6 +210,9 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
         league = member_league_titles(session, m.id)  # T3, seed 002 rule 13
         if league:
             print(f"shogi league titles: {', '.join(league)}")
+        books = club.books_line(session, m)  # issue 30
+        if books:
+            print(books)
     return 0
 
 

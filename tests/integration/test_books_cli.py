@@ -150,3 +150,23 @@ def test_club_report_prizes_and_award(club: Path, capsys: pytest.CaptureFixture[
     csv = run(capsys, "club", "report", "--year", "2007", "--format", "csv",
               "--now", "2008-04-02T09:00:00+09:00")
     assert f"prize,Prelim 2,{A},6 pawns" in csv
+
+
+def test_ladder_two_game_match_opponents_by_wish(club: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """<2-game match> ... 対戦相手のレイティングに希望がある場合は〔≦1800 (1800以下の方)〕
+    〔≧1500 (1500以上の方)〕 (言葉でもOK)などと明記して申込みください。"""
+    for email, rating in ((B, "1850"), (C, "1700"), (D, "1400")):
+        run(capsys, "member", "set", email, "--rating", rating)
+    out = run(capsys, "club", "opponents", A, "--wish", "≧1500, ≦1800")
+    assert out.split()[0] == C and B not in out and D not in out
+    assert "--wish" in fails(capsys, "club", "opponents", A, "--wish", "strong")
+
+
+def test_members_show_the_books_line(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """会員になると ... 年会費 (有効期間1年間) 3,000円: member show says the kind, the expiry
+    and the pawns."""
+    run(capsys, "member", "set", A, "--kind", "regular", "--paid-until", "2008-03-31")
+    run(capsys, "member", "pawns", A, "--add", "3", "--reason", "prize money by hand")
+    assert "membership: regular, valid until 2008-03-31; pawns: 3" in run(
+        capsys, "member", "show", A)

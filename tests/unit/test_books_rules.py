@@ -99,3 +99,18 @@ def test_ladder_winner_takes_the_higher_place() -> None:
     assert ladder_after(order, "d", "b", "b") == order
     assert ladder_after(order, "d", "b", None) == order
     assert ladder_after(order, "e", "c", "e") == ["a", "b", "e", "c", "d"]  # a newcomer
+
+
+def test_ladder_two_game_match_rating_wish() -> None:
+    """対戦相手のレイティングに希望がある場合は〔≦1800 (1800以下の方)〕〔≧1500
+    (1500以上の方)〕 (言葉でもOK)などと明記して申込みください。"""
+    from relaybot.core.books_rules import fits, parse_wish
+
+    assert parse_wish("≦1800") == (None, 1800)
+    assert parse_wish("〔≧1500〕") == (1500, None)
+    assert parse_wish("1800以下") == (None, 1800)
+    assert parse_wish("at least 1500, at most 1800") == (1500, 1800)
+    assert parse_wish("") == (None, None)
+    assert fits(1700, parse_wish("≧1500、≦1800")) and not fits(1850, parse_wish("≦1800"))
+    with pytest.raises(ValueError):
+        parse_wish("strong")

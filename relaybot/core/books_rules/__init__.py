@@ -24,6 +24,7 @@ from relaybot.core.books_rules.money import (
     top_scorers,
     yen_to_pawns,
 )
+from relaybot.core.books_rules.wish import fits, parse_wish
 
 __all__ = [
     "MEMBER_KINDS",
@@ -35,10 +36,12 @@ __all__ = [
     "challenge_allowed",
     "entry_fee",
     "expiry_notice",
+    "fits",
     "junior_deadline",
     "ladder_after",
     "membership_fee",
     "most_games",
+    "parse_wish",
     "pawns_for_fee",
     "prize_shares",
     "renewed_until",
