@@ -39,7 +39,16 @@ from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, 
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
 from relaybot.seasons import mark_player, season_classes, season_games
-from relaybot.store.models import Event, Game, Inbound, Leave, Member, Question, Season
+from relaybot.store.models import (
+    Event,
+    Game,
+    Inbound,
+    Leave,
+    Member,
+    Question,
+    Season,
+    Tutorial,
+)
 
 
 @dataclass(frozen=True)
@@ -262,6 +271,28 @@ class Adjudicate(_EndGame):
         if outcome is None:
             return self.refuse(bad_result(rules, word))
         return outcome
+
+
+@command
+class EndTutorial(_EndGame):
+    """Seed 000 チュートリアル・ゲーム: the tutor judges the student has no question left
+    and the game ends; the result report goes out, nothing is rated (issue 30)."""
+
+    name = "tutorial-end"
+    aliases = ("チュートリアル終了",)
+    usage = "tutorial-end <game>"
+    usage_ja = "チュートリアル終了 <対局ID>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 1:
+            return self.misused()
+        if ctx.session.get(Tutorial, args[0].strip().lower()) is None:
+            return self.refuse(Said(f"game {args[0]} is not a tutorial game",
+                                    f"対局 {args[0]} はチュートリアル・ゲームではありません"))
+        return super().run(ctx, [args[0], "end"], rest)
+
+    def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
+        return Outcome(Termination.ADJUDICATION)
 
 
 @command
