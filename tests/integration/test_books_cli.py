@@ -179,3 +179,29 @@ def test_members_show_the_books_line(club: Path, capsys: pytest.CaptureFixture[s
     run(capsys, "member", "pawns", A, "--add", "3", "--reason", "prize money by hand")
     assert "membership: regular, valid until 2008-03-31; pawns: 3" in run(
         capsys, "member", "show", A)
+
+
+def test_ladder_shown_on_the_web_without_addresses(club: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """公式サイトやニュースレターに掲載される郵便戦梯子段・Eメール戦梯子段を参考に; no money
+    and no address on the web pages (issue 30)."""
+    from starlette.testclient import TestClient
+
+    from relaybot.config import load_config
+    from relaybot.store.db import Store
+    from relaybot.web import create_app
+
+    run(capsys, "club", "ladder", "--set", f"{B},{A}")
+    run(capsys, "member", "pawns", A, "--add", "7", "--reason", "deposit")
+    cfg = load_config()
+    store = Store.open(cfg.database.url)
+    try:
+        client = TestClient(create_app(cfg, store))
+        page = client.get("/ladder/chess?lang=ja").text
+        assert "チェスの梯子段" in page
+        assert page.index("Horie") < page.index("Hayakawa")  # top first
+        assert "@" not in page.replace("&#64;", "@").split("<body")[-1]
+        assert "pawn" not in page.lower()
+        assert client.get("/ladder/shogi").status_code == 404
+    finally:
+        store.dispose()
