@@ -4,7 +4,7 @@ ratings per member and game (0007) keep every member's rating."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -267,11 +267,18 @@ def test_books_migration_matches_the_models_keeps_members_and_downgrades(db_url:
                           "digest, bounces, created_at) VALUES ('Hayakawa, Satoru', "
                           "'h@example.jp', 'ja', 'Asia/Tokyo', 'san', 'en', 'weekly', 0, "
                           "'2007-01-01 00:00:00')"))
+        conn.execute(text("INSERT INTO events (name, kind, time_control, conditionals, "
+                          "start_date, tiebreaks, final, created_at) VALUES ('Prelim 1', "
+                          "'group', '10/30', 'binding', '2007-04-01', 'sb', 0, "
+                          "'2007-04-01 00:00:00')"))
         command.upgrade(cfg, "head")
     with engine.connect() as conn:
         diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
         assert conn.execute(text("SELECT count(*) FROM members")).scalar() == 1
         assert conn.execute(text("SELECT count(*) FROM memberships")).scalar() == 0
+        # a club with events: no prize for the groups played before the books were kept
+        assert dict(conn.execute(text("SELECT name, value FROM club_settings")).all()) == {
+            "prize_from": date.today().isoformat(), "award_from": date.today().isoformat()}
     touched = [d for d in diffs if any(t in repr(d) for t in BOOKS_TABLES)]
     assert touched == []
     with engine.begin() as conn:

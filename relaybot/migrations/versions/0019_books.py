@@ -5,8 +5,12 @@ Revision ID: 0019
 Revises: 0016
 
 Issue 30 (seed 000): new tables only; existing members stay outside the books until a
-membership kind is set for them.
+membership kind is set for them. A club that already has events starts its prizes and
+its most-games award on the day of the upgrade (club settings prize_from, award_from), so
+that no prize is credited for groups finished before the books were kept.
 """
+from datetime import date
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -93,11 +97,15 @@ def upgrade() -> None:
         sa.UniqueConstraint("what", "ref", "member_id", name="uq_club_award"),
     )
     op.create_index("ix_club_awards_at", "club_awards", ["at"])
-    op.create_table(
+    settings = op.create_table(
         "club_settings",
         sa.Column("name", sa.String(40), primary_key=True),
         sa.Column("value", sa.String(80), nullable=False),
     )
+    if op.get_bind().execute(sa.text("SELECT count(*) FROM events")).scalar():
+        today = date.today().isoformat()
+        op.bulk_insert(settings, [{"name": "prize_from", "value": today},
+                                  {"name": "award_from", "value": today}])
 
 
 def downgrade() -> None:
