@@ -89,10 +89,11 @@ def set_membership(session: Session, member: Member, *, kind: str | None,
                    family_of: str | None = None, born: int | None = None,
                    paid_until: date | None = None) -> Membership | None:
     """Put the member in the books or change their membership; None when nothing was
-    asked and they are outside the books. A family member lives with a regular member
+    asked and they are outside the books (a year of birth alone, as the go salon asks
+    for, puts nobody in them). A family member lives with a regular member
     (家族会員は本会員と同居の家族に限ります); a junior needs a year of birth."""
     ms = membership_of(session, member)
-    if ms is None and kind is None and family_of is None and born is None and paid_until is None:
+    if ms is None and kind is None and family_of is None and paid_until is None:
         return None
     if ms is None:
         ms = Membership(member_id=member.id, kind=kind or "regular")
@@ -428,7 +429,7 @@ def _settle_prizes(session: Session, now: datetime) -> list[str]:
         if event.name in given:
             continue
         games = list(session.scalars(select(Game).where(Game.event == event.name)))
-        if not games or any(g.status == "active" for g in games):
+        if not games or any(g.status != "finished" for g in games):
             continue
         scores: dict[int, float] = {m.id: 0.0 for m in _players(session, event)}
         for g in games:
