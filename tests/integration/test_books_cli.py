@@ -179,6 +179,13 @@ def test_members_show_the_books_line(club: Path, capsys: pytest.CaptureFixture[s
     run(capsys, "member", "pawns", A, "--add", "3", "--reason", "prize money by hand")
     assert "membership: regular, valid until 2008-03-31; pawns: 3" in run(
         capsys, "member", "show", A)
+    import json
+
+    run(capsys, "member", "set", B, "--kind", "family", "--family-of", A)
+    shown = json.loads(run(capsys, "member", "show", B, "--json"))
+    assert shown["membership"] == {"kind": "family", "family_of": A, "born": None,
+                                   "valid_until": "2008-03-31", "left_on": None}
+    assert shown["pawns"] == 0
 
 
 def test_ladder_shown_on_the_web_without_addresses(club: Path,
