@@ -58,7 +58,7 @@ def apply_member_options(session: Session, member: Member, args: argparse.Namesp
     if ms is None:
         return ""
     until = valid_until(session, ms)
-    return f"membership: {ms.kind}, valid until {until or 'not paid yet'}"
+    return f"membership: {ms.kind}, " + (f"valid until {until}" if until else "not paid yet")
 
 
 def books_line(session: Session, member: Member) -> str:
@@ -69,8 +69,9 @@ def books_line(session: Session, member: Member) -> str:
     pawns = balance(session, member)
     if ms is None:
         return f"pawns: {pawns}" if pawns else ""
-    state = f"left the club on {ms.left_on}" if ms.left_on else (
-        f"valid until {valid_until(session, ms) or 'not paid yet'}")
+    until = valid_until(session, ms)
+    state = (f"left the club on {ms.left_on}" if ms.left_on
+             else f"valid until {until}" if until else "not paid yet")
     return f"membership: {ms.kind}, {state}; pawns: {pawns}"
 
 
