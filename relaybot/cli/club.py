@@ -379,7 +379,7 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
 
         def rating(member: Member) -> int:
             row = ratings_of(session, member.id).get(args.game)
-            return row.rating if row is not None else 1200  # R1: unrated start at 1200
+            return row.rating if row is not None else 1200  # seed 000: 他の方は一律1200
 
         mine = rating(me)
         found = sorted((abs(rating(m) - mine), rating(m), m.email, m.name) for m in members
