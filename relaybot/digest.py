@@ -25,6 +25,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.books import compute
+from relaybot.club import club_news, ladders_of, lapsed_to_tell, membership_states, settle
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
@@ -34,7 +35,7 @@ from relaybot.core.text import display_name
 from relaybot.events import event_players, event_results, event_standings
 from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
-from relaybot.pipeline.effects import Mail, emit, to_member
+from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.rating_book import KINDS
 from relaybot.store.db import Store
 from relaybot.store.models import (
@@ -110,6 +111,8 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
     ``progress(done, total)``: called after each batch of members (for a progress bar).
     """
     weekday = cfg.digest.weekday_index
+    with store.session() as session:  # issue 30: the books settle first, the TD hears
+        _books(session, cfg, now)      # of lapsed members once
     latest = digest_week(now, _EARLIEST_ZONE, weekday).isoformat()
     queued = 0
     after = 0
@@ -233,17 +236,30 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         by_member[game.side0_id].append(game)
         by_member[game.side1_id].append(game)
     books_cache: dict[str, Any] = common.setdefault("books", {})
+    dues = membership_states(session, ids, now.date())  # issue 30
+    # issue 30: prizes and awards given since the member's last digest week began
+    # (a member back from a pause hears of them too), at most five weeks back
+    news = common.setdefault("club_news", club_news(session, now - timedelta(days=35)))
+    ladders = ladders_of(session, ids)
     queued = 0
     for member, week_start in due:
         week = iso_week(week_start)
+        previous = sent_week(member.last_digest_week)
         # D1: the week is decided whether or not there is anything to say (G10)
         member.last_digest_week = week_start.isoformat()
+        since = (datetime.combine(previous, datetime.min.time(), tzinfo=UTC)
+                 if previous is not None else now - timedelta(days=7))
+        my_news = [{**n, "name": display_name(n["name"], member.lang)}
+                   for n in news if n["at"] >= since]
+        due_state = dues.get(member.id)
+        if due_state is not None and due_state[0] == "lapsed":
+            continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
         results = [_result_row(g, common["names"], member.lang) for g in common["results"]
                    if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
                    or member.id in (g.side0_id, g.side1_id)]
         own_results = [g for g in common["results"] if member.id in (g.side0_id, g.side1_id)]
         if not (by_member.get(member.id) or own_results or changes.get(member.id)
-                or common["announcements"]):
+                or common["announcements"] or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
         rows = []
         for game in by_member.get(member.id, []):
@@ -289,6 +305,11 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                        if mid == member.id or any(
                            mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
             "announcements": common["announcements"],
+            "membership": ({"state": due_state[0], "until": due_state[1].isoformat()}
+                           if due_state else None),
+            "club_news": my_news,
+            "ladders": [{**lad, "names": [display_name(n, member.lang) for n in lad["names"]]}
+                        for lad in ladders.get(member.id, [])],
         }
         # the member row's week moves on in this transaction: no duplicate to look for,
         # and the unique key stays as the backstop (G10)
@@ -298,6 +319,18 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             unique=True, headers=unsubscribe_headers(cfg, member)), now)
         queued += row is not None
     return queued
+
+
+def _books(session: Session, cfg: Config, now: datetime) -> None:
+    """The books' weekly work (issue 30): ladders, prizes and awards settled, and the TD
+    told once of each member whose membership lapsed (games under way go on)."""
+    settle(session, now, now.date())
+    for member, until in lapsed_to_tell(session, now.date()):
+        emit(session, cfg, Mail(
+            kind="td_lapsed", template="lapsed", audience="td", to=to_td(cfg),
+            lang=cfg.bot.language, dedupe_key=f"lapsed:{member.id}:{until.isoformat()}",
+            context={"name": display_name(member.name, cfg.bot.language),
+                     "email": member.email, "until": until.isoformat()}), now)
 
 
 def unsubscribe_headers(cfg: Config, member: Member) -> dict[str, str]:

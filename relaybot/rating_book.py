@@ -46,6 +46,7 @@ from relaybot.store.models import (
     MemberRating,
     MemberTitle,
     RatingChange,
+    Tutorial,
 )
 
 KINDS = ("chess", "shogi", "go")
@@ -288,6 +289,8 @@ def rate_game(session: Session, game: Game, now: datetime) -> bool:
     """
     if _next_states(game, (RatingState(), RatingState())) is None:
         return False
+    if session.get(Tutorial, game.id) is not None:
+        return False  # seed 000: a tutorial game is practice, never rated (issue 30)
     done = session.scalar(select(RatingChange.id).where(RatingChange.game_id == game.id))
     if done is not None:
         return False  # never twice for one game

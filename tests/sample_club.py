@@ -268,6 +268,7 @@ def every_kind(club: SampleClub) -> None:
     go_points_notice(club)
     salon_league(club)
     _season(club)
+    _books(club)
 
 
 LEAGUE = [  # four more shogi players: with the club's four, a class S of eight
@@ -313,6 +314,21 @@ def _season(club: SampleClub) -> None:
 def _members(club: SampleClub) -> list[Member]:
     with club.store.session() as session:
         return list(session.scalars(select(Member)))
+
+
+def _books(club: SampleClub) -> None:
+    """Issue 30 (seed 000 会費切れにご注意): one membership running out within the month
+    (the digest warns), one lapsed (no digest; the TD is told once)."""
+    from relaybot.club import set_membership
+    from relaybot.runner import run_scheduled
+
+    club.now += timedelta(days=7)
+    with club.store.session() as session:
+        for email, days in ((EMAILS[0], 10), (EMAILS[1], -20)):
+            member = session.scalars(select(Member).where(Member.email == email)).one()
+            set_membership(session, member, kind="regular",
+                           paid_until=(club.now + timedelta(days=days)).date())
+    run_scheduled(club.store, club.cfg, club.now)
 
 
 def _undeliverable(club: SampleClub) -> None:

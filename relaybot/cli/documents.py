@@ -203,7 +203,23 @@ def member_document(session: Session, member: Member) -> Document:
             "born": member.born, "serves": bool(member.serves),
             "ratings": ratings,
             "grade": {"points": points, "grade": grade},
-            "titles": titles_of(session, member.id), "joined": member.created_at}
+            "titles": titles_of(session, member.id), "joined": member.created_at,
+            **books_document(session, member)}
+
+
+def books_document(session: Session, member: Member) -> Document:
+    """The books' keys of ``member show --json`` (issue 30): ``membership`` (``kind``,
+    ``family_of``, ``born``, ``valid_until``, ``left_on``; null outside the books) and
+    ``pawns``."""
+    from relaybot.club import balance, membership_of, valid_until
+    from relaybot.store.models import Member as MemberRow
+
+    ms = membership_of(session, member)
+    head = session.get(MemberRow, ms.family_of_id) if ms and ms.family_of_id else None
+    return {"membership": None if ms is None else {
+        "kind": ms.kind, "family_of": head.email if head else None, "born": ms.born,
+        "valid_until": valid_until(session, ms), "left_on": ms.left_on},
+        "pawns": balance(session, member)}
 
 
 def event_summary(event: Event, games: Sequence[Game]) -> Document:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
+from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
     json_option,
@@ -18,6 +20,7 @@ from relaybot.cli.common import (
 )
 from relaybot.config import Config
 from relaybot.progress import progress_bar
+from relaybot.store.models import Event
 
 
 def register(sub: Subparsers) -> None:
@@ -51,6 +54,7 @@ def register(sub: Subparsers) -> None:
     enew.add_argument("--final", action="store_true",
                       help="a JCCA final: its results decide who may enter the next one")
     rule_set_options(enew)
+    club.event_options(enew)  # issue 30: --fee
     now_option(enew)
     enew.set_defaults(func=cmd_event_new)
     elist = event.add_parser("list", help="every event: name, kind, game, start, games "
@@ -82,6 +86,8 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             tiebreaks=args.tiebreaks, overrun=args.overrun, game=args.game,
             grace=args.grace, leave=False if args.no_leave else None, td=args.td,
             final=args.final), now)
+        books = club.after_event(session, session.get_one(Event, _event_id(session, args.name)),
+                                 games, args, now)
         with progress_bar("start mails") as advance:
             for done, game in enumerate(games, start=1):
                 start_mails(session, cfg, game, now)
@@ -89,7 +95,15 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
         print(f"event {' '.join(args.name.split())}: {len(games)} games started")
         for game in games:
             print(f"{game.id} {cfg.bot.game_address(game.id)}")
+        for line in books:
+            print(line)
     return 0
+
+
+def _event_id(session: Any, name: str) -> int:
+    from sqlalchemy import select
+
+    return int(session.scalar(select(Event.id).where(Event.name == " ".join(name.split()))))
 
 
 def cmd_event_list(cfg: Config, args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.orm import Session
 
 from relaybot.admin import GameInput, create_game
+from relaybot.cli import club
 from relaybot.cli.common import (
     CliError,
     Subparsers,
@@ -60,6 +61,7 @@ def register(sub: Subparsers) -> None:
                      help="go: a free game at the players' wish, which leaves the salon's "
                           "points as they were")
     rule_set_options(new)
+    club.game_options(new)  # issue 30: --tutorial
     new.add_argument("--time-control", default=None,
                      help="10/30, 10/50, bank:20, ... (default: the game's rules)")
     new.add_argument("--start", type=parse_date, metavar="YYYY-MM-DD",
@@ -229,6 +231,7 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
     now = now_of(args)
     with store.session() as session:
         event = _event_for(session, cfg, args, now)
+        tutorial = club.check_tutorial(session, args)
         game = create_game(session, cfg, GameInput(
             white=white, black=black, event=event.name if event else None,
             time_control=args.time_control, start=args.start,
@@ -238,6 +241,7 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
             toss=toss), now)
         if event is not None:
             _seat_players(session, event, game)
+        club.record_tutorial(session, game, tutorial)
         start_mails(session, cfg, game, now)
         print(game.id)
         print(cfg.bot.game_address(game.id))

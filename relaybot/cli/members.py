@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.admin import MemberInput, add_member, parse_rating
 from relaybot.admin import import_members as import_members_csv
+from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
     json_option,
@@ -31,6 +32,7 @@ def register(sub: Subparsers) -> None:
     add.add_argument("--name", required=True, help='the name, "Family, Given"')
     add.add_argument("--email", required=True, help="the member's mail address")
     _member_options(add)
+    club.member_options(add)  # issue 30: the membership kind
     now_option(add)
     add.set_defaults(func=cmd_member_add)
     mlist = member.add_parser("list", help="every member: address, name, language, zone, "
@@ -45,6 +47,7 @@ def register(sub: Subparsers) -> None:
     mset.add_argument("email", help="the member's address")
     mset.add_argument("--name", help='a new name, "Family, Given"')
     _member_options(mset)
+    club.member_options(mset)
     mset.add_argument("--digest", choices=["weekly", "off"], help="the weekly digest mail")
     mset.add_argument("--email", dest="new_email", metavar="NEW",
                       help="move the member's main address to NEW (games and ratings stay)")
@@ -77,6 +80,7 @@ def register(sub: Subparsers) -> None:
                      "rank,titles, in English or Japanese (名前,メール,言語,...)")
     now_option(imp)
     imp.set_defaults(func=cmd_member_import)
+    club.member_commands(member)  # issue 30: renew, pawns, quit
 
 
 def _member_options(parser: argparse.ArgumentParser) -> None:
@@ -136,8 +140,11 @@ def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         member = add_member(session, cfg, _member_input(args, args.name, args.email),
                             now_of(args))
+        books = club.apply_member_options(session, member, args)
         print(f"member {member.id}: {member.name} <{member.email}>")
         print(_ratings_line(session, member))
+        if books:
+            print(books)
     return 0
 
 
@@ -238,6 +245,9 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
         league = member_league_titles(session, m.id)  # T3, seed 002 rule 13
         if league:
             print(f"shogi league titles: {', '.join(league)}")
+        books = club.books_line(session, m)  # issue 30
+        if books:
+            print(books)
     return 0
 
 
@@ -264,11 +274,14 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
             add_address(session, m, address, now)
         for address in args.remove_address or ():
             remove_address(session, m, address)
+        books = club.apply_member_options(session, m, args)
         others = member_addresses(session, m)
         print(f"{m.name} <{m.email}>: digest {m.digest}, lang {m.lang}, tz {m.tz}")
         if others:
             print("also writes from: " + ", ".join(others))
         print(_ratings_line(session, m))
+        if books:
+            print(books)
     return 0
 
 

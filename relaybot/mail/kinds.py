@@ -64,6 +64,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "td_bounces": ("配送エラーが続く会員", "repeated bounces"),
     "td_summary": ("上限を超えたメールの一覧", "held mail summary"),
     "season_progress": ("順位戦の途中経過", "league progress report"),
+    "td_lapsed": ("会費切れの会員", "membership lapsed"),
     # to the operator
     "quarantine": ("隔離したメール", "quarantined mail"),
 })

@@ -41,7 +41,16 @@ from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, ref
 from relaybot.pipeline.requests import announce_leave
 from relaybot.rating_book import RatingInput, go_rank_of, rerate_game, set_rating
 from relaybot.seasons import mark_player, season_classes, season_games
-from relaybot.store.models import Event, Game, Inbound, Leave, Member, Question, Season
+from relaybot.store.models import (
+    Event,
+    Game,
+    Inbound,
+    Leave,
+    Member,
+    Question,
+    Season,
+    Tutorial,
+)
 from relaybot.wording import count, ending_text, outcome_text, result_text
 
 
@@ -274,6 +283,28 @@ class Adjudicate(_EndGame):
         if outcome is None:
             return self.refuse(bad_result(rules, word))
         return outcome
+
+
+@command
+class EndTutorial(_EndGame):
+    """Seed 000 チュートリアル・ゲーム: the tutor judges the student has no question left
+    and the game ends; the result report goes out, nothing is rated (issue 30)."""
+
+    name = "tutorial-end"
+    aliases = ("チュートリアル終了",)
+    usage = "tutorial-end <game>"
+    usage_ja = "チュートリアル終了 <対局ID>"
+
+    def run(self, ctx: Context, args: list[str], rest: str) -> Done:
+        if len(args) != 1:
+            return self.misused()
+        if ctx.session.get(Tutorial, args[0].strip().lower()) is None:
+            return self.refuse(Said(f"game {args[0]} is not a tutorial game",
+                                    f"対局 {args[0]} はチュートリアル・ゲームではありません"))
+        return super().run(ctx, [args[0], "end"], rest)
+
+    def outcome(self, rules: GameRules, word: str) -> Outcome | Done:
+        return Outcome(Termination.ADJUDICATION)
 
 
 @command

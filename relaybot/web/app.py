@@ -160,6 +160,20 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 return missing(request)
             return page(request, "season", **season_page(session, row, lang, now()))
 
+    async def ladder(request: Request) -> Response:
+        """Issue 30: a game's ladder (梯子段), top first: names only, no address."""
+        from relaybot.club import ladder_order
+
+        kind = request.path_params["kind"]
+        with store.session() as session:
+            order = ladder_order(session, kind) if kind in ("chess", "shogi", "go") else []
+            if not order:
+                return missing(request)
+            lang = choose_lang(request, cfg.bot.language)
+            return page(request, "ladder", kind=kind, rungs=[
+                {"place": n, "id": m.id, "name": display_name(m.name, lang)}
+                for n, m in enumerate(order, start=1)])
+
     def _game(session: Any, request: Request) -> Game | None:
         game_id = request.path_params["id"]
         if "\x00" in game_id:  # PostgreSQL refuses NUL in text: an error, not a miss
@@ -224,6 +238,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/static/{name}", static),
         Route("/events/{name:path}", event),
         Route("/seasons/{name:path}", season),
+        Route("/ladder/{kind}", ladder),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),

@@ -4,7 +4,7 @@ ratings per member and game (0007) keep every member's rating."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -285,4 +285,46 @@ def test_r4_go_salon_migration_backfills_the_record_from_the_changes(db_url: str
                                   " FROM member_ratings WHERE kind = 'chess'")).one()
     assert tuple(go) == (4, 2, 1, 1, None)
     assert tuple(chess) == (2, 1, 1, 0)
+    engine.dispose()
+
+
+BOOKS_TABLES = ("memberships", "pawn_entries", "fee_payments", "event_fees", "tutorials",
+                "ladder_rungs", "ladder_challenges", "club_awards", "club_settings")
+
+
+def test_books_migration_matches_the_models_keeps_members_and_downgrades(db_url: str) -> None:
+    """0019 (issue 30, seed 000): the books' tables are what models.py declares, an
+    existing member stays (outside the books), and 0019 downgrades to 0016 cleanly."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0016")
+        conn.execute(text("INSERT INTO members (name, email, lang, tz, notation, letters, "
+                          "digest, bounces, created_at) VALUES ('Hayakawa, Satoru', "
+                          "'h@example.jp', 'ja', 'Asia/Tokyo', 'san', 'en', 'weekly', 0, "
+                          "'2007-01-01 00:00:00')"))
+        conn.execute(text("INSERT INTO events (name, kind, time_control, conditionals, "
+                          "start_date, tiebreaks, final, created_at) VALUES ('Prelim 1', "
+                          "'group', '10/30', 'binding', '2007-04-01', 'sb', 0, "
+                          "'2007-04-01 00:00:00')"))
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        assert conn.execute(text("SELECT count(*) FROM members")).scalar() == 1
+        assert conn.execute(text("SELECT count(*) FROM memberships")).scalar() == 0
+        # a club with events: no prize for the groups played before the books were kept
+        assert dict(conn.execute(text("SELECT name, value FROM club_settings")).all()) == {
+            "prize_from": date.today().isoformat(), "award_from": date.today().isoformat()}
+    touched = [d for d in diffs if any(t in repr(d) for t in BOOKS_TABLES)]
+    assert touched == []
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0016")
+    assert not set(BOOKS_TABLES) & set(inspect(engine).get_table_names())
     engine.dispose()
