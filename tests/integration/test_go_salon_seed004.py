@@ -25,6 +25,7 @@ from relaybot.events import (
     find_event,
     salon_secretaries,
 )
+from relaybot.games import rules_for
 from relaybot.pipeline.effects import emit_all
 from relaybot.pipeline.lifecycle import game_over, load_game, start_mails
 from relaybot.pipeline.td import run_commands
@@ -358,3 +359,47 @@ def test_section2_a_game_either_player_keeps_unrecorded_is_free(
         assert run_commands(s, cfg, f"free {active.id}", T0)[0].ok
         _end(s, cfg, active, "W+R", T0 + timedelta(days=2))
         assert ratings_json(s, kuro)["go"]["rating"] == 100
+
+
+def test_section2_either_player_makes_the_game_free_by_mail(store: Store, db_url: str) -> None:
+    """R4, seed 004 section 2: 「対局者の意志による記録外対局(白、黒片方のみでもよい)」 White,
+    not to move, writes 記録外 alone on a line: the game becomes a free game (points and win
+    rate untouched), both players are told, and play goes on."""
+    from relaybot.mail.queue import Recipient
+    from relaybot.pipeline.effects import reply_address
+    from relaybot.service import Arrival, process_mail
+
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro2@example.jp", rating=100, game="go")
+        shiro = member(s, cfg, "shiro2@example.jp", rating=100, game="go")
+        game = create_game(s, cfg, GameInput(white=shiro.email, black=kuro.email, kind="go"),
+                           T0)
+        start_mails(s, cfg, game, T0)
+        game_id, to = game.id, reply_address(
+            cfg, Recipient(shiro.name, shiro.email, shiro.id), game.id)
+        assert not rules_for("go").free_game(game.position)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "shiro2@example.jp", to, f"Re: [{game_id}]"
+    msg["Message-ID"] = "<free1@example.jp>"
+    msg.set_content("よろしくお願いします。\n記録外\n")
+    when = T0 + timedelta(days=1)
+    assert process_mail(store, cfg, Arrival(msg.as_bytes(), when, "INBOX", 1, 1),
+                        when) == "declared"
+    with store.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None and game.status == "active"
+        assert rules_for("go").free_game(game.position)
+        told = {r.recipient: r.raw for r in s.scalars(select(Outbox).where(
+            Outbox.game_id == game_id, Outbox.kind == "declared"))}
+    assert set(told) == {"kuro2@example.jp", "shiro2@example.jp"}  # opponent, and the ack
+    for raw in told.values():
+        said = email.message_from_bytes(raw, policy=policy.default)
+        assert isinstance(said, EmailMessage)
+        part = said.get_body(preferencelist=("plain",))
+        text = part.get_content() if part is not None else ""
+        assert "free game (unrecorded)" in text or "記録外の対局" in text, text
+    # a second time: it is free already, said plainly, nothing changes
+    msg.replace_header("Message-ID", "<free2@example.jp>")
+    again = process_mail(store, cfg, Arrival(msg.as_bytes(), when, "INBOX", 1, 2), when)
+    assert again == "bad_move"

@@ -55,6 +55,9 @@ SIDES = {"en": ("Black", "White"), "ja": ("黒", "白")}
 SIDE_WORDS = {"black": BLACK, "b": BLACK, "黒": BLACK, "kuro": BLACK, "くろ": BLACK,
               "white": WHITE, "w": WHITE, "白": WHITE, "shiro": WHITE, "しろ": WHITE}
 RESULT_WORD = "result"
+# seed 004 section 2 (対局者の意志による記録外対局(白、黒片方のみでもよい)): either player
+# may make the game free (unrecorded) at any time, by a line of its own
+FREE_WORD = "free"
 VOID_WORDS = ("void", "勝負なし", "no result", "no-result")
 _PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
@@ -109,7 +112,10 @@ class GoRules:
                        result_words_ja="B+3.5、W+R、持碁、勝負なし のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
     display_notation = "coord"  # Q16
-    keywords: Mapping[str, str] = MappingProxyType({RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD})
+    keywords: Mapping[str, str] = MappingProxyType({
+        RESULT_WORD: RESULT_WORD, "結果": RESULT_WORD,
+        FREE_WORD: FREE_WORD, "free game": FREE_WORD, "unrecorded": FREE_WORD,
+        "記録外": FREE_WORD, "記録外対局": FREE_WORD})
 
     # --- positions and plies ---------------------------------------------------
     def start(self) -> GoPosition:
@@ -220,6 +226,11 @@ class GoRules:
         board = _position(position)
         return board.to_move == side or (board.counting and not board.claims[side])
 
+    def any_time(self, name: str) -> bool:
+        """Whether a game keyword may be written whoever is to move: making the game
+        free (either player, at any time, seed 004 section 2)."""
+        return name == FREE_WORD
+
     def declare(self, position: object, side: int, name: str) -> Outcome | Declared:
         """``result B+3.5`` / ``結果 黒3目半勝ち`` after both passed.
 
@@ -229,6 +240,11 @@ class GoRules:
         """
         board = _position(position)
         word, _, rest = name.partition(" ")
+        if word == FREE_WORD:
+            if self.free_game(board):
+                raise MoveError("illegal", name, "this game is a free game already",
+                                ja="この対局はすでに記録外（自由対局）です")
+            return Declared(position=self.mark_free(board), note="made_free")
         if word != RESULT_WORD:
             raise MoveError("unreadable", name, "no such declaration",
                             ja="そのような申告はありません")
