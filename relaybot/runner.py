@@ -118,7 +118,9 @@ class Service:
         first = utcnow() if lock.leader else None
         scheduler.add_job(self._scheduled, "interval", minutes=5, id="sweep",
                           next_run_time=first, **opts)
-        scheduler.add_job(self._send, "interval", seconds=30, id="outbox", **opts)
+        # mail left pending by a stop or a crash goes out at once, not 30 s later
+        scheduler.add_job(self._send, "interval", seconds=30, id="outbox",
+                          next_run_time=utcnow(), **opts)
         scheduler.add_job(self._heartbeat, "interval", seconds=30, id="heartbeat",
                           args=[lock], **opts)
         # G9: a follower tries to take the leadership over once per poll interval
@@ -164,7 +166,8 @@ class Service:
         if self._lock is not None and not self._lock.lead():
             return  # G9: another instance leads and runs it
         try:
-            run_scheduled(self.store, self.cfg, utcnow())
+            if run_scheduled(self.store, self.cfg, utcnow()):
+                self._send()
         except Exception:
             log.exception("scheduled sweep failed")
 
