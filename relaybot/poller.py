@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -228,7 +228,7 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
         # (or an earlier run) committed is skipped as a duplicate
         mailbox = mailbox_key(cfg.imap.user, cfg.imap.host)
         claimed = claim_uids(session, mailbox, first.folder, first.uidvalidity,
-                             [a.uid for a in arrivals], now())
+                             [a.uid for a in arrivals], datetime.now(UTC))
         batch = prefetch(session, cfg, arrivals)
         batch.seen_uids |= {a.uid for a in arrivals} - claimed
         for arrival in arrivals:

@@ -225,7 +225,7 @@ class InboundClaim(Base):
     folder: Mapped[str] = mapped_column(String(255), primary_key=True)
     uidvalidity: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     uid: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    claimed_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    claimed_at: Mapped[datetime] = mapped_column(UtcDateTime())  # the wall clock, not --now
 
 
 class InboundFailure(Base):
