@@ -66,6 +66,7 @@ class Instance:
     point: str | None = None
     lives: int = 0
     mark: Path = field(default_factory=Path)
+    log: Path = field(default_factory=Path)
 
     def start(self, rng: random.Random) -> None:
         self.lives += 1
@@ -76,7 +77,8 @@ class Instance:
                "RELAYBOT_FAULT_MARK": str(self.mark)}
         if self.point is not None:
             env["RELAYBOT_FAULT_AT"] = f"{self.point}:sleep:2"
-        log = (self.club.workdir / f"{self.name}-{self.lives}.log").open("w")
+        self.log = self.club.workdir / f"{self.name}-{self.lives}.log"
+        log = self.log.open("w")
         self.proc = subprocess.Popen([sys.executable, "-m", "relaybot.cli", "run"],
                                      cwd=self.club.workdir, env=env, stdout=log,
                                      stderr=subprocess.STDOUT, text=True)
@@ -92,7 +94,10 @@ class Instance:
         self.proc.wait(30)
 
     def stop(self) -> int:
+        """SIGTERM once it serves (before that, SIGTERM ends Python at once, code -15)."""
         assert self.proc is not None
+        wait_until(lambda: self.proc is None or self.proc.poll() is not None
+                   or "serving" in self.log.read_text(), 30)
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         return self.proc.wait(30)
