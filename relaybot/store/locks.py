@@ -174,13 +174,17 @@ class InstanceLock:
             log.debug("noting the leader failed: %s", type(exc).__name__)
 
     def heartbeat(self) -> None:
-        """Show we are alive (SQLite); on PostgreSQL, check the leadership (``lead``).
+        """Show we are alive (SQLite); on PostgreSQL, check a leader still leads (a
+        follower takes the leadership in ``lead``, called once per poll interval).
 
-        Raises LockHeld when an SQLite lock was taken over: the caller must stop (G9).
+        Raises LockHeld when an SQLite lock was taken over: the caller must stop (G9);
+        raises the database's error when it does not answer (the caller is not alive).
         """
         if self._postgres:
-            if self.lead():
+            if self._leader and self.lead():
                 self._note_leader()
+            with self.store.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
             return
         with self.store.session() as session:
             row = session.get(Lock, self.name)
