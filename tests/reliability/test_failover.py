@@ -4,8 +4,8 @@ them killed (SIGKILL) again and again at random points of a batch, then restarte
 The end state is checked as T1 does (harness.end_state): no mail lost on the way in or
 out, nothing processed left in INBOX, no outbox row pending; every move applied once,
 each of its mails queued once (a resend keeps its Message-ID and its bytes, T14); the
-scheduled work (digests, reminders) done once, and by the new leader when the old one
-was killed.
+scheduled work (the reminders of games silent for 11 days) done once, and by the new
+leader when the old one was killed.
 """
 
 from __future__ import annotations
@@ -186,16 +186,14 @@ def test_g9_two_instances_one_killed_at_random_points_lose_nothing(pg_club: Club
     # of a row claimed by the killed instance and accepted before it could mark it (G4)
     assert_lint(club)
     assert state.duplicates <= sum(kills.values()) * MARK_BATCH
-    # the scheduled work, once: one reminder per stale game, one digest per member-week
+    # the scheduled work, once: one reminder per stale game (the members of this test
+    # joined this week: their first digest is next week's)
     reminders = [r for r in _all_rows(club) if r.kind == "reminder"]
     assert sorted(r.game_id for r in reminders) == sorted(stale)
-    digests = Counter((r.recipient, r.dedupe_key) for r in _all_rows(club)
-                      if r.kind == "digest")
-    assert set(digests.values()) <= {1}
     assert len(kinds(club)) == state.out
     state.report("G9/failover", kills=sum(kills.values()), takeovers=takeovers,
                  points="+".join(f"{k}:{v}" for k, v in sorted(kills.items())),
-                 reminders=len(reminders), digests=len(digests))
+                 reminders=len(reminders))
 
 
 def _kill_one(club: Club, rng: random.Random, pair: tuple[Instance, Instance],
