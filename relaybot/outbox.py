@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import aiosmtplib
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -30,7 +30,7 @@ from relaybot.store.models import Outbox
 log = logging.getLogger(__name__)
 
 GIVE_UP_AFTER = timedelta(days=5)  # G5
-MARK_BATCH = 20
+MARK_BATCH = 20  # rows claimed, sent and marked per transaction
 FIRST_RETRY = timedelta(minutes=2)
 MAX_RETRY = timedelta(hours=4)
 BOUNCE_WINDOW = timedelta(days=30)  # G6: permanent bounces per member counted over this
@@ -57,6 +57,7 @@ class SendCounts:
 
 # One sender per process at a time: the service's periodic outbox job and its send after
 # a poll run in different threads and could otherwise pick the same pending rows (G4).
+# Between processes (several instances on one PostgreSQL, G9) the row claims do it.
 _SENDING = threading.Lock()
 
 
@@ -70,127 +71,133 @@ def send_pending(store: Store, cfg: Config, now: datetime, *, limit: int = 500,
         return asyncio.run(_send_pending(store, cfg, now, limit, progress))
 
 
+def _due(now: datetime) -> ColumnElement[bool]:
+    # never tried: due at once, whatever clock queued it; retries wait their backoff
+    return and_(Outbox.status == "pending",
+                or_(Outbox.attempts == 0, Outbox.next_attempt_at <= now))
+
+
 async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int,
                         progress: Callable[[int, int], None] | None = None) -> SendCounts:
+    """Claim due rows MARK_BATCH at a time, send them, record the outcome, commit.
+
+    The claim is ``SELECT ... FOR UPDATE SKIP LOCKED`` (G9): on PostgreSQL the rows stay
+    locked by this transaction while they are sent and until they are marked, so another
+    instance takes the next free rows instead; if this process dies, its connection
+    closes, the locks go with it and the rows are free again (resent with the same
+    Message-ID: G4 allows that only between the SMTP 250 and this commit). SQLite has
+    one instance and no row locks; nothing is written there while mail is on the wire,
+    so the poller is never kept waiting for the write lock.
+    """
     counts = SendCounts()
+    total = 0
     with store.session() as session:
-        work: list[_Work] = [tuple(r) for r in session.execute(  # type: ignore[misc]
-            select(Outbox.id, Outbox.envelope_from, Outbox.recipient, Outbox.raw, Outbox.kind,
-                   Outbox.game_id)
-            # never tried: due at once, whatever clock queued it; retries wait their backoff
-            .where(Outbox.status == "pending",
-                   or_(Outbox.attempts == 0, Outbox.next_attempt_at <= now))
-            .order_by(Outbox.id)
-            .limit(limit)
-        )]
-    if not work:
-        return counts
-    # Several connections at once: the server's round trips overlap. A recipient's mail
-    # always takes the same lane, so each member still gets their mail in queue order.
-    lanes: list[list[_Work]] = [[] for _ in range(max(1, min(cfg.smtp.connections, len(work))))]
-    for item in work:
-        lanes[zlib.crc32(item[2].lower().encode()) % len(lanes)].append(item)
-    marks = _Marks(store, now, counts)
-    if progress is not None:
-        total, tried = len(work), [0]
-
-        def step() -> None:
-            tried[0] += 1
-            progress(tried[0], total)
-
-        marks.step = step
+        # the rows queued so far: what this call's own notices queue waits for the next
+        last = session.scalar(select(func.max(Outbox.id))) or 0
+        if progress is not None:
+            total = min(limit, session.scalar(
+                select(func.count()).select_from(Outbox).where(_due(now))) or 0)
+    lanes = _Lanes(cfg, counts, progress, total)
+    tried = 0
     try:
-        results = await asyncio.gather(
-            *(_send_lane(store, cfg, now, lane, marks) for lane in lanes if lane),
-            return_exceptions=True)
+        while tried < limit:
+            with store.session() as session:
+                work: list[_Work] = [tuple(r) for r in session.execute(  # type: ignore[misc]
+                    select(Outbox.id, Outbox.envelope_from, Outbox.recipient, Outbox.raw,
+                           Outbox.kind, Outbox.game_id)
+                    .where(_due(now), Outbox.id <= last)
+                    .order_by(Outbox.id)
+                    .limit(min(MARK_BATCH, limit - tried))
+                    .with_for_update(skip_locked=True)
+                )]
+                if not work:
+                    break
+                results = await lanes.send(work)
+                sent = [item[0] for item, result, _ms in results if result.status == "ok"]
+                if sent:
+                    session.execute(
+                        update(Outbox).where(Outbox.id.in_(sent))
+                        .values(status="sent", sent_at=now, attempts=Outbox.attempts + 1,
+                                last_error=""))
+                statuses = {item[0]: _record_in(session, cfg, item[0], result, now, counts)
+                            for item, result, _ms in results if result.status != "ok"}
+            # committed: G4, a crash before this point resends these rows, same Message-IDs
+            counts.sent += len(sent)
+            tried += len(work)
+            for (row_id, _env, recipient, _raw, kind, game_id), result, ms in results:
+                if result.status == "ok":
+                    event(log, "outbound", id=row_id, status="sent", kind=kind, game=game_id,
+                          to=recipient, ms=ms)
+                else:
+                    event(log, "outbound", logging.WARNING, id=row_id,
+                          status=statuses[row_id], kind=kind, game=game_id, to=recipient,
+                          ms=ms, reply=result.detail[:300])
+            if sent:
+                crash_point("after_mark_sent")
     finally:
-        # G4: a crash before this point resends these rows, with the same Message-IDs
-        await marks.drain()
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
+        await lanes.close()
     return counts
 
 
-class _Marks:
-    """Rows the server accepted, marked sent MARK_BATCH at a time in a worker thread:
-    the lanes keep sending while a mark waits for the database (another writer)."""
+class _Lanes:
+    """Several SMTP connections at once, kept open from one claimed batch to the next:
+    the server's round trips overlap. A recipient's mail always takes the same lane, so
+    each member still gets their mail in queue order."""
 
-    def __init__(self, store: Store, now: datetime, counts: SendCounts) -> None:
-        self.store, self.now, self.counts = store, now, counts
-        self.rows: list[int] = []
-        self.task: asyncio.Future[None] | None = None
-        self.step: Callable[[], None] = lambda: None  # one row tried (progress)
+    def __init__(self, cfg: Config, counts: SendCounts,
+                 progress: Callable[[int, int], None] | None, total: int) -> None:
+        self.cfg, self.counts = cfg, counts
+        self.senders: list[SmtpSender | None] = [None] * max(1, cfg.smtp.connections)
+        self.progress, self.total, self.tried = progress, total, 0
 
-    def note(self, row_id: int) -> None:
-        self.rows.append(row_id)
-        if len(self.rows) >= MARK_BATCH and (self.task is None or self.task.done()):
-            if self.task is not None:
-                self.task.result()  # a failed mark surfaces here, not silently
-            batch, self.rows = self.rows, []
-            self.task = asyncio.ensure_future(
-                asyncio.to_thread(_mark_sent, self.store, batch, self.now, self.counts))
+    async def send(self, work: list[_Work]) -> list[tuple[_Work, SendResult, float]]:
+        """Send a claimed batch; returns each row with its result and milliseconds."""
+        lanes: list[list[_Work]] = [[] for _ in self.senders]
+        for item in work:
+            lanes[zlib.crc32(item[2].lower().encode()) % len(lanes)].append(item)
+        done = await asyncio.gather(*(self._lane(i, lane) for i, lane in enumerate(lanes)))
+        results = [r for lane_results in done for r in lane_results]
+        return sorted(results, key=lambda r: r[0][0])
 
-    async def drain(self) -> None:
-        """Wait for the mark in flight, then mark the rest."""
-        if self.task is not None:
-            await self.task
-            self.task = None
-        _mark_sent(self.store, self.rows, self.now, self.counts)
-
-
-async def _send_lane(store: Store, cfg: Config, now: datetime, work: list[_Work],
-                     marks: _Marks) -> None:
-    """Send one lane's rows in order over one connection, reconnecting after a drop."""
-    sender: SmtpSender | None = None
-    try:
-        for row_id, envelope_from, recipient, raw, kind, game_id in work:
-            marks.step()
+    async def _lane(self, index: int, work: list[_Work]) -> list[tuple[_Work, SendResult,
+                                                                       float]]:
+        """One lane's rows in order over its connection, reconnecting after a drop."""
+        results: list[tuple[_Work, SendResult, float]] = []
+        for item in work:
+            self.tried += 1
+            if self.progress is not None:
+                self.progress(self.tried, max(self.total, self.tried))
             started = time.monotonic()
+            sender = self.senders[index]
             try:
                 if sender is None:
                     try:
-                        sender = await SmtpSender(cfg.smtp).__aenter__()
+                        sender = await SmtpSender(self.cfg.smtp).__aenter__()
                     except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
-                        marks.counts.unreachable += 1
-                        marks.counts.error = f"{type(exc).__name__}: {exc}"
+                        self.counts.unreachable += 1
+                        self.counts.error = f"{type(exc).__name__}: {exc}"
                         raise
-                result = await sender.send(envelope_from, recipient, raw)
+                    self.senders[index] = sender
+                result = await sender.send(item[1], item[2], item[3])
             except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
                 result = SendResult("temporary", f"{type(exc).__name__}: {exc}")
-                if sender is not None:
-                    await _drop(sender)
-                    sender = None
+                await self._drop(index)
             if result.status != "ok" and sender is not None and not sender.connected:
-                await _drop(sender)  # 421 hung up: the next row gets a new connection
-                sender = None
+                await self._drop(index)  # 421 hung up: the next row gets a new connection
             if result.status == "ok":
                 crash_point("after_smtp_250")
-                marks.note(row_id)
-                event(log, "outbound", id=row_id, status="sent", kind=kind, game=game_id,
-                      to=recipient, ms=round((time.monotonic() - started) * 1000, 1))
-                continue
-            status = _record(store, cfg, row_id, result, now, marks.counts)
-            event(log, "outbound", logging.WARNING, id=row_id, status=status, kind=kind,
-                  game=game_id, to=recipient, ms=round((time.monotonic() - started) * 1000, 1),
-                  reply=result.detail[:300])
-    finally:
+            results.append((item, result, round((time.monotonic() - started) * 1000, 1)))
+        return results
+
+    async def _drop(self, index: int) -> None:
+        sender, self.senders[index] = self.senders[index], None
         if sender is not None:
             await _drop(sender)
 
-
-def _mark_sent(store: Store, row_ids: list[int], now: datetime, counts: SendCounts) -> None:
-    """Mark accepted rows sent, a batch per commit (one commit per mail was the bottleneck)."""
-    if not row_ids:
-        return
-    with store.session() as session:
-        session.execute(
-            update(Outbox).where(Outbox.id.in_(row_ids))
-            .values(status="sent", sent_at=now, attempts=Outbox.attempts + 1, last_error="")
-        )
-    counts.sent += len(row_ids)
-    row_ids.clear()
-    crash_point("after_mark_sent")
+    async def close(self) -> None:
+        """Close every connection still open."""
+        for index in range(len(self.senders)):
+            await self._drop(index)
 
 
 async def _drop(sender: SmtpSender) -> None:
@@ -203,28 +210,36 @@ async def _drop(sender: SmtpSender) -> None:
 def _record(
     store: Store, cfg: Config, row_id: int, result: SendResult, now: datetime, counts: SendCounts
 ) -> str:
-    """A failed attempt recorded; returns what became of the row: bounced, failed
-    (given up) or retry."""
+    """A failed attempt recorded in a transaction of its own (see :func:`_record_in`)."""
     with store.session() as session:
-        row = session.get(Outbox, row_id)
-        if row is None:
-            return "gone"
-        row.attempts += 1
-        row.last_error = result.detail[:1000]
-        if result.status == "permanent":
-            row.status = "bounced"
-            counts.bounced += 1
-            _tell_td(session, cfg, row, now, "bounced")
-            note_bounce(session, cfg, row, now)
-            return "bounced"
-        if now - row.created_at >= GIVE_UP_AFTER:
-            row.status = "failed"
-            counts.failed += 1
-            _tell_td(session, cfg, row, now, "gave_up")
-            return "failed"
-        row.next_attempt_at = now + _backoff(row.attempts)
-        counts.retried += 1
-        return "retry"
+        return _record_in(session, cfg, row_id, result, now, counts)
+
+
+def _record_in(
+    session: Session, cfg: Config, row_id: int, result: SendResult, now: datetime,
+    counts: SendCounts,
+) -> str:
+    """A failed attempt recorded in the claim's transaction; returns what became of the
+    row: bounced, failed (given up) or retry."""
+    row = session.get(Outbox, row_id)
+    if row is None:
+        return "gone"
+    row.attempts += 1
+    row.last_error = result.detail[:1000]
+    if result.status == "permanent":
+        row.status = "bounced"
+        counts.bounced += 1
+        _tell_td(session, cfg, row, now, "bounced")
+        note_bounce(session, cfg, row, now)
+        return "bounced"
+    if now - row.created_at >= GIVE_UP_AFTER:
+        row.status = "failed"
+        counts.failed += 1
+        _tell_td(session, cfg, row, now, "gave_up")
+        return "failed"
+    row.next_attempt_at = now + _backoff(row.attempts)
+    counts.retried += 1
+    return "retry"
 
 
 def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str) -> None:

@@ -12,11 +12,11 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -25,6 +25,7 @@ from relaybot.logs import event
 from relaybot.mail.imap import Mailbox
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.service import Arrival, prefetch, process_in
+from relaybot.store.claims import claim_uids, mailbox_key, release_uid
 from relaybot.store.db import Store
 from relaybot.store.models import ImapState, InboundFailure
 
@@ -53,7 +54,18 @@ class PollCounts:
 
 
 def _note_uidvalidity(store: Store, folder: str, uidvalidity: int) -> None:
-    """Persist UIDVALIDITY; a change is logged and handled by the Message-ID ledger (G8)."""
+    """Persist UIDVALIDITY; a change is logged and handled by the Message-ID ledger (G8).
+
+    Two instances starting on a new database may both insert the folder's row: the
+    loser's insert fails on the primary key and it reads the winner's row (G9).
+    """
+    try:
+        _store_uidvalidity(store, folder, uidvalidity)
+    except IntegrityError:
+        _store_uidvalidity(store, folder, uidvalidity)
+
+
+def _store_uidvalidity(store: Store, folder: str, uidvalidity: int) -> None:
     with store.session() as session:
         state = session.get(ImapState, folder)
         if state is None:
@@ -212,7 +224,13 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
         # the savepoints below nest inside it and no other writer slips in between.
         session.execute(update(ImapState).where(ImapState.folder == first.folder)
                         .values(uidvalidity=first.uidvalidity))
+        # G2/G9: claim the batch's UIDs before reading the ledger; a UID another instance
+        # (or an earlier run) committed is skipped as a duplicate
+        mailbox = mailbox_key(cfg.imap.user, cfg.imap.host)
+        claimed = claim_uids(session, mailbox, first.folder, first.uidvalidity,
+                             [a.uid for a in arrivals], datetime.now(UTC))
         batch = prefetch(session, cfg, arrivals)
+        batch.seen_uids |= {a.uid for a in arrivals} - claimed
         for arrival in arrivals:
             started = time.monotonic()
             try:
@@ -223,6 +241,9 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
                 if transient(exc):
                     raise  # T7: the database, not the mail: the whole batch again, uncounted
                 batch.release(arrival.uid)
+                if arrival.uid in claimed:  # tried again later, here or by another instance
+                    release_uid(session, mailbox, arrival.folder, arrival.uidvalidity,
+                                arrival.uid)
                 log.exception("processing uid %s failed", arrival.uid)
                 error = f"{type(exc).__name__}: {exc}"
                 attempts = _failure(session, arrival, error)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from relaybot.config import Config
 from relaybot.digest import send_digests
@@ -50,10 +51,13 @@ def run_scheduled(store: Store, cfg: Config, now: datetime) -> int:
 
 
 def run_once(store: Store, cfg: Config, now: datetime | None = None,
-             mailbox: Mailbox | None = None) -> CycleReport:
+             mailbox: Mailbox | None = None, *, scheduled: bool = True) -> CycleReport:
     """One full cycle. ``now`` replaces the clock for the whole run: the mail processed
     (what its replies count), the scheduled work and the retry backoff; arrival times
-    always come from INTERNALDATE (INTERFACE.md)."""
+    always come from INTERNALDATE (INTERFACE.md).
+
+    ``scheduled=False``: leave the scheduled work to the leader (another instance on the
+    same PostgreSQL, G9)."""
     report = CycleReport()
     own = mailbox is None
     box = mailbox or Mailbox(imap_settings(cfg), max_size=cfg.imap.max_size)
@@ -65,7 +69,8 @@ def run_once(store: Store, cfg: Config, now: datetime | None = None,
     finally:
         if own:
             box.close()
-    report.scheduled = run_scheduled(store, cfg, now or utcnow())
+    if scheduled:
+        report.scheduled = run_scheduled(store, cfg, now or utcnow())
     report.send = send_pending(store, cfg, now or utcnow())
     return report
 
@@ -85,6 +90,8 @@ class Service:
         self.stop = threading.Event()
         self.wake = threading.Event()
         self._idling = False
+        self._lock: InstanceLock | None = None
+        self._scheduler: Any = None
 
     def _signal(self, signum: int, _frame: FrameType | None) -> None:
         log.info("signal %s: stopping", signum)
@@ -103,13 +110,22 @@ class Service:
 
         signal.signal(signal.SIGTERM, self._signal)
         signal.signal(signal.SIGINT, self._signal)
-        scheduler = BackgroundScheduler(timezone="UTC")
+        self._lock = lock
+        scheduler = self._scheduler = BackgroundScheduler(timezone="UTC")
         # G10: APScheduler only triggers; deadlines and keys live in the database.
         opts = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
-        scheduler.add_job(self._scheduled, "interval", minutes=5, id="sweep", **opts)
-        scheduler.add_job(self._send, "interval", seconds=30, id="outbox", **opts)
+        # G9: only the leader runs it; a new leader runs it at once (catching up)
+        first = utcnow() if lock.leader else None
+        scheduler.add_job(self._scheduled, "interval", minutes=5, id="sweep",
+                          next_run_time=first, **opts)
+        # mail left pending by a stop or a crash goes out at once, not 30 s later
+        scheduler.add_job(self._send, "interval", seconds=30, id="outbox",
+                          next_run_time=utcnow(), **opts)
         scheduler.add_job(self._heartbeat, "interval", seconds=30, id="heartbeat",
                           args=[lock], **opts)
+        # G9: a follower tries to take the leadership over once per poll interval
+        scheduler.add_job(self._lead, "interval", id="lead",
+                          seconds=max(1, min(self.cfg.imap.poll_seconds, 290)), **opts)
         scheduler.start()
         self._alive()
         try:
@@ -139,9 +155,19 @@ class Service:
         except OSError as exc:
             log.warning("cannot touch %s: %s", self.alive_file, exc.strerror)
 
+    def _lead(self) -> None:
+        """Take the leadership over if it is free; the new leader sweeps at once."""
+        if self._lock is None or self._lock.leader:
+            return
+        if self._lock.lead() and self._scheduler is not None:
+            self._scheduler.modify_job("sweep", next_run_time=utcnow())
+
     def _scheduled(self) -> None:
+        if self._lock is not None and not self._lock.lead():
+            return  # G9: another instance leads and runs it
         try:
-            run_scheduled(self.store, self.cfg, utcnow())
+            if run_scheduled(self.store, self.cfg, utcnow()):
+                self._send()
         except Exception:
             log.exception("scheduled sweep failed")
 

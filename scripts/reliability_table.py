@@ -29,6 +29,8 @@ WHAT = {
     "T10": "automated mail, ping-pong responder", "T11": "many games plus junk",
     "T12": "Hypothesis fuzz + corpus", "T13": "header injection, identity tricks",
     "T14": "lint of every outgoing mail",
+    "G9": "two `relaybot run` on one PostgreSQL and one mailbox, one SIGKILLed at random "
+          "points of a batch (each kill then a restart)",
 }
 
 
@@ -75,8 +77,49 @@ def main() -> int:
         "mails the SMTP sink captured; duplicates: captured mails whose Message-ID was "
         "already captured (allowed only between the SMTP 250 and marking the row sent: T1 "
         "after_smtp_250, up to one per SMTP connection, `smtp.connections` = 2; T2/T14 a "
-        "stalled DATA that was delivered); lost: delivered mail "
+        "stalled DATA that was delivered; G9/failover a row the killed instance had "
+        "claimed and the server had accepted, resent by the survivor with its Message-ID "
+        "and bytes); lost: delivered mail "
         "found nowhere, or outbox rows marked sent that never arrived.",
+        "",
+        "## What may run at once (G9)",
+        "",
+        "- **SQLite**: one `relaybot run` per database. A second one (or a `run --once` "
+        "while the service runs) refuses to start with one line: another relaybot is "
+        "already running, and SQLite serves one instance at a time, several need "
+        "PostgreSQL. A holder whose process is gone (same host) or whose heartbeat is older "
+        "than 3 minutes is taken over.",
+        "- **PostgreSQL**: any number of `relaybot run` on one database (schema), on one "
+        "machine or several. Each one polls the mailbox with IDLE, so a mail is picked up "
+        "at once whichever is alive; each one sends the outbox; one of them, the *leader*, "
+        "runs the scheduled work (the sweep: reminders, escalations, season ends, then the "
+        "digests and the monthly reports).",
+        "  - *Inbound mail, exactly once*: a batch's transaction first claims its UIDs "
+        "(`inbound_claims`, keyed by mailbox, folder, UIDVALIDITY and UID) with `INSERT ... "
+        "ON CONFLICT DO NOTHING`, in the same transaction as the mails' effects. A second "
+        "instance's claim waits for the first transaction: if it committed, the claim does "
+        "nothing and the mail is skipped (and moved out of INBOX, which is safe: it is "
+        "committed); if it rolled back (a crash), the second instance handles the mail. A "
+        "mail whose processing raised gives its claim back, so G3's three tries count "
+        "across instances. Batches of one folder also queue behind each other (each "
+        "starts by updating the folder's `imap_state` row), so a game's mail is applied "
+        "in UID order whichever instance takes it.",
+        "  - *Outbox*: rows are claimed 20 at a time with `SELECT ... FOR UPDATE SKIP "
+        "LOCKED`, sent, and marked in the claim's transaction; another instance takes the "
+        "next free rows. A killed instance's connection closes, its row locks go with it "
+        "and the survivor sends those rows; only a row the SMTP server had accepted before "
+        "the kill goes out twice, with the same Message-ID and bytes (G4). Across "
+        "instances a member's mails may leave in a different order (each stays threaded).",
+        "  - *Leader*: a session advisory lock (`pg_try_advisory_lock`, per schema) held on "
+        "a dedicated connection. Every follower tries to take it once per "
+        "`imap.poll_seconds`; when the leader dies its connection closes, PostgreSQL frees "
+        "the lock and a follower takes it within one poll interval and runs the sweep at "
+        "once. The `locks` row `leader` names the current leader (host:pid:tag) for the "
+        "operator; the lock alone decides. `run --once` on a database with a leader does "
+        "its mail and outbox and says `scheduled: left to the leader`.",
+        "- Several clubs on one PostgreSQL database: one schema per club "
+        "(`options=-csearch_path=<club>` in the URL); each schema has its own leader, "
+        "ledger and outbox.",
         "",
         "The long fuzz run is `python -m bench.fuzz --mails 100000` (not part of this table).",
         "",

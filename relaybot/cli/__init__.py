@@ -21,7 +21,19 @@ from collections.abc import Sequence
 from sqlalchemy.exc import SQLAlchemyError
 
 from relaybot.admin import AdminError
-from relaybot.cli import club, digest, events, games, init, members, run, seasons, serve, td
+from relaybot.cli import (
+    club,
+    digest,
+    events,
+    games,
+    host,
+    init,
+    members,
+    run,
+    seasons,
+    serve,
+    td,
+)
 from relaybot.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNREACHABLE, CliError, Unreachable
 from relaybot.config import ConfigError, load_config, redact_url
 from relaybot.logs import configure as configure_logging
@@ -29,9 +41,9 @@ from relaybot.logs import configure as configure_logging
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNREACHABLE", "CliError", "Unreachable",
            "build_parser", "main"]
 
-GROUPS = (init, members, games, run, digest, events, seasons, club, td, serve)
+GROUPS = (init, members, games, run, host, digest, events, seasons, club, td, serve)
 """The command groups, in the order ``relaybot --help`` lists their commands: init,
-member, game, run, digest, event, season, club, announce, td, demo, web."""
+member, game, run, host, digest, event, season, club, announce, td, demo, web."""
 
 
 def _version() -> str:

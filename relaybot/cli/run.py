@@ -44,20 +44,22 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
     try:
         if args.once:
             try:
-                report = run_once(store, cfg, now)
+                report = run_once(store, cfg, now, scheduled=lock.leader)
             except ImapError as exc:
                 raise Unreachable(f"IMAP {cfg.imap.host}:{cfg.imap.port}: {exc}") from None
             p, s = report.poll, report.send
+            # G9: on PostgreSQL another instance may lead: it runs the scheduled work
+            scheduled = report.scheduled if lock.leader else "left to the leader"
             print(f"mail: {p.processed} processed, {p.quarantined} quarantined, "
-                  f"{p.failed} failed; scheduled: {report.scheduled}; "
+                  f"{p.failed} failed; scheduled: {scheduled}; "
                   f"sent: {s.sent}, retrying: {s.retried}, bounced: {s.bounced}")
             if s.unreachable:
                 # the cycle ran, but nothing could go out: the operator must know (exit 3)
                 raise Unreachable(f"SMTP {cfg.smtp.host}:{cfg.smtp.port}: {s.error}; "
                                   f"{s.retried} mails stay queued")
             return 0
-        log.info("serving %s as %s (database %s)", cfg.bot.address, lock.holder,
-                 redact_url(cfg.database.url))
+        log.info("serving %s as %s, %s (database %s)", cfg.bot.address, lock.holder,
+                 "leader" if lock.leader else "follower", redact_url(cfg.database.url))
         Service(store, cfg, Path(args.alive_file) if args.alive_file else None).run(lock)
         return 0
     finally:

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Date,
     DateTime,
@@ -219,6 +220,22 @@ class Inbound(Base):
     outcome: Mapped[str] = mapped_column(String(40))
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     processed_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class InboundClaim(Base):
+    """The ingest ledger's claim (G2, G9): one row per IMAP message handled, inserted
+    with ``ON CONFLICT DO NOTHING`` in the same transaction as the mail's effects. On
+    PostgreSQL a second instance's claim waits for the first one's transaction and then
+    fails cleanly, so that instance skips the mail; a mail whose processing raised gives
+    its claim back (deleted in the same transaction) and is tried again (G3)."""
+
+    __tablename__ = "inbound_claims"
+
+    mailbox: Mapped[str] = mapped_column(String(320), primary_key=True)
+    folder: Mapped[str] = mapped_column(String(255), primary_key=True)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    uid: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    claimed_at: Mapped[datetime] = mapped_column(UtcDateTime())  # the wall clock, not --now
 
 
 class InboundFailure(Base):

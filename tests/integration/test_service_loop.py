@@ -38,10 +38,16 @@ def _service(club: Club) -> None:
     try:
         assert proc.stderr is not None
         assert "serving" in proc.stderr.readline()  # it holds the instance lock now
-        # a second instance on the same database refuses with one clear line
         second = club.cli("run", "--once", check=False)
-        assert second.returncode == 2
-        assert "already running" in second.stderr and len(second.stderr.splitlines()) == 1
+        if club.db_url.startswith("sqlite"):
+            # a second instance on the same SQLite database refuses with one clear line
+            assert second.returncode == 2
+            assert "already running" in second.stderr and len(second.stderr.splitlines()) == 1
+            assert "several need PostgreSQL" in second.stderr
+        else:
+            # G9 on PostgreSQL: it runs its cycle and leaves the scheduled work to the leader
+            assert second.returncode == 0, second.stderr
+            assert "scheduled: left to the leader" in second.stdout
         # the running service picks the move up by itself (IDLE / poll) and relays it
         before = len(black.inbox())
         white.send("1. e4")
@@ -63,14 +69,18 @@ def test_g9_same_on_postgresql(pg_club: Club) -> None:
     _service(pg_club)
 
 
-def test_g9_a_lost_postgresql_lock_is_noticed(pg_club: Club) -> None:
+def test_g9_a_lost_postgresql_leadership_is_noticed_and_taken_again(pg_club: Club) -> None:
     from sqlalchemy import text
 
-    from relaybot.store.locks import ADVISORY_KEY, InstanceLock, LockHeld
+    from relaybot.store.locks import ADVISORY_KEY, InstanceLock
 
     lock = InstanceLock(pg_club.store)
     lock.acquire()
+    assert lock.leader
     lock.heartbeat()  # held: no complaint
+    other = InstanceLock(pg_club.store)
+    other.acquire()
+    assert not other.leader  # a second instance runs, as a follower
     with pg_club.store.engine.connect() as conn:
         # only this schema's lock: other clubs (or test runs) may share the database
         conn.execute(text(
@@ -80,26 +90,34 @@ def test_g9_a_lost_postgresql_lock_is_noticed(pg_club: Club) -> None:
             "AND objid::bigint = (hashtext(current_schema())::bigint & 4294967295)"),
             {"k": ADVISORY_KEY})
         conn.commit()
-    with pytest.raises(LockHeld, match="lost"):
-        lock.heartbeat()
+    try:
+        assert other.lead()  # the follower takes the free leadership over
+        assert not lock.lead()  # the old leader notices it lost it, and follows
+        assert not lock.leader
+    finally:
+        other.release()
+        lock.release()
 
 
-def test_g9_the_postgresql_lock_is_per_schema(pg_club: Club) -> None:
-    """G9 per club: a second club in another schema of the same database may run, a
-    second instance on the same schema may not."""
+def test_g9_the_postgresql_leadership_is_per_schema(pg_club: Club) -> None:
+    """G9 per club: another club in another schema of the same database leads its own
+    scheduled work; a second instance on the same schema follows."""
     from relaybot.store.db import Store
-    from relaybot.store.locks import InstanceLock, LockHeld
+    from relaybot.store.locks import InstanceLock
     from tests.servers.postgres import pg_schema_url
 
     first = InstanceLock(pg_club.store)
     first.acquire()
     try:
-        with pytest.raises(LockHeld, match="already running"):
-            InstanceLock(pg_club.store).acquire()
+        second = InstanceLock(pg_club.store)
+        second.acquire()
+        assert first.leader and not second.leader
+        second.release()
         with pg_schema_url() as url:
             other = Store.open(url)
             lock = InstanceLock(other)
-            lock.acquire()  # another club's schema: not blocked
+            lock.acquire()  # another club's schema: leads its own
+            assert lock.leader
             lock.release()
             other.dispose()
     finally:
