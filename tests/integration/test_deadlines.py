@@ -210,7 +210,8 @@ def test_j10_long_thinking_notice_reaches_the_opponent(club: Club) -> None:
     black.send("長考")
     report = club.cycle()
     assert report.poll.outcomes == {"long_think": 1}
-    assert "J10" in body_of(white.inbox()[-1])
+    notice = body_of(white.inbox()[-1])
+    assert "10 days or more" in notice and "J10" not in notice  # plain words (issue 26)
     assert "long_think_ack" in kinds(club, "brown@example.org")
 
 
