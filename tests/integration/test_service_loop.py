@@ -91,7 +91,15 @@ def test_g9_a_lost_postgresql_leadership_is_noticed_and_taken_again(pg_club: Clu
             {"k": ADVISORY_KEY})
         conn.commit()
     try:
-        assert other.lead()  # the follower takes the free leadership over
+        # the terminated backend lets go of its lock when it has exited, a moment later:
+        # the follower's next tries (one a poll interval in the service) take it over
+        taken = False
+        for _ in range(100):
+            taken = other.lead()
+            if taken:
+                break
+            time.sleep(0.05)
+        assert taken  # the follower takes the free leadership over
         assert not lock.lead()  # the old leader notices it lost it, and follows
         assert not lock.leader
     finally:
