@@ -164,6 +164,16 @@ class Command:
         return Done(self.name, ok, said, games,
                     command_ja=self.aliases[0] if self.aliases else "")
 
+    def game_of(self, ctx: Context, word: str) -> Game | Done:
+        """The game ``word`` names, when it exists and is this TD's to act on; else the
+        refusal that says why."""
+        game = ctx.session.get(Game, word.strip().lower())
+        if game is None:
+            return self.refuse(no_game(word))
+        if not ctx.may_act(game):
+            return self.refuse(ctx.not_yours(game))
+        return game
+
     def misused(self) -> Done:
         """The command written wrong: how to write it."""
         return self.refuse(Said(f"usage: {self.usage}",
@@ -199,11 +209,9 @@ class _EndGame(Command):
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 2:
             return self.misused()
-        game = ctx.session.get(Game, args[0].strip().lower())
-        if game is None:
-            return self.refuse(no_game(args[0]))
-        if not ctx.may_act(game):
-            return self.refuse(ctx.not_yours(game))
+        game = self.game_of(ctx, args[0])
+        if isinstance(game, Done):
+            return game
         if game.status not in ("active", "suspended"):
             return self.refuse(Said(f"game {game.id} has already ended ({game.result})",
                                     f"対局 {game.id} はすでに終局しています（{_result_ja(game)}）"))
@@ -321,11 +329,9 @@ class CorrectResult(Command):
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 2:
             return self.misused()
-        game = ctx.session.get(Game, args[0].strip().lower())
-        if game is None:
-            return self.refuse(no_game(args[0]))
-        if not ctx.may_act(game):
-            return self.refuse(ctx.not_yours(game))
+        game = self.game_of(ctx, args[0])
+        if isinstance(game, Done):
+            return game
         if game.status != "finished":
             return self.refuse(Said(
                 f"game {game.id} has not finished ({game.status}); "
@@ -571,11 +577,9 @@ class FreeGame(Command):
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 1:
             return self.misused()
-        game = ctx.session.get(Game, args[0].strip().lower())
-        if game is None:
-            return self.refuse(no_game(args[0]))
-        if not ctx.may_act(game):
-            return self.refuse(ctx.not_yours(game))
+        game = self.game_of(ctx, args[0])
+        if isinstance(game, Done):
+            return game
         rules = rules_for(game.kind)
         mark = getattr(rules, "mark_free", None)
         if mark is None:
