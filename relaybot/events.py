@@ -255,34 +255,6 @@ def salon_secretaries(session: Session, event: Event) -> list[Member] | None:
     return [players[name] for name in secretaries(order, excused)]
 
 
-def event_json(session: Session, event: Event) -> dict[str, object]:
-    """``event show --json``: the event, its kind and game, and the standings in order
-    (rank, email, name, score, games, wins, draws, losses); a salon league adds each
-    player's win rate and margin, the points its last tie-break read, and the next
-    league's ``secretaries`` (addresses; empty while the league is being played)."""
-    games = _event_games(session, event)
-    by_name = {m.name: m for m in event_players(session, event)}
-    rows = []
-    for row in event_standings(session, event):
-        entry: dict[str, object] = {
-            "rank": row.rank, "email": by_name[row.player].email, "name": row.player,
-            "score": row.points, "games": row.games, "wins": row.wins, "draws": row.draws,
-            "losses": row.losses, "shared": row.shared}
-        if event.kind == "salon":
-            entry |= {"win_rate": round(row.points / row.games, 3) if row.games else None,
-                      "margin": row.margin, "points": row.rating}
-        rows.append(entry)
-    out: dict[str, object] = {
-        "event": event.name, "kind": event.kind,
-        "game": games[0].kind if games else KIND_GAMES.get(event.kind, "chess"),
-        "start": event.start_date.isoformat(), "time_control": event.time_control,
-        "finished": event_end(session, games) is not None, "standings": rows}
-    if event.kind == "salon":
-        chosen = salon_secretaries(session, event)
-        out["secretaries"] = [m.email for m in chosen or ()]
-    return out
-
-
 def event_text(session: Session, event: Event, lang: str = "en") -> str:
     """The crosstable as monospace text for mail and the CLI."""
     return crosstable_text(event_standings(session, event), lang)

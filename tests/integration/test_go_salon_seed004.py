@@ -14,13 +14,13 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.admin import AdminError, GameInput, create_game
+from relaybot.cli.documents import event_document
 from relaybot.config import Config
 from relaybot.core.game import Outcome
 from relaybot.digest import send_digests
 from relaybot.events import (
     EventInput,
     create_event,
-    event_json,
     event_standings,
     find_event,
     salon_secretaries,
@@ -223,7 +223,7 @@ def test_section5_points_tiebreak_frozen_at_the_leagues_end(store: Store, db_url
                  later + timedelta(days=10))
         assert [ratings_json(s, m)["go"]["rating"] for m in (a, b, c)] == [107, 108, 109]
         assert [row.player for row in event_standings(s, event)] == first
-        shown = event_json(s, event)
+        shown = event_document(s, event)
         assert [r["email"] for r in shown["standings"]] == [a.email, b.email, c.email]
         assert [r["points"] for r in shown["standings"]] == [110, 108, 106]
 
@@ -261,7 +261,7 @@ def test_section6_secretaries_named_at_the_leagues_end(store: Store, db_url: str
             _end(s, cfg, game, f"{'BW'[side]}+3.5", T0 + timedelta(days=40))
         chosen = salon_secretaries(s, event)
         assert [m.email for m in chosen or ()] == ["p1@example.jp", "p2@example.jp"]
-        assert event_json(s, event)["secretaries"] == ["p1@example.jp", "p2@example.jp"]
+        assert event_document(s, event)["secretaries"] == ["p1@example.jp", "p2@example.jp"]
         ended = s.scalars(select(Outbox).where(Outbox.kind == "salon_end")).all()
         assert sorted(o.recipient for o in ended) == [m.email for m in players]
         players[0].serves = 1  # the winner asks to serve
