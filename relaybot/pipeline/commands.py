@@ -32,8 +32,8 @@ from relaybot.pipeline.effects import (
 )
 from relaybot.pipeline.lifecycle import load_game, refresh_due
 from relaybot.pipeline.play import Played, Received, long_think, play
-from relaybot.pipeline.reading import active_games, read
-from relaybot.pipeline.requests import ask_td, request_leave
+from relaybot.pipeline.reading import read
+from relaybot.pipeline.requests import active_games, ask_td, request_leave
 from relaybot.store.models import Game, Member
 
 log = logging.getLogger(__name__)

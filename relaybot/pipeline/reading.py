@@ -9,27 +9,15 @@ take the value made here; none reads the text again.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
 from relaybot.core.reading import Reading, read_mail
 from relaybot.games import kinds, rules_for
 from relaybot.mail.inbound import InboundMail, tagged_ids
+from relaybot.pipeline.requests import active_games
 from relaybot.pipeline.td import command_at
 from relaybot.store.models import Game, Member
-
-_ACTIVE_GAMES = select(Game).where(
-    Game.status == "active",
-    (Game.side0_id == bindparam("member")) | (Game.side1_id == bindparam("member")),
-).order_by(Game.created_at, Game.id)
-
-
-def active_games(session: Session, member: Member | None) -> list[Game]:
-    """The member's active games, oldest first (none for a sender who is no member)."""
-    if member is None:
-        return []
-    return list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))
 
 
 def named_games(session: Session, cfg: Config, mail: InboundMail) -> list[Game]:

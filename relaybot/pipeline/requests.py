@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -15,11 +15,17 @@ from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.store.models import Game, Leave, Member, Question
 
+_ACTIVE_GAMES = select(Game).where(
+    Game.status == "active",
+    (Game.side0_id == bindparam("member")) | (Game.side1_id == bindparam("member")),
+).order_by(Game.created_at, Game.id)  # built once, run with the member's id
 
-def active_games(session: Session, member: Member) -> list[Game]:
-    """The member's games still being played."""
-    return list(session.scalars(select(Game).where(
-        Game.status == "active", (Game.side0_id == member.id) | (Game.side1_id == member.id))))
+
+def active_games(session: Session, member: Member | None) -> list[Game]:
+    """The member's games still being played, oldest first (none for no member)."""
+    if member is None:
+        return []
+    return list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))
 
 
 def _leaves(session: Session, member: Member, *statuses: str) -> list[Leave]:
