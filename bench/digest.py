@@ -2,7 +2,7 @@
 
 Builds a SQLite (and, with ``--postgresql``, a PostgreSQL) club of N members with 5
 active games each (4 moves played in every game, one event of 4 per 4 members),
-then times ``relaybot.digest.send_digests`` queueing one digest per member, and
+then times ``relaybot.app.digest.send_digests`` queueing one digest per member, and
 reports the process's peak RSS (timed without tracemalloc, which slows it fivefold). A second
 run in the same week must queue nothing. Target: under 20 s for 10,000 members.
 """
@@ -20,8 +20,8 @@ from pathlib import Path
 import chess
 from sqlalchemy import func, insert, select
 
+from relaybot.app.digest import send_digests
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
-from relaybot.digest import send_digests
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import (
     Event,

@@ -10,7 +10,7 @@ Three figures:
    ``2 * games`` members and ``games`` games. Move mails (each carrying the whole game
    from move 1 plus one new legal move, from the right player) arrive by APPEND in
    rounds, one ply for every game per round, and each round is one timed
-   ``relaybot.runner.run_once`` (IMAP fetch, referee, commit, MOVE, SMTP send).
+   ``relaybot.app.runner.run_once`` (IMAP fetch, referee, commit, MOVE, SMTP send).
 2. null relay: the same mails, the same servers (its own mailbox), interleaved round by
    round with the bot: fetch (``BODY.PEEK[]`` + ``INTERNALDATE``), send on by SMTP to
    one recipient, MOVE to ``Processed``; one IMAP and one SMTP connection per round,
@@ -55,14 +55,14 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 from bench.shogi import ShogiResult, shogi_bench
 from bench.shogi import row as shogi_row
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.runner import CycleReport, run_once
+from relaybot.app.service import start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.core import tokens
 from relaybot.core.referee import StoredGame, decide, first_difference
 from relaybot.games.chess import RULES
 from relaybot.games.chess.notation import extract_record, parse_move
-from relaybot.runner import CycleReport, run_once
-from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
 from tests.servers.dovecot import Account, Dovecot
 

@@ -41,11 +41,11 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from bench.relay import BenchGame, Member, append_all, make_config, move_mail, random_game
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.runner import run_once
+from relaybot.app.service import start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import Config
 from relaybot.core import tokens
-from relaybot.runner import run_once
-from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
 from tests.servers.dovecot import Account, Dovecot
 from tests.servers.postgres import pg_schema_url

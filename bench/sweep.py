@@ -1,4 +1,4 @@
-"""Deadline sweep benchmark (G10), run by hand: ``relaybot.sweep.sweep`` on a big store.
+"""Deadline sweep benchmark (G10), run by hand: ``relaybot.app.sweep.sweep`` on a big store.
 
     python -m bench.sweep                  # 100,000 games on SQLite and PostgreSQL
     python -m bench.sweep --smoke          # 2,000 games, a few seconds
@@ -44,10 +44,10 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import Engine, bindparam, event, func, select, text
 
+from relaybot.app.sweep import sweep
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Base, Game, Outbox
-from relaybot.sweep import sweep
 from tests.servers.postgres import pg_schema_url
 
 RELAY = "relay@club.example"

@@ -20,7 +20,7 @@ import uvicorn
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from relaybot.views import unsubscribe_path
+from relaybot.club.views import unsubscribe_path
 from relaybot.web import create_app
 from tests.sample_club import EMAILS, EVENT, SampleClub, board_games
 

@@ -20,7 +20,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from relaybot.admin import MemberInput, add_member
+from relaybot.app.service import Arrival, process_mail, start_mails
+from relaybot.club.admin import MemberInput, add_member
+from relaybot.club.tournaments import EventInput, create_event
 from relaybot.config import (
     BotConfig,
     Config,
@@ -29,10 +31,8 @@ from relaybot.config import (
     SmtpConfig,
     WebConfig,
 )
-from relaybot.events import EventInput, create_event
 from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import reply_address
-from relaybot.service import Arrival, process_mail, start_mails
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Announcement, Game, Member
 
@@ -182,9 +182,9 @@ def every_kind(club: SampleClub) -> None:
     operator's quarantine alert, mail that could not be delivered, a shogi and a go
     game (a disputed go result goes to the TD), and the TD's commands by mail with
     their confirmation and a corrected result."""
+    from relaybot.app.poller import _quarantine_alert
+    from relaybot.app.runner import run_scheduled
     from relaybot.pipeline.td import run_commands
-    from relaybot.poller import _quarantine_alert
-    from relaybot.runner import run_scheduled
     from relaybot.store.models import Question
 
     _undeliverable(club)
@@ -284,8 +284,8 @@ def _season(club: SampleClub) -> None:
     its secretary: a game won in the first month, the month's progress report to her and
     the TD, then the season's end (the rest unfinished: both lose) and every player's
     final standings."""
-    from relaybot.runner import run_scheduled
-    from relaybot.seasons import SeasonInput, create_season, season_games
+    from relaybot.app.runner import run_scheduled
+    from relaybot.club.season_book import SeasonInput, create_season, season_games
 
     swap = any(m.email == EMAILS[0] and m.lang == "en" for m in _members(club))
     with club.store.session() as session:
@@ -319,8 +319,8 @@ def _members(club: SampleClub) -> list[Member]:
 def _books(club: SampleClub) -> None:
     """Issue 30 (seed 000 会費切れにご注意): one membership running out within the month
     (the digest warns), one lapsed (no digest; the TD is told once)."""
-    from relaybot.club import set_membership
-    from relaybot.runner import run_scheduled
+    from relaybot.app.runner import run_scheduled
+    from relaybot.club.ledger import set_membership
 
     club.now += timedelta(days=7)
     with club.store.session() as session:
@@ -334,8 +334,9 @@ def _books(club: SampleClub) -> None:
 def _undeliverable(club: SampleClub) -> None:
     """G5, G6: a member's address refuses mail for good: the TD is told of each mail,
     and of the member once the bounces add up."""
+    from relaybot.app.outbox import SendCounts, _record
     from relaybot.mail.smtp import SendResult
-    from relaybot.outbox import BOUNCE_ESCALATE, SendCounts, _record
+    from relaybot.pipeline.bounces import BOUNCE_ESCALATE
     from relaybot.store.models import Outbox
 
     with club.store.session() as session:
@@ -365,7 +366,7 @@ def board_games(club: SampleClub) -> tuple[str, str]:
 def _go_and_shogi(club: SampleClub) -> str:
     """A shogi game and a 9x9 go game with a few moves each (their move mails), the go
     game passed out and its result disputed (the TD decides); returns the go game."""
-    from relaybot.admin import GameInput, create_game
+    from relaybot.club.admin import GameInput, create_game
 
     with club.store.session() as session:
         shogi = create_game(session, club.cfg, GameInput(EMAILS[0], EMAILS[1], kind="shogi"),
@@ -432,9 +433,9 @@ def repeatable(seed: str) -> None:
 def go_points_notice(club: SampleClub) -> None:
     """Seed 004 section 3: a member on provisional go points reaches 10 counted games;
     the club's TD is told once (td_go_points)."""
+    from relaybot.club.rating_book import RatingInput, set_rating
     from relaybot.pipeline.effects import emit_all
     from relaybot.pipeline.lifecycle import go_points_notices
-    from relaybot.rating_book import RatingInput, set_rating
     from relaybot.store.models import Game, Member
 
     _, go = board_games(club)
@@ -453,9 +454,9 @@ def go_points_notice(club: SampleClub) -> None:
 def salon_league(club: SampleClub) -> None:
     """Seed 004 sections 5, 6: a salon league of three, decided by the TD; at its end
     every player is told the standings and the next secretaries (salon_end)."""
+    from relaybot.club.rating_book import RatingInput, set_rating
     from relaybot.pipeline.lifecycle import start_mails
     from relaybot.pipeline.td import run_commands
-    from relaybot.rating_book import RatingInput, set_rating
     from relaybot.store.models import Member
 
     players = EMAILS[:3]

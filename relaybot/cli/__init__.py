@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from relaybot.admin import AdminError
+from relaybot.app.logs import configure as configure_logging
 from relaybot.cli import (
     club,
     digest,
@@ -35,8 +35,8 @@ from relaybot.cli import (
     td,
 )
 from relaybot.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNREACHABLE, CliError, Unreachable
+from relaybot.club.admin import AdminError
 from relaybot.config import ConfigError, load_config, redact_url
-from relaybot.logs import configure as configure_logging
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNREACHABLE", "CliError", "Unreachable",
            "build_parser", "main"]

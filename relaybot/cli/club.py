@@ -51,7 +51,7 @@ def member_options(parser: argparse.ArgumentParser) -> None:
 
 def apply_member_options(session: Session, member: Member, args: argparse.Namespace) -> str:
     """Write ``member add/set``'s membership options; a line to print, or ""."""
-    from relaybot.club import set_membership, valid_until
+    from relaybot.club.ledger import set_membership, valid_until
 
     ms = set_membership(session, member, kind=args.kind, family_of=args.family_of,
                         born=getattr(args, "born", None), paid_until=args.paid_until)
@@ -63,7 +63,7 @@ def apply_member_options(session: Session, member: Member, args: argparse.Namesp
 
 def books_line(session: Session, member: Member) -> str:
     """``member show``'s line of the books: the membership, its expiry, the pawns."""
-    from relaybot.club import balance, membership_of, valid_until
+    from relaybot.club.ledger import balance, membership_of, valid_until
 
     ms = membership_of(session, member)
     pawns = balance(session, member)
@@ -115,7 +115,7 @@ def event_options(parser: argparse.ArgumentParser) -> None:
 def after_event(session: Session, event: Event, games: list[Game], args: argparse.Namespace,
                 now: datetime) -> list[str]:
     """The books' part of ``event new``: the entry fee, a ladder challenge."""
-    from relaybot.club import register_challenge, set_event_fee
+    from relaybot.club.ledger import register_challenge, set_event_fee
 
     lines = []
     if event.kind == "ladder" and games:
@@ -139,8 +139,8 @@ def game_options(parser: argparse.ArgumentParser) -> None:
 
 def check_tutorial(session: Session, args: argparse.Namespace) -> tuple[Member, Member] | None:
     """Before ``game new --tutorial`` makes the game: the tutor and the student, checked."""
-    from relaybot.admin import find_member
-    from relaybot.club import check_tutorial as check
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import check_tutorial as check
 
     if not getattr(args, "tutorial", False):
         if getattr(args, "tutor", None):
@@ -171,8 +171,8 @@ def record_tutorial(session: Session, game: Game, pair: tuple[Member, Member] | 
 
 def cmd_member_renew(cfg: Config, args: argparse.Namespace) -> int:
     """A year's fee paid: the new expiry, and pawns deposited from yen over the fee."""
-    from relaybot.admin import find_member
-    from relaybot.club import renew
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import renew
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -185,8 +185,8 @@ def cmd_member_renew(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
     """The member's pawn ledger (after --add / --pay), one movement a line."""
-    from relaybot.admin import find_member
-    from relaybot.club import add_pawns, balance, ledger, pay_pawns, rules_of
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import add_pawns, balance, ledger, pay_pawns, rules_of
     from relaybot.core.books_rules import yen_to_pawns
 
     now = now_of(args)
@@ -209,8 +209,8 @@ def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_quit(cfg: Config, args: argparse.Namespace) -> int:
     """The member leaves the club; the pawns left are forfeited."""
-    from relaybot.admin import find_member
-    from relaybot.club import quit_club
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import quit_club
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -279,7 +279,7 @@ def cmd_club_settings(cfg: Config, args: argparse.Namespace) -> int:
     """Every figure and its value, after the changes asked."""
     from dataclasses import asdict
 
-    from relaybot.club import rules_of, set_settings
+    from relaybot.club.ledger import rules_of, set_settings
 
     with open_store(cfg).session() as session:
         values = {}
@@ -296,8 +296,8 @@ def cmd_club_settings(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_club_ladder(cfg: Config, args: argparse.Namespace) -> int:
     """The ladder, one member a line with the place."""
-    from relaybot.admin import find_member
-    from relaybot.club import ladder_order, set_ladder
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import ladder_order, set_ladder
 
     with open_store(cfg).session() as session:
         if args.set is not None:
@@ -319,8 +319,8 @@ def cmd_club_ladder(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_club_fees(cfg: Config, args: argparse.Namespace) -> int:
     """Each player's entry fee and how it was paid."""
-    from relaybot.club import entry_lines
-    from relaybot.events import find_event
+    from relaybot.club.ledger import entry_lines
+    from relaybot.club.tournaments import find_event
 
     with open_store(cfg).session() as session:
         event = find_event(session, args.event)
@@ -333,9 +333,9 @@ def cmd_club_fees(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_club_paid(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.admin import find_member
-    from relaybot.club import record_entry_paid
-    from relaybot.events import find_event
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import record_entry_paid
+    from relaybot.club.tournaments import find_event
 
     with open_store(cfg).session() as session:
         print(record_entry_paid(session, find_event(session, args.event),
@@ -344,7 +344,7 @@ def cmd_club_paid(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_club_settle(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club import settle
+    from relaybot.club.ledger import settle
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -361,10 +361,10 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
     own rating first; lapsed and departed members left out."""
     from sqlalchemy import select
 
-    from relaybot.admin import find_member
-    from relaybot.club import membership_states
+    from relaybot.club.admin import find_member
+    from relaybot.club.ledger import membership_states
+    from relaybot.club.rating_book import ratings_of
     from relaybot.core.books_rules import fits, parse_wish
-    from relaybot.rating_book import ratings_of
 
     try:
         wish = parse_wish(args.wish)
@@ -394,7 +394,7 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_club_tutorial_end(cfg: Config, args: argparse.Namespace) -> int:
     """End a tutorial game (ゲーム進行に関する疑問点がなくなったとチューターが判断したところ
     でゲームは中断され、最後にゲームの結果報告を経験して終了します)."""
-    from relaybot.club import is_tutorial
+    from relaybot.club.ledger import is_tutorial
     from relaybot.core.game import Outcome, Termination
     from relaybot.pipeline.lifecycle import end_game, load_game
 
@@ -413,7 +413,7 @@ def cmd_club_tutorial_end(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_club_report(cfg: Config, args: argparse.Namespace) -> int:
     """The club's year in the TD's language, as text or CSV."""
-    from relaybot.club_report import report_rows, report_text
+    from relaybot.club.year_report import report_rows, report_text
 
     now = now_of(args)
     with open_store(cfg).session() as session:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
+from relaybot.app.progress import progress_bar
 from relaybot.cli.common import Subparsers, now_of, now_option, open_store
 from relaybot.config import Config
-from relaybot.progress import progress_bar
 from relaybot.store.db import Store
 
 
@@ -29,7 +29,7 @@ def digest_states(store: Store, cfg: Config, now: datetime) -> dict[str, int]:
 
     from sqlalchemy import select
 
-    from relaybot.digest import digest_week, sent_week
+    from relaybot.app.digest import digest_week, sent_week
     from relaybot.store.models import Member
 
     states = {"weekly": 0, "had": 0, "waiting": 0, "due": 0}
@@ -68,8 +68,8 @@ def why_none(states: dict[str, int], cfg: Config) -> str:
 def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
     """Queue the digests due now (with ``--force`` every member's), send the outbox, and
     say why when nothing was queued."""
-    from relaybot.digest import send_digests
-    from relaybot.outbox import send_pending
+    from relaybot.app.digest import send_digests
+    from relaybot.app.outbox import send_pending
 
     store = open_store(cfg)
     now = now_of(args)

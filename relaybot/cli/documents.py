@@ -16,10 +16,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.gamefile import GameFile
+from relaybot.club.results import result_form
 from relaybot.config import Config
-from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
-from relaybot.results import result_form
 from relaybot.store.models import Event, Game, Member, MemberRating
 
 Document = dict[str, Any]
@@ -134,7 +134,7 @@ def ratings_document(session: Session, member: Member,
     played: ``{"rating", "official", "games", "wins", "losses", "draws"}`` (games: the
     finished games with a result; a game both lost is a loss), and for go ``rank`` and
     ``counted`` (games that count: not free, not void)."""
-    from relaybot.rating_book import KINDS, ratings_of, state_of
+    from relaybot.club.rating_book import KINDS, ratings_of, state_of
 
     rows = ratings_of(session, member.id)
     if games is None:
@@ -191,8 +191,8 @@ def member_list_document(session: Session, members: Sequence[Member]) -> list[Do
 def member_document(session: Session, member: Member) -> Document:
     """``member show ADDR --json``: ``{"email", "name", "ratings": {KIND: {...}}, ...}`` with
     the other addresses, the chess grade and titles."""
-    from relaybot.admin import member_addresses
-    from relaybot.rating_book import grade_of, ratings_json, titles_of
+    from relaybot.club.admin import member_addresses
+    from relaybot.club.rating_book import grade_of, ratings_json, titles_of
 
     points, grade = grade_of(session, member)
     ratings = ratings_document(session, member)
@@ -211,7 +211,7 @@ def books_document(session: Session, member: Member) -> Document:
     """The books' keys of ``member show --json`` (issue 30): ``membership`` (``kind``,
     ``family_of``, ``born``, ``valid_until``, ``left_on``; null outside the books) and
     ``pawns``."""
-    from relaybot.club import balance, membership_of, valid_until
+    from relaybot.club.ledger import balance, membership_of, valid_until
     from relaybot.store.models import Member as MemberRow
 
     ms = membership_of(session, member)
@@ -245,7 +245,12 @@ def event_document(session: Session, event: Event) -> Document:
     """``event show NAME --json``: ``{"event", "kind", "game", "standings": [{"rank",
     "email", "score", ...}]}`` in standing order, and the event's games; a salon adds each
     player's ``win_rate`` and ``margin``."""
-    from relaybot.events import event_end, event_players, event_standings, salon_secretaries
+    from relaybot.club.tournaments import (
+        event_end,
+        event_players,
+        event_standings,
+        salon_secretaries,
+    )
 
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import Any
 
+from relaybot.app.progress import progress_bar
 from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
@@ -19,7 +20,6 @@ from relaybot.cli.common import (
     rule_set_options,
 )
 from relaybot.config import Config
-from relaybot.progress import progress_bar
 from relaybot.store.models import Event
 
 
@@ -73,8 +73,8 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.events import EventInput, create_event
-    from relaybot.service import start_mails
+    from relaybot.app.service import start_mails
+    from relaybot.club.tournaments import EventInput, create_event
 
     store = open_store(cfg)
     now = now_of(args)
@@ -133,7 +133,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     """The event's standings and crosstable, then its games."""
     from sqlalchemy import select
 
-    from relaybot.events import event_text, find_event, salon_secretaries
+    from relaybot.club.tournaments import event_text, find_event, salon_secretaries
     from relaybot.mail.plurals import count
     from relaybot.store.models import Game, Member
 
@@ -162,8 +162,8 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_event_final(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.club.tournaments import final_entry_for, find_event
     from relaybot.core.events import LAST_FINAL_50, SOLE_FIRST
-    from relaybot.events import final_entry_for, find_event
 
     store = open_store(cfg)
     with store.session() as session:

@@ -12,7 +12,6 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
-from relaybot.admin import GameInput, create_game
 from relaybot.cli import club
 from relaybot.cli.common import (
     CliError,
@@ -25,6 +24,7 @@ from relaybot.cli.common import (
     print_json,
     rule_set_options,
 )
+from relaybot.club.admin import GameInput, create_game
 from relaybot.config import Config
 from relaybot.store.models import Event, EventPlayer, Game, Member
 
@@ -130,7 +130,7 @@ def _event_for(session: Session, cfg: Config, args: argparse.Namespace,
     ``--create-event``; else a CliError in one line."""
     from sqlalchemy import select
 
-    from relaybot.events import DEFAULT_TIEBREAKS, KIND_TIEBREAKS
+    from relaybot.club.tournaments import DEFAULT_TIEBREAKS, KIND_TIEBREAKS
     from relaybot.games import rules_for
 
     if args.event is None:
@@ -177,8 +177,8 @@ def _seat_players(session: Session, event: Event, game: Game) -> None:
 def handicap_note(session: Session, game: Game, options: dict[str, Any]) -> str:
     """What ``--handicap auto`` chose and why, in one line: the stones and komi, the two
     members' salon points and who takes Black."""
+    from relaybot.club.rating_book import current_ratings
     from relaybot.core.ratings import go_rank, handicap_between
-    from relaybot.rating_book import current_ratings
 
     black, white = session.get(Member, game.side0_id), session.get(Member, game.side1_id)
     assert black is not None and white is not None
@@ -223,8 +223,8 @@ def _sides(args: argparse.Namespace) -> tuple[str, str, bool]:
 def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
     """Start a game: its id on the first line, its address on the second (INTERFACE.md),
     then, for ``--handicap auto``, the terms chosen and why."""
-    from relaybot.admin import find_member
-    from relaybot.service import start_mails
+    from relaybot.app.service import start_mails
+    from relaybot.club.admin import find_member
 
     white, black, toss = _sides(args)
     store = open_store(cfg)
@@ -284,8 +284,8 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.gamefile import GameFile
-    from relaybot.wording import count
+    from relaybot.club.gamefile import GameFile
+    from relaybot.mail.wording import count
 
     store = open_store(cfg)
     with store.session() as session:
@@ -322,7 +322,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
     """J15: the game's record (PGN in the JCCA report form for chess), exactly as the
     report goes to the TD."""
-    from relaybot.views import GameFile, game_record
+    from relaybot.club.views import GameFile, game_record
 
     store = open_store(cfg)
     with store.session() as session:
@@ -335,7 +335,7 @@ def cmd_game_pgn(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_game_record(cfg: Config, args: argparse.Namespace) -> int:
     """The game's record file as programs read it (PGN with the standard headers for
     chess: TimeControl, Termination, EventDate, WhiteElo/BlackElo, Site from the config)."""
-    from relaybot.views import GameFile, event_start, game_record
+    from relaybot.club.views import GameFile, event_start, game_record
 
     store = open_store(cfg)
     with store.session() as session:

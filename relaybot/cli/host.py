@@ -24,8 +24,8 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_host(_cfg: Config | None, args: argparse.Namespace) -> int:
-    from relaybot.host import Host, load_host
-    from relaybot.logs import configure as configure_logging
+    from relaybot.app.host import Host, load_host
+    from relaybot.app.logs import configure as configure_logging
 
     try:
         entries = load_host(Path(args.file))

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from relaybot.admin import MemberInput, add_member, parse_rating
-from relaybot.admin import import_members as import_members_csv
+from relaybot.app.progress import progress_bar
 from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
@@ -19,9 +18,10 @@ from relaybot.cli.common import (
     open_store,
     print_json,
 )
+from relaybot.club.admin import MemberInput, add_member, parse_rating
+from relaybot.club.admin import import_members as import_members_csv
+from relaybot.club.rating_book import KINDS as RATING_KINDS
 from relaybot.config import Config
-from relaybot.progress import progress_bar
-from relaybot.rating_book import KINDS as RATING_KINDS
 from relaybot.store.models import Member
 
 
@@ -125,8 +125,8 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
 
 
 def _ratings_line(session: Session, member: Member) -> str:
+    from relaybot.club.rating_book import KINDS, display, ratings_of, titles_of
     from relaybot.core.ratings import titles_text
-    from relaybot.rating_book import KINDS, display, ratings_of, titles_of
 
     rows = ratings_of(session, member.id)
     shown = [f"{kind} {display(rows[kind], kind)}" for kind in KINDS if kind in rows]
@@ -152,7 +152,7 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
     """Every member, one a line: address, name, language, zone, digest, ratings."""
     from sqlalchemy import select
 
-    from relaybot.rating_book import KINDS, display, ratings_of
+    from relaybot.club.rating_book import KINDS, display, ratings_of
 
     store = open_store(cfg)
     with store.session() as session:
@@ -192,9 +192,8 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     """A member's settings, then one line per game the member plays (has a rating in or
     a game of): the rating and games, for chess the grade and titles, for go the salon
     points and rank."""
-    from relaybot.admin import find_member
-    from relaybot.core.ratings import titles_text
-    from relaybot.rating_book import (
+    from relaybot.club.admin import find_member
+    from relaybot.club.rating_book import (
         KINDS,
         display,
         grade_of,
@@ -202,7 +201,8 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
         ratings_of,
         titles_of,
     )
-    from relaybot.seasons import member_league_titles
+    from relaybot.club.season_book import member_league_titles
+    from relaybot.core.ratings import titles_text
 
     store = open_store(cfg)
     with store.session() as session:
@@ -252,7 +252,7 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.admin import (
+    from relaybot.club.admin import (
         add_address,
         change_email,
         find_member,
@@ -303,8 +303,8 @@ def cmd_member_estimate(cfg: Config, args: argparse.Namespace) -> int:
     if against.lstrip("-").isdigit():
         known = int(against)
     else:
-        from relaybot.admin import find_member
-        from relaybot.rating_book import rating_row
+        from relaybot.club.admin import find_member
+        from relaybot.club.rating_book import rating_row
 
         store = open_store(cfg)
         with store.session() as session:

@@ -6,9 +6,9 @@ import argparse
 import logging
 from pathlib import Path
 
+from relaybot.app.logs import configure as configure_logging
 from relaybot.cli.common import CliError, Subparsers, Unreachable, open_store, parse_now
 from relaybot.config import Config, redact_url
-from relaybot.logs import configure as configure_logging
 
 log = logging.getLogger("relaybot")
 
@@ -26,8 +26,8 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.app.runner import Service, run_once
     from relaybot.mail.imap import ImapError
-    from relaybot.runner import Service, run_once
     from relaybot.store.locks import InstanceLock, LockHeld
 
     now = parse_now(args.now)

@@ -72,8 +72,8 @@ def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
 
 
 def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.seasons import SeasonInput, create_season
-    from relaybot.service import start_mails
+    from relaybot.app.service import start_mails
+    from relaybot.club.season_book import SeasonInput, create_season
 
     now = parse_now(args.now) or datetime.now(UTC)
     classes = [(letter.upper(), [p.strip() for p in players.split(",") if p.strip()])
@@ -94,7 +94,7 @@ def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.seasons import find_season, season_json
+    from relaybot.club.season_book import find_season, season_json
 
     store = open_store(cfg)
     with store.session() as session:
@@ -120,8 +120,8 @@ def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.seasons import create_season, find_season, next_input, plan_next
-    from relaybot.service import start_mails
+    from relaybot.app.service import start_mails
+    from relaybot.club.season_book import create_season, find_season, next_input, plan_next
 
     now = parse_now(args.now) or datetime.now(UTC)
     joins = _pairs(args.join, "--join")

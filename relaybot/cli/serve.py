@@ -22,7 +22,7 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.demo import run_demo
+    from relaybot.app.demo import run_demo
 
     return run_demo(game=getattr(args, "game", "chess"))
 

@@ -66,7 +66,7 @@ def cmd_announce(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_td(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.outbox import send_pending
+    from relaybot.app.outbox import send_pending
     from relaybot.pipeline.td import NAMES_TEXT, Context, find_commands
 
     store = open_store(cfg)

@@ -14,7 +14,7 @@ reading):
   ドロー in chess, 引き分け in shogi, 持碁 in go). Without it: :data:`DEFAULT_SCORE_WORDS`.
 
 Pure: the plural a number takes (``1 win``, ``2 wins``) is chosen by the shell
-(``relaybot.wording``, CLDR rules through Babel) from the forms given here.
+(``relaybot.mail.wording``, CLDR rules through Babel) from the forms given here.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ has a few dozen colours). A picture takes about a millisecond.
 The Japanese glyphs of shogi's pieces need a CJK font; :func:`cjk_font_path` looks for
 one once per process (Debian's fonts-ipafont-gothic, else any font fontconfig says
 covers Japanese) and says None when there is none, and shogi's pictures then fall back
-to the SVG (see ``relaybot.views.board_picture``).
+to the SVG (see ``relaybot.club.views.board_picture``).
 """
 
 from __future__ import annotations

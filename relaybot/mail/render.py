@@ -84,7 +84,7 @@ def render_html(lang: str, name: str, /, **context: Any) -> str:
 
 def termination_name(termination: str, lang: str) -> str:
     """How a game ended in ``lang`` in the words every game shares (``resignation`` is 投了
-    in Japanese); a game's own endings are its plug-in's (``relaybot.wording``)."""
+    in Japanese); a game's own endings are its plug-in's (``relaybot.mail.wording``)."""
     return common_termination(termination, lang)
 
 

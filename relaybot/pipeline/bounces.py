@@ -11,7 +11,7 @@ of them is ever answered (G7).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.mail.compose import verp_address
 from relaybot.mail.inbound import InboundMail
-from relaybot.outbox import note_bounce
+from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.store.models import Outbox
 
 _BY_ENVELOPE = select(Outbox).where(Outbox.envelope_from == bindparam("envelope")).limit(1)
@@ -54,3 +54,33 @@ def delivery_report(session: Session, cfg: Config, mail: InboundMail, token: str
         row.last_error = f"DSN: {named}"[:2000]
         note_bounce(session, cfg, row, now)
     return "bounce"
+
+
+BOUNCE_WINDOW = timedelta(days=30)  # G6: permanent bounces per member counted over this
+BOUNCE_ESCALATE = 3  # ... and every this many the TD is told (never a forfeit)
+
+
+def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> int:
+    """Count a permanent bounce against the row's member (G6); escalate to the TD.
+
+    Call after setting ``row.status = "bounced"`` (SMTP 5xx here; a VERP delivery
+    report in service._bounce). Every ``BOUNCE_ESCALATE`` bounces within
+    ``BOUNCE_WINDOW`` the TD gets one notice; a game is never forfeited for it.
+    Returns the member's count (0 for mail to no member).
+    """
+    if row.member_id is None:
+        return 0
+    session.flush()
+    count = len(session.scalars(select(Outbox.id).where(
+        Outbox.member_id == row.member_id, Outbox.status == "bounced",
+        Outbox.created_at >= now - BOUNCE_WINDOW)).all())
+    if count < BOUNCE_ESCALATE or count % BOUNCE_ESCALATE:
+        return count
+    emit(session, cfg, Mail(
+        kind="td_bounces", template="delivery", audience="td", to=to_td(cfg),
+        lang=cfg.bot.language, dedupe_key=f"bounces:{row.member_id}:{count // BOUNCE_ESCALATE}",
+        context={"why": "bounced", "recipient": row.recipient, "kind": row.kind,
+                 "game_id": row.game_id, "message_id": row.message_id,
+                 "detail": row.last_error, "bounces": count,
+                 "window": BOUNCE_WINDOW.days}), now)
+    return count

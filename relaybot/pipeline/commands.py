@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core.bounds import MAX_SECTIONS
 from relaybot.core.reading import Reading
-from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.queue import insert_deferred
 from relaybot.pipeline import replies
@@ -34,6 +33,7 @@ from relaybot.pipeline.lifecycle import load_game, refresh_due
 from relaybot.pipeline.play import Played, Received, long_think, play
 from relaybot.pipeline.reading import read
 from relaybot.pipeline.requests import active_games, ask_td, request_leave
+from relaybot.store.faults import crash_point
 from relaybot.store.models import Game, Member
 
 log = logging.getLogger(__name__)

@@ -18,10 +18,10 @@ from typing import Any, Literal
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from relaybot.club.gamefile import event_td
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
-from relaybot.gamefile import event_td
 from relaybot.mail.html import alternative
 from relaybot.mail.kinds import is_kind
 from relaybot.mail.queue import Recipient, queue_mail

@@ -12,23 +12,10 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.books import books_for, compute, game_ledger, ledgers, td_side
-from relaybot.config import Config
-from relaybot.core.clocks import Overrun
-from relaybot.core.game import Outcome, Termination
-from relaybot.core.text import display_name
-from relaybot.deadlines import schedule
-from relaybot.events import (
-    award_champion,
-    event_players,
-    event_text,
-    salon_secretaries,
-    score_line,
-)
-from relaybot.gamefile import GameFile
-from relaybot.mail.inbound import InboundMail
-from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
-from relaybot.rating_book import (
+from relaybot.club.daybooks import books_for, compute, game_ledger, ledgers, td_side
+from relaybot.club.deadlines import schedule
+from relaybot.club.gamefile import GameFile
+from relaybot.club.rating_book import (
     UNRATED_TERMINATIONS,
     display,
     go_points_notice,
@@ -36,9 +23,22 @@ from relaybot.rating_book import (
     rating_row,
     rerate_game,
 )
+from relaybot.club.tournaments import (
+    award_champion,
+    event_players,
+    event_text,
+    salon_secretaries,
+    score_line,
+)
+from relaybot.club.views import event_start, game_context, game_record, record_file
+from relaybot.config import Config
+from relaybot.core.clocks import Overrun
+from relaybot.core.game import Outcome, Termination
+from relaybot.core.text import display_name
+from relaybot.mail.inbound import InboundMail
+from relaybot.mail.wording import ending_text, result_text
+from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
 from relaybot.store.models import Event, Game, GameEvent
-from relaybot.views import event_start, game_context, game_record, record_file
-from relaybot.wording import ending_text, result_text
 
 
 def load_game(session: Session, game: Game, now: datetime) -> GameFile:

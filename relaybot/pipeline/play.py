@@ -14,7 +14,8 @@ from datetime import UTC, date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.books import compute
+from relaybot.club.daybooks import compute
+from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun, adjudication_day, local_day
 from relaybot.core.conditionals import Conditional
@@ -23,7 +24,6 @@ from relaybot.core.intent import Intent
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.core.seasons import near_deadline
 from relaybot.core.text import display_name
-from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.queue import discard_deferred
 from relaybot.pipeline import replies

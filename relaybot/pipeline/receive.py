@@ -17,7 +17,6 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
-from relaybot.faults import crash_point
 from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.work import caused_by, unproven
 from relaybot.pipeline import commands, holds
@@ -33,6 +32,7 @@ from relaybot.pipeline.play import Received
 from relaybot.pipeline.reading import read
 from relaybot.pipeline.td import td_mail
 from relaybot.store.db import Store
+from relaybot.store.faults import crash_point
 from relaybot.store.models import Hold, Inbound, Member
 
 log = logging.getLogger(__name__)

@@ -12,17 +12,17 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.gamefile import GameFile
+from relaybot.club.views import game_context
 from relaybot.config import Config
 from relaybot.core.bounds import MAX_CONDITIONALS, MAX_SECTIONS
 from relaybot.core.conditionals import Conditional, format_conditional
 from relaybot.core.game import moves_in, replay_from
 from relaybot.core.referee import Verdict
-from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, to_member
 from relaybot.pipeline.lifecycle import player_mail, thread_of
 from relaybot.store.models import Game, Member
-from relaybot.views import game_context
 
 
 def ply_text(gf: GameFile, reader: Member, index: int) -> str:

@@ -7,10 +7,10 @@ from datetime import date, datetime
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.leave import check_leave, end_leave_on_move
-from relaybot.gamefile import GameFile
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.store.models import Game, Leave, Member, Question

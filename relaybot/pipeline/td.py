@@ -18,6 +18,8 @@ from typing import ClassVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.rating_book import RatingInput, go_rank_of, rerate_game, set_rating
+from relaybot.club.season_book import mark_player, season_classes, season_games
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.game import GameRules, Outcome, Termination
@@ -36,11 +38,10 @@ from relaybot.core.said import Said
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
 from relaybot.mail.render import termination_name
+from relaybot.mail.wording import count, ending_text, outcome_text, result_text
 from relaybot.pipeline.effects import Mail, emit, link_games, td_of, to_member, to_td
 from relaybot.pipeline.lifecycle import correct_result, end_game, load_game, refresh_due
 from relaybot.pipeline.requests import announce_leave
-from relaybot.rating_book import RatingInput, go_rank_of, rerate_game, set_rating
-from relaybot.seasons import mark_player, season_classes, season_games
 from relaybot.store.models import (
     Event,
     Game,
@@ -51,7 +52,6 @@ from relaybot.store.models import (
     Season,
     Tutorial,
 )
-from relaybot.wording import count, ending_text, outcome_text, result_text
 
 
 def _result_ja(game: Game) -> str:

@@ -8,7 +8,7 @@ insert does nothing and the second instance skips the mail; if it rolls back (a 
 a lost connection), the second instance gets the claim and handles the mail itself.
 
 The outbox needs no table of its own: rows are claimed with ``SELECT ... FOR UPDATE
-SKIP LOCKED`` (relaybot/outbox.py), and a claim ends with its transaction.
+SKIP LOCKED`` (relaybot/app/outbox.py), and a claim ends with its transaction.
 """
 
 from __future__ import annotations

@@ -28,15 +28,15 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from relaybot.app.logs import configure as configure_logging
+from relaybot.app.logs import event
+from relaybot.club.views import UNSUBSCRIBE_SCOPE
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.text import display_name
-from relaybot.logs import configure as configure_logging
-from relaybot.logs import event
 from relaybot.mail.render import LANGS, render_html
 from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member
-from relaybot.views import UNSUBSCRIBE_SCOPE
 from relaybot.web import data
 from relaybot.web.calendar import feed
 from relaybot.web.season import find_season_named, season_page
@@ -162,7 +162,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
 
     async def ladder(request: Request) -> Response:
         """Issue 30: a game's ladder (梯子段), top first: names only, no address."""
-        from relaybot.club import ladder_order
+        from relaybot.club.ledger import ladder_order
 
         kind = request.path_params["kind"]
         with store.session() as session:
@@ -247,7 +247,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
 
 
 class RequestLog:
-    """One log line per request in relaybot's own form (``relaybot.logs``: text or
+    """One log line per request in relaybot's own form (``relaybot.app.logs``: text or
     JSON, ``[log] format``): method, path (an unsubscribe link's token left out),
     status and milliseconds, under the logger ``relaybot.web``."""
 

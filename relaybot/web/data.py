@@ -14,22 +14,22 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from relaybot.books import clock_context
+from relaybot.club.daybooks import clock_context
+from relaybot.club.gamefile import GameFile
+from relaybot.club.rating_book import go_rank_of, grade_of, titles_of
+from relaybot.club.results import result_form
+from relaybot.club.tournaments import event_standings, salon_secretaries
+from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_file
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
 from relaybot.core.game import moves_in, replay_from, start_of
 from relaybot.core.ratings import rank_name
 from relaybot.core.text import display_name
-from relaybot.events import event_standings, salon_secretaries
-from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
+from relaybot.mail.wording import ending_text, result_text
 from relaybot.pipeline.lifecycle import load_game
-from relaybot.rating_book import go_rank_of, grade_of, titles_of
-from relaybot.results import result_form
 from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating, RatingChange
-from relaybot.views import POSITION_NAMES, event_start, local_date, record_file
-from relaybot.wording import ending_text, result_text
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
 TIEBREAK_NAMES = {

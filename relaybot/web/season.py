@@ -12,13 +12,13 @@ from urllib.parse import quote
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.core.text import display_name
-from relaybot.seasons import (
+from relaybot.club.season_book import (
     RESTING,
     class_results,
     season_outcomes,
     season_titles,
 )
+from relaybot.core.text import display_name
 from relaybot.store.models import Member, Season, SeasonPlayer
 from relaybot.web.data import event_page
 

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.runner import CycleReport, run_once
+from relaybot.app.service import start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.core import tokens
-from relaybot.runner import CycleReport, run_once
-from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Member
 from tests.servers.dovecot import Account

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from relaybot.outbox import send_pending
+from relaybot.app.outbox import send_pending
 from relaybot.store.claims import claim_uids, release_uid
 from relaybot.store.db import Store
 from relaybot.store.models import Outbox

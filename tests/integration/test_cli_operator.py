@@ -193,9 +193,9 @@ def test_long_work_reports_its_progress(tmp_path: Path) -> None:
     """What the progress bars are fed: import per row, digests per batch of members."""
     from datetime import UTC, datetime
 
-    from relaybot.admin import import_members
+    from relaybot.app.digest import send_digests
+    from relaybot.club.admin import import_members
     from relaybot.config import load_config
-    from relaybot.digest import send_digests
     from relaybot.store.db import Store, migrate
     from relaybot.store.models import Announcement
 

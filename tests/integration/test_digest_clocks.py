@@ -11,8 +11,8 @@ from email.message import EmailMessage
 
 from sqlalchemy import select
 
-from relaybot.books import books_for
-from relaybot.digest import send_digests
+from relaybot.app.digest import send_digests
+from relaybot.club.daybooks import books_for
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Game, Outbox
 from tests.integration.relay_harness import Club

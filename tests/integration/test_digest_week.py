@@ -14,10 +14,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.digest import digest_week, send_digests, sent_week
+from relaybot.app.service import Arrival, process_mail
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import Config, DigestConfig
-from relaybot.digest import digest_week, send_digests, sent_week
-from relaybot.service import Arrival, process_mail
 from relaybot.store.db import Store
 from relaybot.store.models import Announcement, Member, Outbox
 from tests.sample_club import config

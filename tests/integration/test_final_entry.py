@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from relaybot.admin import MemberInput, add_member
-from relaybot.events import EventInput, create_event
+from relaybot.club.admin import MemberInput, add_member
+from relaybot.club.tournaments import EventInput, create_event
 from relaybot.store.db import Store
 from relaybot.store.models import Game, Member
 from tests.integration.test_cli import relaybot

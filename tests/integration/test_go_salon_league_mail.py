@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from relaybot.events import EventInput, create_event
+from relaybot.club.tournaments import EventInput, create_event
 from relaybot.games.go import RULES
 from relaybot.pipeline.lifecycle import start_mails
 from relaybot.store.models import Game, Member

@@ -13,24 +13,24 @@ from email.message import EmailMessage
 import pytest
 from sqlalchemy import select
 
-from relaybot.admin import AdminError, GameInput, create_game
+from relaybot.app.digest import send_digests
+from relaybot.app.runner import run_scheduled
 from relaybot.cli.documents import event_document
-from relaybot.config import Config
-from relaybot.core.game import Outcome
-from relaybot.digest import send_digests
-from relaybot.events import (
+from relaybot.club.admin import AdminError, GameInput, create_game
+from relaybot.club.rating_book import RatingInput, rating_row, ratings_json, set_rating
+from relaybot.club.tournaments import (
     EventInput,
     create_event,
     event_standings,
     find_event,
     salon_secretaries,
 )
+from relaybot.config import Config
+from relaybot.core.game import Outcome
 from relaybot.games import rules_for
 from relaybot.pipeline.effects import emit_all
 from relaybot.pipeline.lifecycle import game_over, load_game, start_mails
 from relaybot.pipeline.td import run_commands
-from relaybot.rating_book import RatingInput, rating_row, ratings_json, set_rating
-from relaybot.runner import run_scheduled
 from relaybot.store.db import Store
 from relaybot.store.models import Game, Member, Outbox
 from tests.integration.test_member_ratings import T0, finish, member
@@ -365,9 +365,9 @@ def test_section2_either_player_makes_the_game_free_by_mail(store: Store, db_url
     """R4, seed 004 section 2: 「対局者の意志による記録外対局(白、黒片方のみでもよい)」 White,
     not to move, writes 記録外 alone on a line: the game becomes a free game (points and win
     rate untouched), both players are told, and play goes on."""
+    from relaybot.app.service import Arrival, process_mail
     from relaybot.mail.queue import Recipient
     from relaybot.pipeline.effects import reply_address
-    from relaybot.service import Arrival, process_mail
 
     cfg = cfg_for(db_url)
     with store.session() as s:

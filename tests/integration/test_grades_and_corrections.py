@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game, update_member
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game, update_member
+from relaybot.club.rating_book import grade_of, rate_game, rating_row
+from relaybot.club.tournaments import EventInput, create_event, event_standings, find_event
 from relaybot.config import Config
 from relaybot.core.ratings import introduction_bonus
-from relaybot.events import EventInput, create_event, event_standings, find_event
 from relaybot.pipeline.td import COMMANDS, Context
-from relaybot.rating_book import grade_of, rate_game, rating_row
 from relaybot.store.db import Store
 from relaybot.store.models import Game, Member, Outbox, RatingChange
 from tests.integration.relay_harness import TD, Club, Player, body_of
@@ -207,7 +207,7 @@ def test_t5_d1_a_corrected_result_moves_the_standings_and_is_in_the_digest(
     """T5 and D1: the event's standings read the corrected result, and this week's digest
     names the correction and the reader's re-rating, in English and Japanese; both
     players are told by mail (J15)."""
-    from relaybot.digest import send_digests
+    from relaybot.app.digest import send_digests
 
     cfg = cfg_for(db_url)
     with store.session() as s:
@@ -347,8 +347,8 @@ def test_t1_r3_the_winner_of_a_final_is_japan_champion_and_a_correction_moves_it
 
 
 def _titles(s: object, m: Member) -> str:
+    from relaybot.club.rating_book import titles_of
     from relaybot.core.ratings import titles_text
-    from relaybot.rating_book import titles_of
 
     return titles_text(titles_of(s, m.id))  # type: ignore[arg-type]
 
@@ -378,7 +378,7 @@ def test_t5_standings_and_corrections_read_each_games_own_results(
     results with its own parse_result (the toy game writes ``X+``, ``O+``, ``draw``, as
     shogi writes ``sente`` and go ``B+3.5``), and a TD's ``result`` in those words moves
     them; the J15 score line counts them too."""
-    from relaybot.events import score_line
+    from relaybot.club.tournaments import score_line
     from relaybot.games.registry import register, unregister
     from tests.toygame import RULES, as_game_rules
 
@@ -416,7 +416,7 @@ def test_r2_d1_the_digest_shows_a_provisional_rating_in_parentheses(
         store: Store, db_url: str) -> None:
     """R2, seed 000: 「それまでの仮レーティング（R_a、R_b）は、すべて（1320）というように、カッコ
     をつけて表示されます」: the digest's rating changes too (D1); an official one is bare."""
-    from relaybot.digest import send_digests
+    from relaybot.app.digest import send_digests
 
     cfg = cfg_for(db_url)
     with store.session() as s:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.host import load_host
+from relaybot.app.service import start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import ConfigError, load_config
-from relaybot.host import load_host
-from relaybot.service import start_mails
 from relaybot.store.db import Store, migrate
 from tests.reliability.harness import wait_until
 from tests.servers.dovecot import Account, Dovecot

@@ -10,8 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from relaybot.admin import AdminError, MemberInput, add_member
-from relaybot.events import EventInput, create_event, event_standings, event_text, find_event
+from relaybot.club.admin import AdminError, MemberInput, add_member
+from relaybot.club.tournaments import (
+    EventInput,
+    create_event,
+    event_standings,
+    event_text,
+    find_event,
+)
 from relaybot.games import rules_for
 from relaybot.store.db import Store
 from relaybot.store.models import Game, Member

@@ -41,7 +41,7 @@ def test_one_json_line_per_mail_in_and_out() -> None:
     assert all(r["status"] == "sent" and r["game"] == game and "@" in r["to"]
                for r in outbound)
     # nothing else at info: no scheduler or migration chatter
-    assert {r["logger"] for r in records} == {"relaybot.poller", "relaybot.outbox"}
+    assert {r["logger"] for r in records} == {"relaybot.app.poller", "relaybot.app.outbox"}
 
 
 def test_the_readme_carries_a_sample_of_these_lines() -> None:
@@ -49,7 +49,7 @@ def test_the_readme_carries_a_sample_of_these_lines() -> None:
     script = _script()
     start, end = readme.index(script.BEGIN), readme.index(script.END)
     sample = readme[start:end]
-    assert " INFO relaybot.poller inbound uid=1 outcome=move game=" in sample
+    assert " INFO relaybot.app.poller inbound uid=1 outcome=move game=" in sample
     assert "sender=hayakawa@example.jp ms=" in sample
-    assert " INFO relaybot.outbox outbound id=" in sample and "status=sent kind=move" in sample
+    assert " INFO relaybot.app.outbox outbound id=" in sample and "status=sent kind=move" in sample
     assert '"event": "inbound"' in sample

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.admin import (
+from relaybot.club.admin import (
     AdminError,
     GameInput,
     MemberInput,
@@ -22,9 +22,7 @@ from relaybot.admin import (
     import_members,
     update_member,
 )
-from relaybot.config import Config
-from relaybot.games import rules_for
-from relaybot.rating_book import (
+from relaybot.club.rating_book import (
     display,
     grade_of,
     rate_game,
@@ -33,6 +31,8 @@ from relaybot.rating_book import (
     ratings_of,
     titles_of,
 )
+from relaybot.config import Config
+from relaybot.games import rules_for
 from relaybot.store.db import Store
 from relaybot.store.models import Game, Member, Outbox, RatingChange
 from tests.integration.test_cli import one_line_error, relaybot
@@ -57,7 +57,7 @@ def other_game(s: object, cfg: Config, white: str, black: str, kind: str,
                monkeypatch: pytest.MonkeyPatch) -> Game:
     """A game of a kind whose rules are not in relaybot.games yet: created through
     create_game (so its start ratings are read as for any game) on chess's board."""
-    monkeypatch.setattr("relaybot.admin.rules_for", lambda _kind: rules_for("chess"))
+    monkeypatch.setattr("relaybot.club.admin.rules_for", lambda _kind: rules_for("chess"))
     game = create_game(s, cfg, GameInput(white, black, kind=kind), T0)  # type: ignore[arg-type]
     monkeypatch.undo()
     return game
@@ -270,7 +270,7 @@ def test_import_rating_mistakes_name_the_line(store: Store, db_url: str, tmp_pat
 def test_d1_digest_shows_each_kinds_rating_change(
         store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """D1: the weekly digest lists the week's rating changes per game kind."""
-    from relaybot.digest import send_digests
+    from relaybot.app.digest import send_digests
 
     cfg = cfg_for(db_url)
     with store.session() as s:

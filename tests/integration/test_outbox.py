@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from relaybot.app.outbox import send_pending
 from relaybot.mail.inbound import verp_id
-from relaybot.outbox import send_pending
 from relaybot.store.models import Outbox
 from tests.integration.relay_harness import RELAY, TD, Club
 
@@ -19,8 +19,8 @@ def queued_game(club: Club) -> None:
     """Two members and a game: two start mails queued (not yet sent)."""
     club.member("Sato, Hanako", "sato@example.jp")
     club.member("Brown, Tom", "brown@example.org")
-    from relaybot.admin import GameInput, create_game
-    from relaybot.service import start_mails
+    from relaybot.app.service import start_mails
+    from relaybot.club.admin import GameInput, create_game
 
     with club.store.session() as s:
         game = create_game(s, club.cfg, GameInput("sato@example.jp", "brown@example.org"),
@@ -99,8 +99,8 @@ def test_envelope_sender_is_verp(club: Club) -> None:
 def test_g6_verp_delivery_reports_are_counted_and_escalate_to_the_td(club: Club) -> None:
     queued_game(club)
     send_pending(club.store, club.cfg, club.clock)
-    from relaybot.admin import GameInput, create_game
-    from relaybot.service import start_mails
+    from relaybot.app.service import start_mails
+    from relaybot.club.admin import GameInput, create_game
 
     with club.store.session() as s:  # two more games: more mail to Brown
         for _ in range(2):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import relaybot.poller as poller
-from relaybot.service import Arrival
+import relaybot.app.poller as poller
+from relaybot.app.service import Arrival
 from tests.integration.relay_harness import TD, Club
 
 pytestmark = pytest.mark.integration

@@ -8,10 +8,10 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from relaybot.books import books_for
+from relaybot.app.sweep import sweep
+from relaybot.club.daybooks import books_for
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Game, Outbox
-from relaybot.sweep import sweep
 from tests.integration.relay_harness import TD, Club, Player
 
 

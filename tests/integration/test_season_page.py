@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from relaybot.digest import send_digests
-from relaybot.season_end import end_seasons
-from relaybot.seasons import find_season, season_games
+from relaybot.app.digest import send_digests
+from relaybot.app.season_end import end_seasons
+from relaybot.club.season_book import find_season, season_games
 from relaybot.store.db import Store
 from relaybot.store.models import Member, Outbox
 from relaybot.web import create_app

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.admin import AdminError, MemberInput, add_member
-from relaybot.pipeline.td import Context, find_commands
-from relaybot.rating_book import grade_of
-from relaybot.season_end import end_seasons
-from relaybot.seasons import (
+from relaybot.app.season_end import end_seasons
+from relaybot.club.admin import AdminError, MemberInput, add_member
+from relaybot.club.rating_book import grade_of
+from relaybot.club.season_book import (
     SeasonInput,
     create_season,
     find_season,
@@ -25,6 +24,7 @@ from relaybot.seasons import (
     season_games,
     season_json,
 )
+from relaybot.pipeline.td import Context, find_commands
 from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member, Move
 from tests.integration.test_cli import one_line_error, relaybot
@@ -222,8 +222,8 @@ def test_t3_season_commands_from_the_command_line(tmp_path: Path) -> None:
 def test_t3_rule10_a_question_stops_no_clock_in_a_league(store: Store, db_url: str) -> None:
     """Rule 10 「対局不能な状態であっても、一時的な中断は認められず、持ち日数を消費する」: a
     question to the TD in a league game makes no pause (J13 pauses elsewhere)."""
-    from relaybot.books import game_ledger
-    from relaybot.gamefile import GameFile
+    from relaybot.club.daybooks import game_ledger
+    from relaybot.club.gamefile import GameFile
     from relaybot.store.models import Question
 
     _season(store, db_url)
@@ -246,7 +246,7 @@ def test_t3_rule19_rule20_month_end_progress_and_the_final_standings(
     「各クラスで、参加者の中から、クラス幹事を決める」: at each month's end the secretary of S
     (s8) gets S's progress and the TD every class's, once; at the season's end every player
     gets their class's final standings and their place next season."""
-    from relaybot.season_reports import progress_reports
+    from relaybot.app.season_reports import progress_reports
     from relaybot.store.models import Outbox
 
     classes = {c: _members(store, db_url, c.lower(), 8) for c in ("S", "A", "B")}
@@ -308,8 +308,8 @@ def test_t3_rule16_a_mating_line_sent_before_the_end_wins_when_it_was_sent(
     with store.session() as s:
         # the record of this made-up position cannot be written: the outcome is read
         # as the season's end decides it
+        from relaybot.app.season_end import final_outcome
         from relaybot.pipeline.lifecycle import load_game
-        from relaybot.season_end import final_outcome
 
         got = {}
         for who, day in (("s1", 25), ("s3", 1)):

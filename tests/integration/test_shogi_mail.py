@@ -275,7 +275,7 @@ def test_a_shogi_event_starts_its_games_under_the_league_rules(club: Club) -> No
 def test_reminder_and_digest_for_a_shogi_game(club: Club) -> None:
     """J11 reminder and D1 digest of a shogi game, each in its reader's language, with
     the BOD board from the reader's side."""
-    from relaybot.digest import send_digests
+    from relaybot.app.digest import send_digests
 
     sente = club.member("早川, 聡", "hayakawa@example.jp", lang="ja")
     gote = club.member("Horie, Takahiro", "horie@example.org", lang="en")

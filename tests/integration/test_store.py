@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from relaybot.admin import AdminError, GameInput, MemberInput, add_member, create_game
+from relaybot.app.service import Arrival, process_mail, start_mails
+from relaybot.club.admin import AdminError, GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
-from relaybot.service import Arrival, process_mail, start_mails
 from relaybot.store.db import Store, is_migrated, migrate
 from relaybot.store.models import Game, Inbound, Move, Outbox
 
@@ -118,9 +118,9 @@ def test_a_games_ledger_reads_back_in_one_query_on_both_databases(store: Store,
     """J5/J12/J13: the penalties and pauses the clocks are computed from, as stored."""
     from datetime import date
 
-    from relaybot.books import game_ledger
+    from relaybot.club.daybooks import game_ledger
+    from relaybot.club.gamefile import GameFile
     from relaybot.core.clocks import Pause
-    from relaybot.gamefile import GameFile
     from relaybot.store.models import GameEvent, Leave, Member, Question
 
     cfg = cfg_for(db_url)

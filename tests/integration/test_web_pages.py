@@ -21,8 +21,8 @@ from icalendar import Calendar
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
+from relaybot.club.views import unsubscribe_path
 from relaybot.store.models import EventPlayer, Game, Member
-from relaybot.views import unsubscribe_path
 from relaybot.web import create_app
 from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
 
@@ -289,7 +289,7 @@ def test_relaybot_web_command_serves_the_pages(club: SampleClub, tmp_path: Path)
 
 def test_request_log_lines_leave_out_the_unsubscribe_token(
         club: SampleClub, web: TestClient, caplog: pytest.LogCaptureFixture) -> None:
-    from relaybot.logs import FIELDS
+    from relaybot.app.logs import FIELDS
 
     path = unsubscribe_path(club.cfg, club.members[EMAILS[1]])
     with caplog.at_level("INFO", logger="relaybot.web"):

@@ -4,7 +4,7 @@
 charsets, transfer encodings, MIME trees, sizes) and move text (records, castling
 both ways, promotions, figurines, quotes, illegal moves), often aimed at a real
 game and sometimes carrying the right next move, so that legal moves do happen.
-``FuzzClub.check(raw)`` runs ``relaybot.service.process_mail`` on a SQLite store
+``FuzzClub.check(raw)`` runs ``relaybot.app.service.process_mail`` on a SQLite store
 and returns every broken promise: an uncaught exception, a game state change that
 was not a legal move by the player to move (or a result by a player), more than
 one error reply, or any reply to someone who is not a member.
@@ -22,10 +22,10 @@ from pathlib import Path
 import chess
 from sqlalchemy import func, select
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.service import Arrival, process_mail, start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.mail.inbound import parse_mail
-from relaybot.service import Arrival, process_mail, start_mails
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game, Member, Outbox
 

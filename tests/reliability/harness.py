@@ -2,7 +2,7 @@
 
 The bot runs as a real subprocess (``relaybot run --once --now ...``) against the
 test Dovecot and the SMTP sink, with ``RELAYBOT_FAULT_AT`` naming a crash point
-(relaybot/faults.py). After the crash it is restarted, and the end state is
+(relaybot/store/faults.py). After the crash it is restarted, and the end state is
 checked across the three places a mail can be: the database, the IMAP folders
 and the mail the sink captured.
 
@@ -28,8 +28,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from relaybot.faults import FAULT_EXIT
 from relaybot.mail.inbound import verp_id
+from relaybot.store.faults import FAULT_EXIT
 from relaybot.store.models import Game, Inbound, Move, Outbox
 from tests.integration.relay_harness import RELAY, Club
 from tests.servers.smtp_sink import Captured

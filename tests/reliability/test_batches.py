@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from relaybot.poller import _note_uidvalidity, _process_batch
-from relaybot.service import Arrival
+from relaybot.app.poller import _note_uidvalidity, _process_batch
+from relaybot.app.service import Arrival
 from relaybot.store.db import Store
 from relaybot.store.models import Game, GameEvent, Inbound, InboundFailure, Outbox
 from tests.reliability.fuzzkit import FuzzClub, random_mail

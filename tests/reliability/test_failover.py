@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.admin import GameInput, create_game
-from relaybot.outbox import MARK_BATCH
-from relaybot.service import start_mails
+from relaybot.app.outbox import MARK_BATCH
+from relaybot.app.service import start_mails
+from relaybot.club.admin import GameInput, create_game
 from relaybot.store.locks import LEADER
 from relaybot.store.models import Game, Lock, Outbox
 from tests.integration.relay_harness import Club, Player

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from relaybot.app.runner import imap_settings, run_once
 from relaybot.mail.imap import Mailbox
-from relaybot.runner import imap_settings, run_once
 from relaybot.store.models import Game, ImapState, Inbound, Member, Outbox
 from tests.integration.relay_harness import TD, Club
 from tests.reliability.harness import (
@@ -196,8 +196,8 @@ def test_t05_another_client_between_search_and_fetch(club: Club) -> None:
 
 
 def test_t02_permanent_bounces_counted_per_member_escalate_to_the_td(club: Club) -> None:
+    from relaybot.app.outbox import send_pending
     from relaybot.mail.queue import Recipient, queue_mail
-    from relaybot.outbox import send_pending
 
     _white, black, gid = two_players(club)
     with club.store.session() as s:

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.mail.inbound import verp_id
-from relaybot.outbox import BOUNCE_ESCALATE
+from relaybot.pipeline.bounces import BOUNCE_ESCALATE
 from relaybot.store.models import Game, Outbox
 from tests.integration.relay_harness import RELAY, TD, Club, Player
 from tests.servers.smtp_sink import Captured

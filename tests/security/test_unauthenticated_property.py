@@ -24,12 +24,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.service import Arrival, process_mail, start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.core import intent as keywords
 from relaybot.core.tokens import UNSUBSCRIBE_SCOPE, issue
 from relaybot.pipeline.td import COMMANDS
-from relaybot.service import Arrival, process_mail, start_mails
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game, Hold, Leave, Member, Question
 

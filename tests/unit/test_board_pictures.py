@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from PIL import Image
 
-from relaybot import views
+from relaybot.club import views
 from relaybot.games import drawing, rules_for
 from relaybot.games.base import GameRules
 from relaybot.games.chess import RULES as CHESS

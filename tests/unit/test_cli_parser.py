@@ -8,8 +8,8 @@ from importlib.metadata import version
 
 import pytest
 
+from relaybot.app.progress import progress_bar
 from relaybot.cli import build_parser
-from relaybot.progress import progress_bar
 
 
 def _parsers(parser: argparse.ArgumentParser, path: str = "relaybot"

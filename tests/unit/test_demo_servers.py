@@ -1,4 +1,4 @@
-"""Tests for relaybot.demo_servers: in-process IMAP (pymap) + SMTP (aiosmtpd) on loopback."""
+"""Tests for relaybot.app.demo_servers: in-process IMAP (pymap) + SMTP (aiosmtpd) on loopback."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from imapclient import IMAPClient
 from imapclient.exceptions import LoginError
 
-from relaybot.demo_servers import Delivered, DemoMailServers
+from relaybot.app.demo_servers import Delivered, DemoMailServers
 
 
 def _mail(

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from relaybot.logs import configure, event
+from relaybot.app.logs import configure, event
 
 
 @pytest.fixture
@@ -30,11 +30,11 @@ def restore_logging() -> Iterator[None]:
 def test_text_line_is_key_value_on_one_line(restore_logging: None) -> None:
     out = io.StringIO()
     configure("info", "text", out)
-    event(logging.getLogger("relaybot.poller"), "inbound", uid=7, outcome="move",
+    event(logging.getLogger("relaybot.app.poller"), "inbound", uid=7, outcome="move",
           game="k7m2qx", sender="a@example.org", ms=12.34, note="two words")
     line = out.getvalue()
     assert line.count("\n") == 1
-    assert " INFO relaybot.poller inbound uid=7 outcome=move game=k7m2qx " in line
+    assert " INFO relaybot.app.poller inbound uid=7 outcome=move game=k7m2qx " in line
     assert "sender=a@example.org ms=12.3 note=\"two words\"" in line
     stamp = line.split(" ", 1)[0]  # UTC, milliseconds: 2026-11-23T07:00:00.123Z
     assert len(stamp) == 24 and stamp.endswith("Z") and stamp[10] == "T"
@@ -43,11 +43,11 @@ def test_text_line_is_key_value_on_one_line(restore_logging: None) -> None:
 def test_json_line_has_the_fields_at_the_top(restore_logging: None) -> None:
     out = io.StringIO()
     configure("info", "json", out)
-    event(logging.getLogger("relaybot.outbox"), "outbound", id=3, status="sent", game=None,
+    event(logging.getLogger("relaybot.app.outbox"), "outbound", id=3, status="sent", game=None,
           to="b@example.org")
     data = json.loads(out.getvalue())
     assert data["event"] == "outbound" and data["level"] == "info"
-    assert data["logger"] == "relaybot.outbox"
+    assert data["logger"] == "relaybot.app.outbox"
     assert (data["id"], data["status"], data["game"], data["to"]) == (3, "sent", None,
                                                                       "b@example.org")
     assert data["time"].endswith("Z")
@@ -63,7 +63,7 @@ def test_level_filters_and_apscheduler_is_kept_at_warning(restore_logging: None)
     assert "Run time of job was missed" in out.getvalue()
     out2 = io.StringIO()
     configure("warning", "text", out2)
-    event(logging.getLogger("relaybot.poller"), "inbound", uid=1)
+    event(logging.getLogger("relaybot.app.poller"), "inbound", uid=1)
     assert out2.getvalue() == ""
 
 

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+from relaybot.club.views import date_line
 from relaybot.core.intent import read_intent
 from relaybot.core.text import display_name
 from relaybot.games.base import RecordInfo
@@ -16,7 +17,6 @@ from relaybot.games.chess.pgn import pgn_time_control
 from relaybot.mail.compose import Alternative, Part, compose
 from relaybot.mail.html import alternative
 from relaybot.mail.render import render
-from relaybot.views import date_line
 
 
 def test_names_as_each_language_writes_them() -> None:

@@ -310,7 +310,7 @@ def test_t3_rule13_meijin_and_eternal_meijin_after_the_fifth() -> None:
 def test_rule19_the_final_mail_names_the_class_played_next_season() -> None:
     """Rule 19 (the season's end mail) with rules 4-6: one up when promoted, one down when
     relegated, S's mid-season rest to A (「S級での休場は、Aへ降級」), else the same."""
-    from relaybot.season_reports import next_class
+    from relaybot.app.season_reports import next_class
 
     present = ["S", "A", "B"]
     assert next_class("A", "promoted", present) == "S"

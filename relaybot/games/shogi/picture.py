@@ -13,7 +13,7 @@ and each count are drawn once per process on one palette (a piece's kanji needs 
 font, :func:`relaybot.games.drawing.cjk_font`); a picture pastes them into a copy of the
 board and writes an 8-bit PNG, about a millisecond. Without a CJK font
 :func:`board_png` gives ``b""`` and the mail has the SVG rasterised
-(``relaybot.views.board_picture``); that is decided once.
+(``relaybot.club.views.board_picture``); that is decided once.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ from imapclient.exceptions import (  # type: ignore[import-untyped]
     LoginError,
 )
 
-from relaybot.faults import crash_point
 from relaybot.mail.imap.responses import as_bytes, copyuid_sources, has_news, nonzero, to_utc
 from relaybot.mail.imap.values import (
     PROCESSED,
@@ -33,6 +32,7 @@ from relaybot.mail.imap.values import (
     check_folder_name,
     check_uid,
 )
+from relaybot.store.faults import crash_point
 
 __all__ = ["IDLE_RENEW_SECONDS", "Mailbox"]
 

@@ -7,7 +7,7 @@ otherwise both lose (rule 12: 「それまでに終わらない対局は、双�
 to move sent near the end a mating line that answers every defence (rule 16: 「その返信が
 期限内になくても、詰みの先読みが正しければ、それを送信した時点で勝ちとする」). Then the
 season is over: the S class's winner is 名人 (rule 13) and every player gets the final
-standings (rule 19, :mod:`relaybot.season_reports`). Results stand when a game ends;
+standings (rule 19, :mod:`relaybot.app.season_reports`). Results stand when a game ends;
 nobody has to report them.
 """
 
@@ -18,15 +18,15 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.app.season_reports import final_reports
+from relaybot.club.gamefile import GameFile
+from relaybot.club.season_book import award_meijin, season_games
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.conditionals import Conditional, forces_win
 from relaybot.core.game import Outcome, Termination
 from relaybot.core.seasons import near_deadline, silent_loses
-from relaybot.gamefile import GameFile
 from relaybot.pipeline.lifecycle import end_game, load_game
-from relaybot.season_reports import final_reports
-from relaybot.seasons import award_meijin, season_games
 from relaybot.store.models import Season
 
 

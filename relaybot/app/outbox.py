@@ -19,12 +19,13 @@ import aiosmtplib
 from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from relaybot.app.logs import event
 from relaybot.config import Config
-from relaybot.faults import crash_point
-from relaybot.logs import event
 from relaybot.mail.smtp import SendResult, SmtpSender
+from relaybot.pipeline.bounces import BOUNCE_WINDOW, note_bounce
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.store.db import Store
+from relaybot.store.faults import crash_point
 from relaybot.store.models import Outbox
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,6 @@ GIVE_UP_AFTER = timedelta(days=5)  # G5
 MARK_BATCH = 20  # rows claimed, sent and marked per transaction
 FIRST_RETRY = timedelta(minutes=2)
 MAX_RETRY = timedelta(hours=4)
-BOUNCE_WINDOW = timedelta(days=30)  # G6: permanent bounces per member counted over this
-BOUNCE_ESCALATE = 3  # ... and every this many the TD is told (never a forfeit)
 
 
 def _backoff(attempts: int) -> timedelta:
@@ -252,29 +251,3 @@ def _tell_td(session: Session, cfg: Config, row: Outbox, now: datetime, why: str
         context={"why": why, "recipient": row.recipient, "kind": row.kind,
                  "game_id": row.game_id, "message_id": row.message_id,
                  "detail": row.last_error, "bounces": 0, "window": BOUNCE_WINDOW.days}), now)
-
-
-def note_bounce(session: Session, cfg: Config, row: Outbox, now: datetime) -> int:
-    """Count a permanent bounce against the row's member (G6); escalate to the TD.
-
-    Call after setting ``row.status = "bounced"`` (SMTP 5xx here; a VERP delivery
-    report in service._bounce). Every ``BOUNCE_ESCALATE`` bounces within
-    ``BOUNCE_WINDOW`` the TD gets one notice; a game is never forfeited for it.
-    Returns the member's count (0 for mail to no member).
-    """
-    if row.member_id is None:
-        return 0
-    session.flush()
-    count = len(session.scalars(select(Outbox.id).where(
-        Outbox.member_id == row.member_id, Outbox.status == "bounced",
-        Outbox.created_at >= now - BOUNCE_WINDOW)).all())
-    if count < BOUNCE_ESCALATE or count % BOUNCE_ESCALATE:
-        return count
-    emit(session, cfg, Mail(
-        kind="td_bounces", template="delivery", audience="td", to=to_td(cfg),
-        lang=cfg.bot.language, dedupe_key=f"bounces:{row.member_id}:{count // BOUNCE_ESCALATE}",
-        context={"why": "bounced", "recipient": row.recipient, "kind": row.kind,
-                 "game_id": row.game_id, "message_id": row.message_id,
-                 "detail": row.last_error, "bounces": count,
-                 "window": BOUNCE_WINDOW.days}), now)
-    return count

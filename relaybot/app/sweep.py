@@ -15,20 +15,20 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.books import ledgers, td_side
+from relaybot.app.season_end import end_seasons
+from relaybot.app.season_reports import progress_reports
+from relaybot.app.upkeep import forget_raw, td_summary
+from relaybot.club.daybooks import ledgers, td_side
+from relaybot.club.deadlines import Schedule, schedule
+from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.game import Outcome, Termination, moves_in
-from relaybot.deadlines import Schedule, schedule
-from relaybot.gamefile import GameFile
 from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
-from relaybot.season_end import end_seasons
-from relaybot.season_reports import progress_reports
 from relaybot.store.db import Store
 from relaybot.store.models import Game
-from relaybot.upkeep import forget_raw, td_summary
 
 log = logging.getLogger(__name__)
 

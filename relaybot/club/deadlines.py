@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo
 
+from relaybot.club.gamefile import GameFile
 from relaybot.core.clocks import (
     Books,
     adjudication_day,
@@ -18,7 +19,6 @@ from relaybot.core.clocks import (
     pending,
     silence_deadlines,
 )
-from relaybot.gamefile import GameFile
 
 
 @dataclass

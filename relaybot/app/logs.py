@@ -8,7 +8,7 @@ reports an event calls :func:`event` with a short name and fields, e.g.::
 
 which prints, in text form::
 
-    2026-11-23T07:00:00Z INFO relaybot.poller inbound uid=17 outcome=move game=k7m2qx ...
+    2026-11-23T07:00:00Z INFO relaybot.app.poller inbound uid=17 outcome=move game=k7m2qx ...
 
 and with ``[log] format = "json"`` one JSON object a line, the fields at the top level,
 for a log collector. Other messages (warnings, tracebacks) come out in the same form.

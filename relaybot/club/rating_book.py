@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.results import result_form
 from relaybot.core.game import start_of
 from relaybot.core.ratings import (
     OFFICIAL_AFTER,
@@ -37,7 +38,6 @@ from relaybot.core.ratings import (
     win_rate,
 )
 from relaybot.games import rules_for
-from relaybot.results import result_form
 from relaybot.store.models import (
     Event,
     Game,
@@ -188,7 +188,7 @@ def _row_for_update(session: Session, member_id: int, kind: str) -> MemberRating
 
 def _jcca_result(game: Game) -> str | None:
     """The result as the quick table reads it, side 0 first, in the game's own words
-    read by the game (:func:`relaybot.results.result_form`); None when not rated (R1):
+    read by the game (:func:`relaybot.club.results.result_form`); None when not rated (R1):
     both losing is never rated, and the shogi league rates no draw (seed 002, 11:
     引き分け…期限切れ(双方負け)は除く)."""
     form = result_form(game)
@@ -460,7 +460,7 @@ def rerate_game(session: Session, game: Game, now: datetime) -> dict[int, tuple[
 def titles_of(session: Session, member_id: int) -> list[str]:
     """The member's JCCA titles (R3), one entry per time won, in the order entered; the
     shogi league's 名人 (T3, kept as ``meijin``) is no JCCA title and gives no grade points
-    (see :func:`relaybot.seasons.member_league_titles`)."""
+    (see :func:`relaybot.club.season_book.member_league_titles`)."""
     return list(session.scalars(select(MemberTitle.title).where(
         MemberTitle.member_id == member_id, MemberTitle.title != "meijin")
         .order_by(MemberTitle.id)))

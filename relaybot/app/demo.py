@@ -22,7 +22,12 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from relaybot.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.app.demo_servers import Delivered, DemoMailServers
+from relaybot.app.runner import run_once
+from relaybot.app.service import start_mails
+from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.gamefile import GameFile
+from relaybot.club.views import game_record
 from relaybot.config import (
     BotConfig,
     Config,
@@ -31,14 +36,9 @@ from relaybot.config import (
     SmtpConfig,
     new_secret,
 )
-from relaybot.demo_servers import Delivered, DemoMailServers
-from relaybot.gamefile import GameFile
-from relaybot.runner import run_once
-from relaybot.service import start_mails
+from relaybot.mail.wording import result_text
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Game
-from relaybot.views import game_record
-from relaybot.wording import result_text
 
 RELAY = "relay@club.example"
 WHITE = ("Hayakawa, Satoru", "hayakawa@example.jp", "ja")

@@ -19,14 +19,14 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from relaybot.app.logs import event
+from relaybot.app.service import Arrival, prefetch, process_in
 from relaybot.config import Config
-from relaybot.faults import crash_point
-from relaybot.logs import event
 from relaybot.mail.imap import Mailbox
 from relaybot.pipeline.effects import Mail, emit, to_td
-from relaybot.service import Arrival, prefetch, process_in
 from relaybot.store.claims import claim_uids, mailbox_key, release_uid
 from relaybot.store.db import Store
+from relaybot.store.faults import crash_point
 from relaybot.store.models import ImapState, InboundFailure
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,9 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.admin import AdminError, GameInput, create_game, find_member
+from relaybot.club.admin import AdminError, GameInput, create_game, find_member
+from relaybot.club.rating_book import current_ratings, ratings_at
+from relaybot.club.results import result_form, result_margin
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.events import (
     LEAGUE_TIEBREAKS,
@@ -31,8 +33,7 @@ from relaybot.core.events import (
     standings,
 )
 from relaybot.games import rules_for
-from relaybot.rating_book import current_ratings, ratings_at
-from relaybot.results import result_form, result_margin
+from relaybot.mail.wording import score_text
 from relaybot.store.models import (
     Event,
     EventPlayer,
@@ -43,7 +44,6 @@ from relaybot.store.models import (
     SeasonClass,
     SeasonPlayer,
 )
-from relaybot.wording import score_text
 
 KINDS = ("group", "match", "ladder", "section", "league", "salon")
 TIEBREAKS = ("sb", "sb_beaten", "solkoff", "buchholz", "median", "median_beaten",
@@ -175,7 +175,7 @@ def event_players(session: Session, event: Event) -> list[Member]:
 def standing_form(game: Game) -> str | None:
     """A finished game's result as the standings count it, side 0 first (T5): each game
     reads its own words (shogi ``sente``, go ``B+3.5``) with its ``parse_result``, so
-    standings work for every game; see :func:`relaybot.results.result_form`."""
+    standings work for every game; see :func:`relaybot.club.results.result_form`."""
     return result_form(game)
 
 

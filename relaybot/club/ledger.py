@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.admin import AdminError, find_member
+from relaybot.club.admin import AdminError, find_member
+from relaybot.club.results import result_form
 from relaybot.core.books_rules import (
     MEMBER_KINDS,
     ClubRules,
@@ -35,7 +36,6 @@ from relaybot.core.books_rules import (
     top_scorers,
     yen_to_pawns,
 )
-from relaybot.results import result_form
 from relaybot.store.models import (
     ClubAward,
     ClubSetting,

@@ -23,6 +23,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.season_book import (
+    RESTING,
+    class_results,
+    season_classes,
+    season_outcomes,
+    season_titles,
+)
 from relaybot.config import Config
 from relaybot.core.clocks import local_day, pending
 from relaybot.core.seasons import (
@@ -38,13 +45,6 @@ from relaybot.core.text import display_name
 from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.pipeline.lifecycle import load_game
-from relaybot.seasons import (
-    RESTING,
-    class_results,
-    season_classes,
-    season_outcomes,
-    season_titles,
-)
 from relaybot.store.models import Game, Member, Season, SeasonPlayer
 
 PROGRESS_KIND = "season_progress"

@@ -24,19 +24,21 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from relaybot.books import compute
-from relaybot.club import club_news, ladders_of, lapsed_to_tell, membership_states, settle
+from relaybot.club.daybooks import compute
+from relaybot.club.gamefile import GameFile
+from relaybot.club.ledger import club_news, ladders_of, lapsed_to_tell, membership_states, settle
+from relaybot.club.rating_book import KINDS
+from relaybot.club.tournaments import event_players, event_results, event_standings
+from relaybot.club.views import unsubscribe_path, unsubscribe_token
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
 from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
-from relaybot.events import event_players, event_results, event_standings
-from relaybot.gamefile import GameFile
 from relaybot.games import rules_for
+from relaybot.mail.wording import result_text
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
-from relaybot.rating_book import KINDS
 from relaybot.store.db import Store
 from relaybot.store.models import (
     Announcement,
@@ -51,8 +53,6 @@ from relaybot.store.models import (
     RatingChange,
     SeasonClass,
 )
-from relaybot.views import unsubscribe_path, unsubscribe_token
-from relaybot.wording import result_text
 
 BATCH = 1000
 

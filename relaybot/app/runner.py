@@ -16,14 +16,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from relaybot.app.digest import send_digests
+from relaybot.app.outbox import SendCounts, send_pending
+from relaybot.app.poller import PollCounts, poll_once, transient
+from relaybot.app.sweep import sweep
 from relaybot.config import Config
-from relaybot.digest import send_digests
 from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
-from relaybot.outbox import SendCounts, send_pending
-from relaybot.poller import PollCounts, poll_once, transient
 from relaybot.store.db import Store
 from relaybot.store.locks import InstanceLock, LockHeld
-from relaybot.sweep import sweep
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.club import games_in_year, membership_states, rules_of, valid_until
+from relaybot.club.ledger import games_in_year, membership_states, rules_of, valid_until
 from relaybot.core.books_rules import award_year_of, most_games
 from relaybot.store.models import (
     ClubAward,

@@ -16,11 +16,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from relaybot.club.rating_book import KINDS, RatingInput, current_ratings, rating_row, set_rating
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.game import setup_position
 from relaybot.core.ratings import handicap_between, rank_points, title_name
 from relaybot.games import rules_for
-from relaybot.rating_book import KINDS, RatingInput, current_ratings, rating_row, set_rating
 from relaybot.store.models import Game, GameEvent, Member, MemberAddress, MemberTitle
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand

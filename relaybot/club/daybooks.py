@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import BindParameter, Date, bindparam, cast, literal, null, select, union_all
 from sqlalchemy.orm import Session
 
+from relaybot.club.gamefile import GameFile
 from relaybot.core.clocks import (
     Books,
     Pause,
@@ -19,7 +20,6 @@ from relaybot.core.clocks import (
     question_pauses,
 )
 from relaybot.core.text import display_name
-from relaybot.gamefile import GameFile
 from relaybot.store.models import Event, GameEvent, Leave, Question, UtcDateTime
 
 

@@ -3,7 +3,7 @@ league events, its standings and outcomes, the next season, the titles.
 
 The rules themselves are pure, in :mod:`relaybot.core.seasons`; this module reads and
 writes the tables (``seasons``, ``season_classes``, ``season_players``). The season's end
-is :mod:`relaybot.season_end`, its reports (rules 19, 20) :mod:`relaybot.season_reports`,
+is :mod:`relaybot.app.season_end`, its reports (rules 19, 20) :mod:`relaybot.app.season_reports`,
 its web page :mod:`relaybot.web.season`; a mating line binds near a game's deadline
 (rule 16) in :mod:`relaybot.pipeline.play`.
 """
@@ -18,7 +18,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.admin import AdminError, find_member
+from relaybot.club.admin import AdminError, find_member
+from relaybot.club.tournaments import EventInput, create_event, event_standings
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.events import LEAGUE_TIEBREAKS
 from relaybot.core.seasons import (
@@ -40,7 +41,6 @@ from relaybot.core.seasons import (
     season_dates,
     titles_of,
 )
-from relaybot.events import EventInput, create_event, event_standings
 from relaybot.store.models import (
     Event,
     EventPlayer,

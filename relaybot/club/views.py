@@ -10,14 +10,14 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from relaybot.books import clock_context
+from relaybot.club.daybooks import clock_context
+from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.game import moves_in
-from relaybot.gamefile import GameFile
 from relaybot.games.base import GameRules, RecordInfo
+from relaybot.mail.wording import ending_text, result_text
 from relaybot.store.models import Event, Member
-from relaybot.wording import ending_text, result_text
 
 UNSUBSCRIBE_SCOPE = tokens.UNSUBSCRIBE_SCOPE  # the one-click token's scope
 
