@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from datetime import UTC, datetime
+from typing import Protocol
 
 import pytest
 from sqlalchemy import select
@@ -20,8 +21,13 @@ from tests.integration.relay_harness import TD, Club, Player, body_of
 pytestmark = pytest.mark.integration
 
 
+class Cli(Protocol):
+    def __call__(self, *args: str, ok: bool = True) -> str: ...
+
+
 @pytest.fixture
-def cli(club: Club, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def cli(club: Club, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> Cli:
     """``relaybot ARGS`` in process against the club: its stdout (exit 0 asserted)."""
     for key in [k for k in os.environ if k.startswith("RELAYBOT_")]:
         monkeypatch.delenv(key)
@@ -47,7 +53,7 @@ def kinds_to(club: Club, address: str, kind: str) -> list[str]:
     return [body_of(c) for c in club.mails_to(address) if c.parsed["X-Relaybot-Kind"] == kind]
 
 
-def test_tutorial_games_ended_by_the_tutor_by_mail(club: Club, cli) -> None:  # type: ignore[no-untyped-def]
+def test_tutorial_games_ended_by_the_tutor_by_mail(club: Club, cli: Cli) -> None:
     """チュートリアル・ゲーム: ゲーム進行に関する疑問点がなくなったとチューターが判断した
     ところでゲームは中断され、最後にゲームの結果報告を経験してチュートリアル・ゲームは
     終了します. The tutor (not the TD) ends it by a keyword in their own mail, with the
@@ -102,7 +108,7 @@ def _digests(club: Club, who: Player) -> list[str]:
     return kinds_to(club, who.address, "digest")
 
 
-def test_members_family_follows_the_regular_member(club: Club, cli) -> None:  # type: ignore[no-untyped-def]
+def test_members_family_follows_the_regular_member(club: Club, cli: Cli) -> None:
     """家族会費 (有効期間は入会時期に関わらず本会員と同じ): a family member's membership
     lapses with the regular member's, and ends when the regular member leaves
     (退会); their digest stops (会費切れとなった場合は通知なくニュースレターの発送を停止)
@@ -155,7 +161,7 @@ def test_members_family_follows_the_regular_member(club: Club, cli) -> None:  # 
                                   ok=False)
 
 
-def test_members_junior_ends_with_the_last_junior_year(club: Club, cli) -> None:  # type: ignore[no-untyped-def]
+def test_members_junior_ends_with_the_last_junior_year(club: Club, cli: Cli) -> None:
     """ジュニア会員は18歳の年度末までに入会・継続した1年を最終年度とします: born 2007, 18
     in the fiscal year ending 31 March 2026; the year paid from 1 July 2025 began before
     it and is the last, so an expiry entered as 2027-06-30 ends on 2026-06-30 (the
@@ -189,7 +195,7 @@ def test_members_junior_ends_with_the_last_junior_year(club: Club, cli) -> None:
     assert "regular membership paid (3000 yen), valid until 2027-07-27" in out
 
 
-def test_club_report_counts_members_of_the_year(club: Club, cli) -> None:  # type: ignore[no-untyped-def]
+def test_club_report_counts_members_of_the_year(club: Club, cli: Cli) -> None:
     """会員の種別 of ``club report --year``: the members whose membership was valid on
     some day of that fiscal year (4月から翌年3月), not today's members."""
     club.clock = at("2025-04-01")
@@ -219,7 +225,7 @@ def test_club_report_counts_members_of_the_year(club: Club, cli) -> None:  # typ
     assert "会員の種別（年度中に一日でも有効だった会員）" in ja
 
 
-def test_members_one_year_of_birth(club: Club, cli) -> None:  # type: ignore[no-untyped-def]
+def test_members_one_year_of_birth(club: Club, cli: Cli) -> None:
     """ジュニア会員 (18歳の年度末まで): the year of birth is the member's one, the go
     salon's and the books' alike (``member show --json``: ``born`` and the membership's)."""
     cli("member", "add", "--name", "Mori, Hiro", "--email", "j@example.jp",
