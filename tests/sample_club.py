@@ -318,9 +318,13 @@ def _members(club: SampleClub) -> list[Member]:
 
 def _books(club: SampleClub) -> None:
     """Issue 30 (seed 000 会費切れにご注意): one membership running out within the month
-    (the digest warns), one lapsed (no digest; the TD is told once)."""
+    (the digest warns), one lapsed with a family member's that follows it (no digest;
+    the TD is told once of each); a tutorial game whose pupil tries to end it (only the
+    tutor may: the pupil's refusal)."""
     from relaybot.app.runner import run_scheduled
+    from relaybot.club.admin import GameInput, create_game
     from relaybot.club.ledger import set_membership
+    from relaybot.store.models import Tutorial
 
     club.now += timedelta(days=7)
     with club.store.session() as session:
@@ -328,7 +332,18 @@ def _books(club: SampleClub) -> None:
             member = session.scalars(select(Member).where(Member.email == email)).one()
             set_membership(session, member, kind="regular",
                            paid_until=(club.now + timedelta(days=days)).date())
+        family = session.scalars(select(Member).where(Member.email == EMAILS[3])).one()
+        set_membership(session, family, kind="family", family_of=EMAILS[1])
+        tutor, pupil = (session.scalars(select(Member).where(Member.email == e)).one()
+                        for e in (EMAILS[0], EMAILS[2]))
+        game = create_game(session, club.cfg, GameInput(EMAILS[0], EMAILS[2]), club.now)
+        session.add(Tutorial(game_id=game.id, tutor_id=tutor.id, student_id=pupil.id))
+        start_mails(session, club.cfg, game, club.now)
+        tutorial = game.id
     run_scheduled(club.store, club.cfg, club.now)
+    club.send(EMAILS[0], tutorial, "1. e4", days=0.1)
+    club.send(EMAILS[2], tutorial, "1. e4 e5", days=0.1)
+    assert club.send(EMAILS[2], tutorial, "指導終了", days=0.1) == "tutorial_end_refused"
 
 
 def _undeliverable(club: SampleClub) -> None:

@@ -252,7 +252,7 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         my_news = [{**n, "name": display_name(n["name"], member.lang)}
                    for n in news if n["at"] >= since]
         due_state = dues.get(member.id)
-        if due_state is not None and due_state[0] == "lapsed":
+        if due_state is not None and due_state.state == "lapsed":
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
         results = [_result_row(g, common["names"], member.lang) for g in common["results"]
                    if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
@@ -305,7 +305,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                        if mid == member.id or any(
                            mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
             "announcements": common["announcements"],
-            "membership": ({"state": due_state[0], "until": due_state[1].isoformat()}
+            "membership": ({"state": due_state.state, "until": due_state.until.isoformat(),
+                            "junior_last": due_state.why == "junior"}
                            if due_state else None),
             "club_news": my_news,
             "ladders": [{**lad, "names": [display_name(n, member.lang) for n in lad["names"]]}
@@ -325,12 +326,19 @@ def _books(session: Session, cfg: Config, now: datetime) -> None:
     """The books' weekly work (issue 30): ladders, prizes and awards settled, and the TD
     told once of each member whose membership lapsed (games under way go on)."""
     settle(session, now, now.date())
-    for member, until in lapsed_to_tell(session, now.date()):
+    lang = cfg.bot.language
+    for gone in lapsed_to_tell(session, now.date()):
+        member, until = gone.member, gone.until
+        # a family member's membership follows their regular member's (seed 000): the
+        # TD learns whose it followed, and how to keep them in the club
+        head = ({"name": display_name(gone.head.name, lang), "email": gone.head.email,
+                 "left": gone.head_left} if gone.head is not None else None)
         emit(session, cfg, Mail(
             kind="td_lapsed", template="lapsed", audience="td", to=to_td(cfg),
-            lang=cfg.bot.language, dedupe_key=f"lapsed:{member.id}:{until.isoformat()}",
-            context={"name": display_name(member.name, cfg.bot.language),
-                     "email": member.email, "until": until.isoformat()}), now)
+            lang=lang, dedupe_key=f"lapsed:{member.id}:{until.isoformat()}",
+            context={"name": display_name(member.name, lang),
+                     "email": member.email, "until": until.isoformat(),
+                     "head": head}), now)
 
 
 def unsubscribe_headers(cfg: Config, member: Member) -> dict[str, str]:

@@ -53,8 +53,10 @@ def apply_member_options(session: Session, member: Member, args: argparse.Namesp
     """Write ``member add/set``'s membership options; a line to print, or ""."""
     from relaybot.club.ledger import set_membership, valid_until
 
+    # the year of birth is the member's (Member.born, written by member add/set before
+    # this): a junior's membership reads it there
     ms = set_membership(session, member, kind=args.kind, family_of=args.family_of,
-                        born=getattr(args, "born", None), paid_until=args.paid_until)
+                        paid_until=args.paid_until)
     if ms is None:
         return ""
     until = valid_until(session, ms)
@@ -373,9 +375,9 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
     with open_store(cfg).session() as session:
         me = find_member(session, args.email)
         members = list(session.scalars(select(Member).where(Member.id != me.id)))
-        gone = {mid for mid, (state, _until) in membership_states(
+        gone = {mid for mid, notice in membership_states(
             session, [m.id for m in members], _today(cfg, now_of(args))).items()
-            if state == "lapsed"}
+            if notice.state == "lapsed"}
 
         def rating(member: Member) -> int:
             row = ratings_of(session, member.id).get(args.game)

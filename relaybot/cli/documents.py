@@ -217,7 +217,7 @@ def books_document(session: Session, member: Member) -> Document:
     ms = membership_of(session, member)
     head = session.get(MemberRow, ms.family_of_id) if ms and ms.family_of_id else None
     return {"membership": None if ms is None else {
-        "kind": ms.kind, "family_of": head.email if head else None, "born": ms.born,
+        "kind": ms.kind, "family_of": head.email if head else None, "born": member.born,
         "valid_until": valid_until(session, ms), "left_on": ms.left_on},
         "pawns": balance(session, member)}
 

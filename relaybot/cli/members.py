@@ -102,8 +102,9 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rank", help="go: the salon's starting points from a declared rank, "
                         "e.g. 4k, 1d (provisional until the chair sets official points)")
     parser.add_argument("--born", type=int, metavar="YYYY",
-                        help="go salon: the year of birth (secretaries skip members of 70 "
-                        "or more)")
+                        help="the year of birth: a junior member is one until the 31 March "
+                        "after turning 18; the go salon's secretaries skip members of 70 "
+                        "or more")
     parser.add_argument("--serves", action=argparse.BooleanOptionalAction, default=None,
                         help="go salon: a member of 70 or more who asks to serve as a "
                         "secretary (--no-serves: exempt again)")

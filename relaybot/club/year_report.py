@@ -1,6 +1,9 @@
 """``relaybot club report``: the club's year (April to March) in the books (issue 30,
 seed 000): members by kind, expiries, fees and pawns moved, prizes, awards and games
-played per event. For the TD's eyes: the web pages show none of it."""
+played per event. For the TD's eyes: the web pages show none of it.
+
+Every figure is the year's, not today's: the members counted are those whose membership
+was valid on at least one day of the year (:func:`members_in_year`)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from datetime import UTC, date, datetime, time
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.ledger import games_in_year, membership_states, rules_of, valid_until
+from relaybot.club.ledger import games_in_year, membership_states, rules_of, terms_of, valid_until
 from relaybot.core.books_rules import award_year_of, most_games
 from relaybot.store.models import (
     ClubAward,
@@ -23,7 +26,8 @@ from relaybot.store.models import (
 )
 
 SECTIONS = {  # section -> (en, ja)
-    "members": ("Members by kind", "会員の種別"),
+    "members": ("Members by kind (valid on some day of the year)",
+                "会員の種別（年度中に一日でも有効だった会員）"),
     "expiry": ("Memberships running out this year", "今年度に期限の来る会員"),
     "fees": ("Fees received", "会費・参加料"),
     "pawns": ("Pawns moved", "pawn の移動"),
@@ -43,6 +47,27 @@ def _period(year: int) -> tuple[date, date]:
     return date(year, 4, 1), date(year + 1, 3, 31)
 
 
+def members_in_year(session: Session, first: date, last: date) -> Counter[str]:
+    """Members by kind whose membership covered some of the days ``first`` to ``last``
+    (at least one day, not necessarily all): joined (``Member.created_at``) by ``last``,
+    and valid (:func:`relaybot.club.ledger.term_of`: paid, a family member's regular member's,
+    a junior's last year) until ``first`` or later. A member not paid yet counts when
+    they joined by ``last`` and had not left before ``first``. The kind is the member's
+    kind now (the books keep no history of kinds)."""
+    rows = session.execute(select(Membership, Member.created_at).join(
+        Member, Member.id == Membership.member_id)).all()
+    terms = terms_of(session, [ms.member_id for ms, _joined in rows])
+    kinds: Counter[str] = Counter()
+    for ms, joined in rows:
+        if joined.date() > last:
+            continue
+        term = terms[ms.member_id]
+        if term.until is not None and term.until < first:
+            continue
+        kinds[ms.kind] += 1
+    return kinds
+
+
 def report_rows(session: Session, year: int | None, today: date, now: datetime
                 ) -> list[tuple[str, str, str, str]]:
     """(section, item, value, note) rows of the year from April ``year`` (default: the
@@ -54,8 +79,7 @@ def report_rows(session: Session, year: int | None, today: date, now: datetime
     until = datetime.combine(last, time.max, tzinfo=UTC)
     rows: list[tuple[str, str, str, str]] = [("year", str(year), first.isoformat(),
                                               last.isoformat())]
-    kinds = Counter(ms.kind for ms in session.scalars(
-        select(Membership).where(Membership.left_on.is_(None))))
+    kinds = members_in_year(session, first, last)
     rows += [("members", k, str(kinds[k]), "") for k in ("regular", "family", "junior")]
     names = dict(session.execute(select(Member.id, Member.email)).all())
     for ms in session.scalars(select(Membership)):
@@ -63,7 +87,7 @@ def report_rows(session: Session, year: int | None, today: date, now: datetime
         if end is not None and first <= end <= last:
             state = membership_states(session, [ms.member_id], today).get(ms.member_id)
             rows.append(("expiry", names[ms.member_id], end.isoformat(),
-                         "lapsed" if state and state[0] == "lapsed" else ms.kind))
+                         "lapsed" if state and state.state == "lapsed" else ms.kind))
     fees: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for f in session.scalars(select(FeePayment).where(FeePayment.at >= since,
                                                       FeePayment.at <= until)):

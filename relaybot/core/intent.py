@@ -3,7 +3,8 @@
 Each keyword is a small registered class (:class:`Keyword`, :func:`keyword`); English
 and Japanese keywords are equal (INTERFACE.md): ``resign``/``投了``,
 ``draw?`` (offer), ``draw``/``ドロー`` (accept or claim), ``leave A B``/``休戦``,
-``td: text``, ``status``, ``help``, ``digest off``/``ダイジェスト停止`` (D1).
+``td: text``, ``status``, ``help``, ``digest off``/``ダイジェスト停止`` (D1),
+``tutorial end [RESULT]``/``指導終了 [結果]`` (seed 000, the tutor of a tutorial game).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ LEAVE_RE = re.compile(
     re.IGNORECASE,
 )
 TD_RE = re.compile(r"^td\s*:\s*(.+)$", re.IGNORECASE)
+# seed 000 チュートリアル・ゲーム: the tutor ends the game, with the result to report or none
+TUTORIAL_END_RE = re.compile(
+    r"^(?:tutorial\s+(?:end|over|ends)|end\s+(?:of\s+)?(?:the\s+)?tutorial|指導終了|"
+    r"チュートリアル終了)\s*[:：]?\s*(\S*)$")
 
 # What a keyword (or a TD command) does, declared by its class: the gate, the holds and
 # the referee derive every "read-only" and "has more" question from these, never from a
@@ -73,6 +78,8 @@ class Intent:
     digest_off: bool = False  # D1: no more weekly digests for the sender
     confirm: bool = False  # a confirmation request answered "confirm" / "確認"
     cancel: bool = False  # ... or "cancel" / "取消"
+    # seed 000: the tutor ends a tutorial game; the result written after it ("" for none)
+    tutorial_end: str | None = None
     declared: str | None = None  # a game's own keyword (GameRules.keywords), by its name
     found: list[Found] = field(default_factory=list)  # every keyword line, in order
 
@@ -255,6 +262,26 @@ class LeaveRequest(Keyword):
             intent.leave = (date(*nums[:3]), date(*nums[3:]))
         except ValueError:
             intent.leave_invalid = True
+        return True
+
+
+@keyword
+class TutorialEnd(Keyword):
+    """Seed 000 チュートリアル・ゲーム: ``tutorial end`` / ``指導終了`` (or
+    ``チュートリアル終了``), optionally with the result to report (``tutorial end 1-0``,
+    ``指導終了 先手勝ち``): the tutor judges the pupil has no question left and ends the
+    game (ゲーム進行に関する疑問点がなくなったとチューターが判断したところでゲームは中断
+    され). Handled beside the moves: only the tutorial's tutor may (pipeline/tutorial.py)."""
+
+    name = "tutorial_end"
+    does = "aside"
+    prefixes = ("tutorial", "end", "指導終了", "チュートリアル終了")
+
+    def read(self, word: str, raw: str, intent: Intent) -> bool:
+        m = TUTORIAL_END_RE.match(word)
+        if m is None:
+            return False
+        intent.tutorial_end = m.group(1)
         return True
 
 

@@ -84,6 +84,7 @@ ERRORS: Mapping[str, tuple[str, str]] = MappingProxyType({  # reason -> (ja, en)
     "too_long": ("棋譜が長すぎる", "record too long"),
     "too_many_sections": ("対局が多すぎる", "too many games in one mail"),
     "not_td": ("TD コマンドの拒否", "TD command from a player"),
+    "tutorial_end": ("チュートリアルの終了の拒否", "tutorial end refused"),
 })
 """Why a player's mail was refused: the error reply's kind is ``error_<reason>``."""
 

@@ -30,9 +30,10 @@ from relaybot.pipeline.effects import (
     to_member,
 )
 from relaybot.pipeline.lifecycle import load_game, refresh_due
-from relaybot.pipeline.play import Played, Received, long_think, play
+from relaybot.pipeline.play import ERROR_KINDS, Played, Received, long_think, play
 from relaybot.pipeline.reading import read
 from relaybot.pipeline.requests import active_games, ask_td, request_leave
+from relaybot.pipeline.tutorial import end_by_tutor
 from relaybot.store.faults import crash_point
 from relaybot.store.models import Game, Member
 
@@ -119,11 +120,33 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
         outcome = ask_td(session, cfg, gf, colour, intent.td_question, mail, got.arrived, now)
         refresh_due(session, load_game(session, game, now), now)
         done.add("td_question")
+    if intent.tutorial_end is not None:
+        return _tutorial_end(mm, game, colour, done, outcome)
     if outcome and not _more(reading, done):
         return outcome
     played = play(session, cfg, gf, colour, got, now, part.text, part.intent)
     mm.send([*played.mails, *played.replies])
     return played.outcome
+
+
+def _tutorial_end(mm: MemberMail, game: Game, colour: int, done: set[str],
+                  outcome: str) -> str:
+    """Seed 000: the tutor's ``tutorial end``; a move in the same mail is played first
+    (the game then ends after it), and a mail whose move is refused ends nothing."""
+    done.add("tutorial_end")
+    if _more(mm.reading, done):
+        part = mm.reading.parts[0]
+        gf = load_game(mm.session, game, mm.now)
+        played = play(mm.session, mm.cfg, gf, colour, mm.got, mm.now, part.text, part.intent)
+        mm.send([*played.mails, *played.replies])
+        if played.outcome in ERROR_KINDS:
+            return played.outcome
+    gf = load_game(mm.session, game, mm.now)
+    word = mm.reading.intent.tutorial_end or ""
+    ended, mails = end_by_tutor(mm.session, mm.cfg, mm.member, gf, word, mm.mail,
+                                mm.got.arrived, mm.now)
+    mm.send(mails)
+    return ended if not outcome else f"{outcome} {ended}"
 
 
 def _more(reading: Reading, done: set[str]) -> bool:

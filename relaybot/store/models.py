@@ -68,8 +68,10 @@ class Member(Base):
     last_digest_week: Mapped[str | None] = mapped_column(String(10), nullable=True, index=True)
     bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # G6
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
-    # seed 004 section 6: the salon's secretaries skip members of 70 or more (the year of
-    # birth, optional) unless they ask to serve
+    # the year of birth (optional), the one the club keeps: seed 004 section 6, the
+    # salon's secretaries skip members of 70 or more unless they ask to serve; seed 000,
+    # a junior member is one until the fiscal year they are 18 (0022 merged the books'
+    # copy into this one)
     born: Mapped[int | None] = mapped_column(Integer, nullable=True)
     serves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
@@ -524,10 +526,11 @@ class SeasonPlayer(Base):
 
 class Membership(Base):
     """A member's place in the club's books (issue 30, seed 000 入会案内): ``kind``
-    regular, family (valid as long as ``family_of``'s membership) or junior (by
-    ``born``); ``paid_until`` the last valid day; ``lapsed_told`` the expiry the TD was
-    told had lapsed (once); ``left_on`` the day the member left (pawns forfeited). A
-    member without a row is outside the books (no fee, no expiry)."""
+    regular, family (valid as long as ``family_of``'s membership) or junior (by the
+    member's ``Member.born``); ``paid_until`` the last day paid for; ``lapsed_told``
+    the expiry the TD was told had lapsed (once); ``left_on`` the day the member left
+    (pawns forfeited). A member without a row is outside the books (no fee, no
+    expiry)."""
 
     __tablename__ = "memberships"
 
@@ -535,7 +538,6 @@ class Membership(Base):
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), unique=True)
     kind: Mapped[str] = mapped_column(String(12), default="regular")
     family_of_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True)
-    born: Mapped[int | None] = mapped_column(Integer, nullable=True)
     paid_until: Mapped[date | None] = mapped_column(Date, nullable=True)
     lapsed_told: Mapped[date | None] = mapped_column(Date, nullable=True)
     left_on: Mapped[date | None] = mapped_column(Date, nullable=True)

@@ -328,3 +328,44 @@ def test_books_migration_matches_the_models_keeps_members_and_downgrades(db_url:
         command.downgrade(cfg, "0016")
     assert not set(BOOKS_TABLES) & set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_books_one_year_of_birth_migration_merges_born_and_downgrades(db_url: str) -> None:
+    """0022 (issue 30): ジュニア会員 (18歳の年度末まで) and the go salon (seed 004) read one
+    year of birth: the books' copy fills an empty members.born, a member's own stays, the
+    column goes; downgrading copies it back."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0020")
+        for n, born in ((1, None), (2, 1990), (3, None)):
+            conn.execute(text(
+                "INSERT INTO members (id, name, email, lang, tz, notation, letters, digest,"
+                " bounces, created_at, born, serves) VALUES (:id, :name, :email, 'ja',"
+                " 'Asia/Tokyo', 'san', 'en', 'weekly', 0, '2025-04-01 00:00:00', :born, 0)"),
+                {"id": n, "name": f"M, {n}", "email": f"m{n}@example.jp", "born": born})
+        conn.execute(text(
+            "INSERT INTO memberships (member_id, kind, born) VALUES (1, 'junior', 2010),"
+            " (2, 'junior', 1991), (3, 'regular', NULL)"))
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        borns = dict(conn.execute(text("SELECT id, born FROM members")).all())
+        columns = {c["name"] for c in inspect(conn).get_columns("memberships")}
+        kept = conn.execute(text("SELECT count(*) FROM memberships")).scalar()
+    assert borns == {1: 2010, 2: 1990, 3: None}
+    assert "born" not in columns and kept == 3
+    assert [d for d in diffs if "memberships" in repr(d)] == []
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0020")
+    with engine.connect() as conn:
+        back = dict(conn.execute(text("SELECT member_id, born FROM memberships")).all())
+    assert back == {1: 2010, 2: 1990, 3: None}
+    engine.dispose()

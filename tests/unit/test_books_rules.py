@@ -114,3 +114,22 @@ def test_ladder_two_game_match_rating_wish() -> None:
     assert fits(1700, parse_wish("≧1500、≦1800")) and not fits(1850, parse_wish("≦1800"))
     with pytest.raises(ValueError):
         parse_wish("strong")
+
+
+def test_members_junior_last_year_begins_by_the_deadline() -> None:
+    """ジュニア会員は18歳の年度末までに入会・継続した1年を最終年度とします: the last junior
+    year is the one that began by the 31 March of the fiscal year they are 18."""
+    from relaybot.core.books_rules import junior_until, year_begins_after
+
+    deadline = junior_deadline(2007, SEED)
+    assert deadline == date(2026, 3, 31)
+    # a year begun by the deadline is kept whole; years after it never were
+    assert junior_until(date(2026, 6, 30), 2007, SEED) == date(2026, 6, 30)
+    assert junior_until(date(2027, 6, 30), 2007, SEED) == date(2026, 6, 30)
+    assert junior_until(date(2030, 3, 31), 2007, SEED) == date(2026, 3, 31)
+    assert junior_until(date(2025, 9, 30), 2007, SEED) == date(2025, 9, 30)
+    # a renewal buys a year from the day after the expiry when paid ahead, else from the day
+    assert not year_begins_after(date(2026, 3, 30), date(2026, 3, 1), deadline)
+    assert year_begins_after(date(2026, 3, 31), date(2026, 3, 1), deadline)
+    assert not year_begins_after(None, date(2026, 3, 31), deadline)
+    assert year_begins_after(None, date(2026, 4, 1), deadline)

@@ -38,3 +38,19 @@ def test_moves_and_prose_are_no_keywords() -> None:
     intent = read_intent("Nf3 Nc6 Bb5 a6\nI will not resign\nresign 1. e4\n\n12. O-O")
     assert not intent.any
     assert intent.keyword_lines == set()
+
+
+def test_tutorial_games_tutor_keyword_with_or_without_result() -> None:
+    """Seed 000 チュートリアル・ゲーム: ... チューターが判断したところでゲームは中断され、
+    最後にゲームの結果報告を経験して終了します: ``tutorial end`` / ``指導終了``, alone on
+    its line, optionally with the result; prose that starts the same way is no keyword."""
+    for text, result in (("tutorial end", ""), ("Tutorial end 1-0", "1-0"),
+                         ("指導終了", ""), ("指導終了 先手勝ち", "先手勝ち"),
+                         ("ｔｕｔｏｒｉａｌ　ｅｎｄ", ""), ("end tutorial.", ""),
+                         ("チュートリアル終了。", "")):
+        intent = read_intent(text)
+        assert intent.tutorial_end == result, text
+        assert [(f.name, f.does) for f in intent.found] == [("tutorial_end", "aside")]
+    for prose in ("endgame is hard", "tutorial end, thanks for all", "the tutorial ends soon"):
+        intent = read_intent(prose)
+        assert intent.tutorial_end is None and not intent.found, prose

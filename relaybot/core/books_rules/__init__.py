@@ -11,8 +11,10 @@ from relaybot.core.books_rules.membership import (
     add_years,
     expiry_notice,
     junior_deadline,
+    junior_until,
     membership_fee,
     renewed_until,
+    year_begins_after,
 )
 from relaybot.core.books_rules.money import (
     award_period,
@@ -38,6 +40,7 @@ __all__ = [
     "expiry_notice",
     "fits",
     "junior_deadline",
+    "junior_until",
     "ladder_after",
     "membership_fee",
     "most_games",
@@ -46,5 +49,6 @@ __all__ = [
     "prize_shares",
     "renewed_until",
     "top_scorers",
+    "year_begins_after",
     "yen_to_pawns",
 ]

@@ -91,6 +91,27 @@ def junior_deadline(born: int, rules: ClubRules) -> date:
     return date(born + rules.junior_age + 1, rules.fiscal_month, 1) - timedelta(days=1)
 
 
+def junior_until(paid_until: date, born: int, rules: ClubRules) -> date:
+    """The last valid day of a junior membership paid until ``paid_until``: every paid
+    year that began by the junior deadline counts, none that began after it
+    (18歳の年度末までに入会・継続した1年を最終年度とします: the year joined or renewed by
+    the end of the fiscal year they are 18 is the last). Years paid beyond it (an
+    expiry set by hand, a renewal that ran ahead) end at the end of that last year."""
+    deadline = junior_deadline(born, rules)
+    end = paid_until
+    # the year that ends on ``end`` began the day after ``add_years(end, -1)``
+    while add_years(end, -1) >= deadline:
+        end = add_years(end, -1)
+    return end
+
+
+def year_begins_after(paid_until: date | None, on: date, deadline: date) -> bool:
+    """Whether the year a payment on ``on`` buys (from the day after ``paid_until`` when
+    paid ahead, else from ``on``) begins after ``deadline``."""
+    begins = on if paid_until is None or paid_until < on else paid_until + timedelta(days=1)
+    return begins > deadline
+
+
 def expiry_notice(paid_until: date | None, today: date, rules: ClubRules) -> str | None:
     """What the digest says of a membership today: ``soon`` within a month before the
     expiry, ``expired`` in the week after it, ``lapsed`` later (no digest: the seed stops
