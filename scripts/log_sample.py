@@ -1,11 +1,11 @@
-"""Print (or write into the README) what ``relaybot run --once`` logs, from a real run.
+"""Print (or write into docs/operating.md) what ``relaybot run --once`` logs, from a real run.
 
 A throwaway club on the test servers (tests/servers/: a real Dovecot on loopback and the
 aiosmtpd sink): two members, one game; the players' mails arrive in Dovecot, and the real
 ``relaybot`` command runs one cycle, whose log lines (stderr) are the sample.
 
     python scripts/log_sample.py            # print the text lines and one JSON line
-    python scripts/log_sample.py --write    # put them into README.md between the markers
+    python scripts/log_sample.py --write    # put them into docs/operating.md between the markers
 
 Needs Dovecot (``.ci/install-system.sh``). tests/integration/test_logs.py runs
 :func:`collect` too, so the sample and the test see the same run.
@@ -19,7 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+OPERATING = ROOT / "docs" / "operating.md"  # the operator's reference, "Logs"
 BEGIN = "<!-- log-sample: scripts/log_sample.py --write -->"
 END = "<!-- /log-sample -->"
 
@@ -66,20 +66,20 @@ def _block(text_lines: list[str], json_lines: list[str]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Print the sample, or with ``--write`` replace the README's."""
+    """Print the sample, or with ``--write`` replace the one in docs/operating.md."""
     text_lines = collect("text")
     json_lines = [line for line in collect("json") if '"event": "inbound"' in line]
     block = _block(text_lines, json_lines)
     if "--write" not in argv:
         print(block)
         return 0
-    readme = README.read_text(encoding="utf-8")
+    readme = OPERATING.read_text(encoding="utf-8")
     start, end = readme.find(BEGIN), readme.find(END)
     if start < 0 or end < start:
-        print(f"README.md has no {BEGIN} ... {END} block", file=sys.stderr)
+        print(f"docs/operating.md has no {BEGIN} ... {END} block", file=sys.stderr)
         return 1
-    README.write_text(readme[:start] + block + readme[end + len(END):], encoding="utf-8")
-    print("wrote the log sample into README.md")
+    OPERATING.write_text(readme[:start] + block + readme[end + len(END):], encoding="utf-8")
+    print("wrote the log sample into docs/operating.md")
     return 0
 
 

@@ -70,6 +70,9 @@ def page_kinds(club: SampleClub) -> list[PageKind]:
             "ja": ("山田太郎", "対局の期限をカレンダーに", "級位・段位", "レーティング", "勝")}),
         PageKind("unsubscribe", unsubscribe_path(club.cfg, club.members[EMAILS[1]]), {
             "en": ("Weekly digest", "Stop the digest"), "ja": ("週刊ダイジェスト", "停止する")}),
+        PageKind("help", "/help", {  # the players' guide (issue 23)
+            "en": ("Players' guide", "Writing your moves", "Conditional moves", "resign"),
+            "ja": ("対局者の案内", "指し手の書き方", "予想手", "投了")}),
     ]
 
 

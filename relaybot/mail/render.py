@@ -109,6 +109,15 @@ def named(context: dict[str, Any], lang: str) -> dict[str, Any]:
                       if isinstance(context.get(key), str)}
 
 
+def render_footer(lang: str, help_link: str) -> str:
+    """The lines every mail ends with when the web pages run: a signature separator (so a
+    reply that pastes the mail back leaves them out) and the link to the players' guide."""
+    if lang not in LANGS:
+        lang = "en"
+    template = _environment(str(templates_dir())).get_template(f"{lang}/footer.txt.j2")
+    return template.render(help_link=help_link)
+
+
 def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str, str]:
     """Render one mail; returns (subject, body)."""
     if lang not in LANGS:

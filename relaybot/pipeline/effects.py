@@ -25,11 +25,12 @@ from relaybot.core.clocks import local_day
 from relaybot.mail.html import alternative
 from relaybot.mail.kinds import is_kind
 from relaybot.mail.queue import Recipient, queue_mail
-from relaybot.mail.render import render
+from relaybot.mail.render import render, render_footer
 from relaybot.mail.work import work_of
 from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
 
 Audience = Literal["player", "td", "member", "operator"]
+HELP_PATH = "/help"  # the players' guide on the web pages (relaybot.web.guide)
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,13 @@ def reply_address(cfg: Config, to: Recipient, game_id: str | None) -> str | None
 def render_mail(mail: Mail) -> tuple[str, str]:
     """(subject, body) of a mail effect, rendered in its reader's language."""
     return render(mail.lang, mail.audience, mail.template or mail.kind, **mail.context)
+
+
+def with_footer(cfg: Config, lang: str, body: str) -> str:
+    """``body`` with the footer every mail carries when the web pages run (``[web]
+    base_url``): a link to the players' guide, ``/help``, in the reader's language."""
+    link = cfg.web.link(f"{HELP_PATH}?lang={lang}")
+    return f"{body}\n{render_footer(lang, link)}" if link else body
 
 
 def under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bool:
@@ -261,6 +269,7 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
     if verdict in ("summary", UNPROVEN_HELD):
         mail = replace(mail, defer=False, threads_game=False)
     subject, body = render_mail(mail)
+    body = with_footer(cfg, mail.lang, body)  # once per mail, after its sections
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
     reply_to = (mail.reply_to if mail.reply_to_fixed
                 else reply_address(cfg, mail.to, _token_game(mail, game_address)))

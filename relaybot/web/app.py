@@ -6,7 +6,7 @@ the position after that many plies, as the mail draws it; ``?form=text``: the bo
 as text), ``/games/<id>/record`` (the
 record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
 URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/players/<id>`` and
-``/players/<id>/calendar.ics``. The language is
+``/players/<id>/calendar.ics``, ``/help`` (the players' guide). The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
 unsubscribe of the weekly digest; its GET only shows a button that posts it.
@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy import select
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -39,6 +40,7 @@ from relaybot.store.db import Store
 from relaybot.store.models import Event, Game, Member
 from relaybot.web import data
 from relaybot.web.calendar import feed
+from relaybot.web.guide import guide_html
 from relaybot.web.season import find_season_named, season_page
 
 LOG = logging.getLogger("relaybot.web")
@@ -174,6 +176,11 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 {"place": n, "id": m.id, "name": display_name(m.name, lang)}
                 for n, m in enumerate(order, start=1)])
 
+    async def guide(request: Request) -> Response:
+        """The players' guide in the reader's language (docs/players.md's text)."""
+        lang = choose_lang(request, cfg.bot.language)
+        return page(request, "help", guide=Markup(guide_html(lang)))
+
     def _game(session: Any, request: Request) -> Game | None:
         game_id = request.path_params["id"]
         if "\x00" in game_id:  # PostgreSQL refuses NUL in text: an error, not a miss
@@ -239,6 +246,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/events/{name:path}", event),
         Route("/seasons/{name:path}", season),
         Route("/ladder/{kind}", ladder),
+        Route("/help", guide),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),

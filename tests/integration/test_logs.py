@@ -1,5 +1,6 @@
 """Logs an operator can read (issue 14 item 3), from a real ``relaybot run --once`` against
-the test servers: the same run ``scripts/log_sample.py`` puts into the README."""
+the test servers: the same run ``scripts/log_sample.py`` puts into docs/operating.md (the
+operator's reference)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def test_one_json_line_per_mail_in_and_out() -> None:
     assert {r["logger"] for r in records} == {"relaybot.app.poller", "relaybot.app.outbox"}
 
 
-def test_the_readme_carries_a_sample_of_these_lines() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_operators_reference_carries_a_sample_of_these_lines() -> None:
+    readme = (ROOT / "docs" / "operating.md").read_text(encoding="utf-8")
     script = _script()
     start, end = readme.index(script.BEGIN), readme.index(script.END)
     sample = readme[start:end]

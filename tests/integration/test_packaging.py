@@ -93,3 +93,13 @@ def test_demo_from_an_empty_folder(venv: Path, tmp_path: Path) -> None:
     assert "対局開始" in out and "Please correct your move" in out
     assert "ended 1-0 (checkmate)" in out and "4. Qxf7#" in out
     assert list(work.iterdir()) == []  # the demo keeps its database in a temp folder
+
+
+def test_the_players_guide_is_in_the_wheel(venv: Path, tmp_path: Path) -> None:
+    """Issue 23: ``relaybot web`` serves /help from the package's own markdown."""
+    proc = _run([venv / "bin" / "python", "-c",
+                 "from relaybot.web.guide import guide_html; "
+                 "print(guide_html('ja').count('<h2>'), guide_html('en').count('<h2>'))"],
+                cwd=tmp_path, env=_clean_env(venv, tmp_path), timeout=60)
+    ja, en = (int(n) for n in proc.stdout.split())
+    assert ja == en >= 8, proc.stdout

@@ -49,7 +49,8 @@ def _no_address(html: str) -> None:
 
 def _pages(club: SampleClub) -> list[str]:
     return ["/", f"/games/{club.games[0]}", f"/games/{club.games[1]}",
-            f"/events/{quote(EVENT, safe='')}", f"/players/{club.members[EMAILS[0]]}"]
+            f"/events/{quote(EVENT, safe='')}", f"/players/{club.members[EMAILS[0]]}",
+            "/help"]
 
 
 def test_every_page_in_english_and_japanese_without_an_address(
@@ -77,6 +78,30 @@ def test_language_switch_is_remembered(club: SampleClub, web: TestClient) -> Non
     assert 'id="lang-switch" href="/?lang=ja"' in first.text
     again = web.get("/", headers={"Accept-Language": "ja"})  # the cookie wins now
     assert again.headers["content-language"] == "en"
+
+
+def test_help_is_the_players_guide_in_the_readers_language(web: TestClient) -> None:
+    """Issue 23: /help answers with the players' guide (docs/players.md's text), chosen as
+    every page chooses: ?lang=, the cookie, then Accept-Language; every page links it."""
+    en = web.get("/help", headers={"Accept-Language": "en-US,en;q=0.9"})
+    assert en.status_code == 200 and en.headers["content-language"] == "en"
+    for heading in ("<h1>Players' guide</h1>", "<h2>Writing your moves</h2>",
+                    "<h3>Shogi</h3>", "<h2>Conditional moves</h2>", "<h2>Keywords</h2>",
+                    "<h2>Leave</h2>", "<h2>What the bot counts, and why</h2>"):
+        assert heading in en.text, heading
+    assert "<code>resign</code>" in en.text and "<title>Players' guide · " in en.text
+    ja = web.get("/help", headers={"Accept-Language": "ja,en;q=0.5"})
+    assert ja.headers["content-language"] == "ja"
+    for heading in ("<h1>対局者の案内</h1>", "<h2>指し手の書き方</h2>", "<h3>将棋</h3>",
+                    "<h2>予想手（条件付きの指し手）</h2>", "<h2>キーワード</h2>", "<h2>休戦</h2>",
+                    "<h2>ボットが数えるもの、その理由</h2>"):
+        assert heading in ja.text, heading
+    assert "<code>投了</code>" in ja.text and "<table>" in ja.text
+    switched = web.get("/help", params={"lang": "en"}, headers={"Accept-Language": "ja"})
+    assert "<h2>Keywords</h2>" in switched.text
+    assert 'id="lang-switch" href="/help?lang=ja"' in switched.text
+    home = web.get("/", params={"lang": "ja"}).text
+    assert '<a id="help-link" href="/help">対局者の案内</a>' in home
 
 
 def test_game_page_board_from_either_side_record_clocks_and_deadline(
