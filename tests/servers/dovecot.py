@@ -54,7 +54,8 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 PASSWORD = "relaybot-test-password"
 MAIL_USER = "vmail"
-INSTALL_HINT = "run .ci/install-system.sh as root (apt-get install dovecot-imapd dovecot-core)"
+INSTALL_HINT = ("run .ci/install-system.sh as root (apt-get install dovecot-imapd dovecot-core "
+                "dovecot-submissiond)")
 
 
 class DovecotError(RuntimeError):
