@@ -19,7 +19,7 @@ import shlex
 import subprocess
 from typing import Final
 
-__all__ = ["TOKEN_TIMEOUT", "TokenCommandError", "access_token", "oauthbearer", "xoauth2"]
+__all__ = ["TOKEN_TIMEOUT", "TokenCommandError", "access_token", "b64", "oauthbearer", "xoauth2"]
 
 TOKEN_TIMEOUT: Final = 60.0
 """Seconds a token command may take (it may ask the provider over the network)."""
@@ -55,7 +55,7 @@ def access_token(command: str, key: str, timeout: float = TOKEN_TIMEOUT) -> str:
                                 ) from None
     except subprocess.TimeoutExpired:
         raise TokenCommandError(f"{key}: {argv[0]} printed no token within "
-                                f"{timeout:.0f} s") from None
+                                f"{timeout:g} s") from None
     except OSError as exc:
         raise TokenCommandError(f"{key}: cannot run {argv[0]}: {exc.strerror or exc}"
                                 ) from None

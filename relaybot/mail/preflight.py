@@ -20,7 +20,8 @@ from typing import Final
 
 from relaybot.config import Config, ImapConfig, SmtpConfig
 
-__all__ = ["PROBE_SECONDS", "login_problems", "tls_hint"]
+__all__ = ["PROBE_SECONDS", "imap_login_problem", "login_problems", "smtp_login_problem",
+           "tls_hint"]
 
 PROBE_SECONDS: Final = 5.0
 """How long a probe waits for a port to answer."""
