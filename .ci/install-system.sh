@@ -3,6 +3,9 @@
 #
 # - dovecot-imapd, dovecot-core: the real IMAP server tests/servers/dovecot.py starts on
 #   loopback from a config in a temp dir (the system instance is not used).
+# - dovecot-submissiond, openssl: the OAuth 2.0 tests log in to Dovecot's submission
+#   service (SMTP AUTH XOAUTH2 / OAUTHBEARER) and to an implicit-TLS port with a
+#   throwaway certificate (tests/integration/test_oauth.py).
 # - vmail: system user whose uid/gid the test Dovecot stores mail as (it refuses uid 0).
 # - dovecot-lmtpd, docker-compose, postfix, opendkim, opendkim-tools, opendmarc,
 #   gettext-base: the deployment tests validate docker-compose.yml and check the mail
@@ -15,7 +18,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-PACKAGES="dovecot-core dovecot-imapd dovecot-lmtpd docker-compose postfix opendkim opendkim-tools opendmarc gettext-base"
+PACKAGES="dovecot-core dovecot-imapd dovecot-lmtpd dovecot-submissiond openssl docker-compose postfix opendkim opendkim-tools opendmarc gettext-base"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -52,6 +52,8 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "folder": ("INBOX", "str"),
         "poll_seconds": (60, "int"),
         "max_size": (10 * 1024 * 1024, "int"),
+        # OAuth 2.0 (issue 28): a command printing an access token; "" logs in by password
+        "oauth2_command": ("", "str"),
     },
     "smtp": {
         "host": ("127.0.0.1", "str"),
@@ -64,6 +66,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         # AUTH sends the password; without TLS only to a loopback host, unless the
         # operator says so here (issue 12 item 11)
         "allow_plaintext_auth": (False, "bool"),
+        "oauth2_command": ("", "str"),
     },
     "log": {
         "level": ("info", "level"),
@@ -159,6 +162,9 @@ class ImapConfig:
     folder: str
     poll_seconds: int = 60
     max_size: int = 10 * 1024 * 1024
+    # OAuth 2.0 (Gmail, Microsoft 365): the command that prints an access token, run
+    # before every login (relaybot.mail.oauth); "" logs in with the password
+    oauth2_command: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,6 +180,7 @@ class SmtpConfig:
     # marked-sent, each resent once with its own Message-ID (G4); 1 for one at a time.
     connections: int = 2
     allow_plaintext_auth: bool = False
+    oauth2_command: str = ""  # as ImapConfig.oauth2_command; needs ``user``
 
     def plaintext_auth_problem(self) -> str | None:
         """Why AUTH must not be tried with these settings, or None when it may.
@@ -185,7 +192,8 @@ class SmtpConfig:
             return None
         if is_loopback(self.host):
             return None
-        return (f"smtp.user is set but smtp.tls = \"none\": AUTH would send the password "
+        secret = "access token" if self.oauth2_command.strip() else "password"
+        return (f"smtp.user is set but smtp.tls = \"none\": AUTH would send the {secret} "
                 f"in the clear to {self.host}; use tls = \"starttls\" or \"ssl\", or set "
                 f"smtp.allow_plaintext_auth = true (RELAYBOT_SMTP_ALLOW_PLAINTEXT_AUTH)")
 
@@ -461,6 +469,10 @@ user = "relay"
 password = ""
 tls = "none"          # none | starttls | ssl
 folder = "INBOX"
+# OAuth 2.0 (Gmail, Microsoft 365): a command printing an access token, run before each
+# login instead of the password, e.g. "/usr/local/bin/mail-token imap" (see the docs).
+# OAuth 2.0 のメールボックスでは、アクセストークンを出力するコマンドを指定します。
+oauth2_command = ""
 
 [smtp]
 host = "127.0.0.1"
@@ -473,6 +485,9 @@ tls = "none"          # none | starttls | ssl
 # AUTH (user set) without TLS sends the password in the clear: refused unless the host is
 # loopback or this is true. 暗号化なしの AUTH はループバック以外では拒否します。
 allow_plaintext_auth = false
+# OAuth 2.0 for sending (needs user): a command printing an access token; "" = password.
+# 送信に OAuth 2.0 を使うときのトークン取得コマンド（user が必要）。
+oauth2_command = ""
 
 [log]
 # debug | info | warning | error. One line per mail in and per mail out at info.

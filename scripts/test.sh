@@ -22,6 +22,9 @@ fi
 # validates docker-compose.yml; the mail configs are checked by the packages themselves
 command -v docker-compose >/dev/null 2>&1 || need_apt+=(docker-compose)
 [ -x /usr/lib/dovecot/lmtp ] || need_apt+=(dovecot-lmtpd)
+# the OAuth 2.0 tests: Dovecot's submission service and a throwaway certificate
+[ -x /usr/lib/dovecot/submission ] || need_apt+=(dovecot-submissiond)
+command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v envsubst >/dev/null 2>&1 || need_apt+=(gettext-base)
 [ -x /usr/sbin/postconf ] || need_apt+=(postfix)
 [ -x /usr/sbin/opendkim ] || need_apt+=(opendkim)

@@ -35,7 +35,7 @@ def utcnow() -> datetime:
 def imap_settings(cfg: Config) -> ImapSettings:
     i = cfg.imap
     return ImapSettings(host=i.host, port=i.port, user=i.user, password=i.password, tls=i.tls,
-                        folder=i.folder, timeout=60.0)
+                        folder=i.folder, timeout=60.0, oauth2_command=i.oauth2_command)
 
 
 @dataclass

@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from relaybot.app.logs import configure as configure_logging
 from relaybot.cli import (
+    check,
     club,
     digest,
     events,
@@ -41,9 +42,9 @@ from relaybot.config import ConfigError, load_config, redact_url
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNREACHABLE", "CliError", "Unreachable",
            "build_parser", "main"]
 
-GROUPS = (init, members, games, run, host, digest, events, seasons, club, td, serve)
+GROUPS = (init, check, members, games, run, host, digest, events, seasons, club, td, serve)
 """The command groups, in the order ``relaybot --help`` lists their commands: init,
-member, game, run, host, digest, event, season, club, announce, td, demo, web."""
+check, member, game, run, host, digest, event, season, club, announce, td, demo, web."""
 
 
 def _version() -> str:

@@ -28,12 +28,16 @@ def register(sub: Subparsers) -> None:
 def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.app.runner import Service, run_once
     from relaybot.mail.imap import ImapError
+    from relaybot.mail.preflight import login_problems
     from relaybot.store.locks import InstanceLock, LockHeld
 
     now = parse_now(args.now)
     if now is not None and not args.once:
         raise CliError("--now only goes with --once")
     cfg.bot.token_keys()  # no secret: refuse before any mail goes out (issue 12)
+    problems = login_problems(cfg)  # an empty password: say so before any connection
+    if problems:
+        raise CliError(problems[0])
     configure_logging(cfg.log.level, cfg.log.format)
     store = open_store(cfg)
     lock = InstanceLock(store)

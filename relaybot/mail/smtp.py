@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 from dataclasses import dataclass
 
 import aiosmtplib
 
 from relaybot.config import ConfigError, SmtpConfig
+from relaybot.mail.oauth import access_token, b64, oauthbearer, xoauth2
+from relaybot.mail.preflight import PROBE_SECONDS, tls_hint
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,36 @@ def _classify(code: int, text: str) -> SendResult:
     if 500 <= code < 600:
         return SendResult("permanent", f"{code} {text}")
     return SendResult("temporary", f"{code} {text}")
+
+
+async def oauth_login(client: aiosmtplib.SMTP, user: str, token: str, host: str,
+                      port: int) -> None:
+    """AUTH with an OAuth 2.0 access token: OAUTHBEARER (RFC 7628) where the server
+    offers it, else XOAUTH2. By hand, since aiosmtplib before 5 has neither.
+
+    Raises ``SMTPAuthenticationError`` with one line when the token is refused.
+    """
+    await client.ehlo()
+    # the server's own list: aiosmtplib's supported_auth_methods keeps only those it knows
+    methods = str(client.esmtp_extensions.get("auth", "")).lower().split()
+    bearer = "oauthbearer" in methods
+    if not bearer and "xoauth2" not in methods:
+        raise aiosmtplib.SMTPAuthenticationError(
+            504, f"{host} offers no OAuth 2.0 login (AUTH {' '.join(methods).upper() or '-'}"
+                 "): clear smtp.oauth2_command and use a password")
+    mechanism = "OAUTHBEARER" if bearer else "XOAUTH2"
+    initial = oauthbearer(user, token, host, port) if bearer else xoauth2(user, token)
+    response = await client.execute_command(b"AUTH", mechanism.encode(), b64(initial).encode())
+    if response.code == 334:
+        # the refusal comes as a challenge holding a JSON error: the client answers it
+        # (RFC 7628 3.2.3: ^A; XOAUTH2: an empty line) and gets the final 5xx
+        response = await client.execute_command(b"AQ==" if bearer else b"")
+    if response.code != 235:
+        raise aiosmtplib.SMTPAuthenticationError(
+            response.code,
+            f"SMTP login refused for {user!r} with the access token from "
+            f"smtp.oauth2_command ({mechanism}): {response.code} {response.message}; "
+            "is the token for this mailbox and still valid?")
 
 
 class SmtpSender:
@@ -46,9 +79,25 @@ class SmtpSender:
             start_tls=cfg.tls == "starttls",
             tls_context=ssl.create_default_context() if cfg.tls != "none" else None,
         )
-        await client.connect()
-        if cfg.user:
-            await client.login(cfg.user, cfg.password)
+        try:
+            await client.connect()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            # a TLS mode that does not fit the port: say which one does
+            hint = await asyncio.to_thread(tls_hint, "smtp", cfg.host, cfg.port, cfg.tls,
+                                           min(float(cfg.timeout), PROBE_SECONDS))
+            if hint is None:
+                raise
+            raise aiosmtplib.SMTPConnectError(hint) from exc
+        try:
+            if cfg.user and cfg.oauth2_command.strip():
+                token = await asyncio.to_thread(access_token, cfg.oauth2_command,
+                                                "smtp.oauth2_command")
+                await oauth_login(client, cfg.user, token, cfg.host, cfg.port)
+            elif cfg.user:
+                await client.login(cfg.user, cfg.password)
+        except BaseException:
+            client.close()
+            raise
         self._client = client
         return self
 

@@ -125,7 +125,8 @@ def test_import_is_all_or_nothing(tmp_path: Path) -> None:
 
 def test_run_once_with_unreachable_imap_is_one_line(tmp_path: Path) -> None:
     relaybot(tmp_path, "init")
-    proc = relaybot(tmp_path, "run", "--once", env={"RELAYBOT_IMAP_PORT": "1"})
+    proc = relaybot(tmp_path, "run", "--once", env={"RELAYBOT_IMAP_PORT": "1",
+                                                  "RELAYBOT_IMAP_PASSWORD": "pw"})
     one_line_error(proc, "IMAP")
 
 
@@ -158,7 +159,8 @@ def test_init_upgrades_an_old_config_and_run_refuses_without_a_secret(tmp_path: 
     # an environment secret is enough for a config without one
     (tmp_path / "relaybot.toml").write_text(old)
     proc = relaybot(tmp_path, "run", "--once",
-                    env={"RELAYBOT_BOT_SECRET": "from-env", "RELAYBOT_IMAP_PORT": "1"})
+                    env={"RELAYBOT_BOT_SECRET": "from-env", "RELAYBOT_IMAP_PORT": "1",
+                         "RELAYBOT_IMAP_PASSWORD": "pw"})
     one_line_error(proc, "IMAP")
 
 

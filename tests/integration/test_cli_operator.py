@@ -135,7 +135,8 @@ def test_a_database_password_is_never_printed(tmp_path: Path) -> None:
     unreachable = {"RELAYBOT_DATABASE_URL":
                    f"postgresql+psycopg://relay:{secret}@127.0.0.1:1/relaybot"}
     for args in (("init",), ("member", "list"), ("run", "--once")):
-        proc = relaybot(tmp_path, *args, env={**unreachable, "RELAYBOT_BOT_SECRET": "k"})
+        proc = relaybot(tmp_path, *args, env={**unreachable, "RELAYBOT_BOT_SECRET": "k",
+                                                   "RELAYBOT_IMAP_PASSWORD": "pw"})
         assert proc.returncode == 3, (args, proc.stderr)  # a server that cannot be reached
         assert secret not in proc.stdout + proc.stderr
         assert "relay:***@127.0.0.1:1" in proc.stderr

@@ -54,7 +54,8 @@ from imapclient import IMAPClient  # type: ignore[import-untyped]
 
 PASSWORD = "relaybot-test-password"
 MAIL_USER = "vmail"
-INSTALL_HINT = "run .ci/install-system.sh as root (apt-get install dovecot-imapd dovecot-core)"
+INSTALL_HINT = ("run .ci/install-system.sh as root (apt-get install dovecot-imapd dovecot-core "
+                "dovecot-submissiond)")
 
 
 class DovecotError(RuntimeError):
@@ -216,6 +217,68 @@ service imap-login {{
 """
 
 
+def _extras_23(text: str, root: Path, introspection_url: str | None,
+               mechanisms: tuple[str, ...], relay: tuple[str, int] | None,
+               submission_port: int | None) -> str:
+    """*text* (a 2.3 config) with the ``oauth2`` passdb checking tokens at
+    *introspection_url* for *mechanisms* (XOAUTH2, OAUTHBEARER; passwords stay the static
+    passdb's), and a submission service on *submission_port* relaying to *relay* (an
+    SMTP sink)."""
+    if introspection_url is not None:
+        ext = root / "dovecot-oauth2.conf.ext"
+        # post: the token goes in a form body, as RFC 7662 introspection wants it
+        ext.write_text(f"introspection_url = {introspection_url}\n"
+                       "introspection_mode = post\n"
+                       "force_introspection = yes\n"
+                       "username_attribute = email\n"
+                       "active_attribute = active\n"
+                       "active_value = true\n")
+        ext.chmod(0o644)
+        names = " ".join(mechanisms)
+        text = text.replace("auth_mechanisms = plain login",
+                            f"auth_mechanisms = plain login {names}")
+        text = text.replace("passdb {\n  driver = static\n",
+                            f"passdb {{\n  driver = oauth2\n  mechanisms = {names}\n"
+                            f"  args = {ext}\n}}\npassdb {{\n  driver = static\n"
+                            "  mechanisms = plain login\n")
+    if relay is not None:
+        text = text.replace("protocols = imap", "protocols = imap submission")
+        text += f"""\
+hostname = relaybot-test.localhost
+submission_relay_host = {relay[0]}
+submission_relay_port = {relay[1]}
+submission_relay_ssl = no
+service submission-login {{
+  inet_listener submission {{
+    address = 127.0.0.1
+    port = {submission_port}
+  }}
+}}
+"""
+    return text
+
+
+def _tls_23(text: str, cert: tuple[Path, Path], imaps_port: int) -> str:
+    """*text* with TLS on: STARTTLS on the plain port, implicit TLS on *imaps_port*
+    (plain-text logins stay allowed, as the other tests log in without TLS)."""
+    text = text.replace("\nssl = no\n",
+                        f"\nssl = yes\nssl_cert = <{cert[0]}\nssl_key = <{cert[1]}\n", 1)
+    return text.replace("  inet_listener imaps {\n    port = 0\n",
+                        "  inet_listener imaps {\n    address = 127.0.0.1\n"
+                        f"    port = {imaps_port}\n    ssl = yes\n")
+
+
+def self_signed_cert(folder: Path) -> tuple[Path, Path]:
+    """A throwaway certificate for 127.0.0.1 and its key (openssl), readable by Dovecot."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    for path in (cert, key):
+        path.chmod(0o644)
+    return cert, key
+
+
 @dataclass(frozen=True)
 class Account:
     """One mailbox on the test Dovecot; helpers open a short IMAP connection each."""
@@ -325,7 +388,16 @@ class Dovecot:
 
     host = "127.0.0.1"
 
-    def __init__(self, root: Path | None = None, port: int | None = None) -> None:
+    def __init__(
+        self,
+        root: Path | None = None,
+        port: int | None = None,
+        *,
+        introspection_url: str | None = None,
+        oauth2_mechanisms: tuple[str, ...] = ("xoauth2", "oauthbearer"),
+        submission_relay: tuple[str, int] | None = None,
+        tls_cert: tuple[Path, Path] | None = None,
+    ) -> None:
         self.binary = find_binary("dovecot")
         self.doveadm_binary = find_binary("doveadm")
         self.version = dovecot_version(self.binary)
@@ -343,7 +415,23 @@ class Dovecot:
         self.password = PASSWORD
         self.conf_path = self.root / "dovecot.conf"
         render = _config_24 if self.version >= (2, 4) else _config_23
-        self.conf_path.write_text(render(self.root, self.port, uid, gid))
+        text = render(self.root, self.port, uid, gid)
+        self.submission_port: int | None = None
+        self.imaps_port: int | None = None
+        if introspection_url is not None or submission_relay is not None or tls_cert:
+            if self.version >= (2, 4):
+                raise DovecotError("the OAuth 2.0, submission and TLS test servers are "
+                                   "written in Dovecot 2.3 syntax; this is "
+                                   f"{self.version[0]}.{self.version[1]}")
+            if submission_relay is not None:
+                self.submission_port = free_port(self.host)
+            if tls_cert is not None:
+                self.imaps_port = free_port(self.host)
+            text = _extras_23(text, self.root, introspection_url, oauth2_mechanisms,
+                              submission_relay, self.submission_port)
+            if tls_cert is not None:
+                text = _tls_23(text, tls_cert, self.imaps_port or 0)
+        self.conf_path.write_text(text)
         self.conf_path.chmod(0o644)
         self._proc: subprocess.Popen[bytes] | None = None
 

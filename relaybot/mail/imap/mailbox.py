@@ -32,9 +32,11 @@ from relaybot.mail.imap.values import (
     check_folder_name,
     check_uid,
 )
+from relaybot.mail.oauth import TokenCommandError, access_token
+from relaybot.mail.preflight import PROBE_SECONDS, tls_hint
 from relaybot.store.faults import crash_point
 
-__all__ = ["IDLE_RENEW_SECONDS", "Mailbox"]
+__all__ = ["IDLE_RENEW_SECONDS", "Mailbox", "open_client"]
 
 IDLE_RENEW_SECONDS: Final = 290.0
 """IDLE is ended and restarted at least this often (RFC 2177 asks for < 29 minutes;
@@ -79,22 +81,7 @@ class Mailbox:
         s = self.settings
         client: Any = None
         try:
-            context = ssl.create_default_context() if s.tls != "none" else None
-            client = IMAPClient(
-                s.host,
-                port=s.port,
-                use_uid=True,
-                ssl=s.tls == "ssl",
-                ssl_context=context,
-                timeout=s.timeout,
-            )
-            client.normalise_times = False
-            if s.tls == "starttls":
-                client.starttls(context)
-            try:
-                client.login(s.user, s.password)
-            except LoginError as exc:
-                raise ImapAuthError(f"IMAP login refused for {s.user!r}: {exc}") from exc
+            client = open_client(s)
             for folder in (PROCESSED, QUARANTINE):
                 self._ensure_folder(client, folder)
             selected = client.select_folder(s.folder)
@@ -474,6 +461,75 @@ class Mailbox:
             return False
         finally:
             sock.settimeout(self.settings.timeout)
+
+
+def open_client(s: ImapSettings) -> Any:
+    """A logged-in IMAPClient for ``s``, no folder selected: the connection, STARTTLS
+    and the login, by password or by OAuth 2.0 (OAUTHBEARER where the server offers it,
+    else XOAUTH2) with a token from ``s.oauth2_command``.
+
+    Raises :class:`ImapAuthError` when the login is refused or no token could be had,
+    :class:`ImapError` when the server cannot be reached; when the TLS mode does not
+    fit the port, that error says what to set (relaybot.mail.preflight).
+    """
+    client: Any = None
+    try:
+        context = ssl.create_default_context() if s.tls != "none" else None
+        client = IMAPClient(
+            s.host,
+            port=s.port,
+            use_uid=True,
+            ssl=s.tls == "ssl",
+            ssl_context=context,
+            timeout=s.timeout,
+        )
+        client.normalise_times = False
+        if s.tls == "starttls":
+            client.starttls(context)
+    except Exception as exc:
+        _shutdown(client)
+        if not _is_network_error(exc):
+            raise
+        hint = tls_hint("imap", s.host, s.port, s.tls, min(s.timeout, PROBE_SECONDS))
+        if hint is not None:
+            raise ImapError(f"IMAP connect to {s.host}:{s.port} failed: {hint}") from exc
+        raise ImapError(f"IMAP connect to {s.host}:{s.port} failed: {exc}") from exc
+    try:
+        _login(client, s)
+    except Exception as exc:
+        _shutdown(client)
+        if isinstance(exc, ImapError):
+            raise
+        if _is_network_error(exc):
+            raise ImapError(f"IMAP login to {s.host}:{s.port} failed: {exc}") from exc
+        raise
+    return client
+
+
+def _login(client: Any, s: ImapSettings) -> None:
+    """Log in with the password, or with an OAuth 2.0 access token."""
+    if not s.oauth2_command.strip():
+        try:
+            client.login(s.user, s.password)
+        except LoginError as exc:
+            raise ImapAuthError(f"IMAP login refused for {s.user!r}: {exc}") from exc
+        return
+    try:
+        token = access_token(s.oauth2_command, "imap.oauth2_command")
+    except TokenCommandError as exc:
+        raise ImapAuthError(str(exc)) from exc
+    bearer = client.has_capability("AUTH=OAUTHBEARER")
+    try:
+        if bearer:
+            client.oauthbearer_login(s.user, token)
+        else:
+            client.oauth2_login(s.user, token)
+    except LoginError as exc:
+        mechanism = "OAUTHBEARER" if bearer else "XOAUTH2"
+        raise ImapAuthError(
+            f"IMAP login refused for {s.user!r} with the access token from "
+            f"imap.oauth2_command ({mechanism}): {exc}; is the token for this mailbox "
+            "and still valid?") from exc
 
 
 def _untagged_ok(client: Any) -> list[bytes]:

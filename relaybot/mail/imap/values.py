@@ -7,7 +7,7 @@ so nothing from mail content reaches the wire.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Final
 
@@ -42,16 +42,18 @@ class ImapSettings:
 
     ``tls`` is ``"none"`` (plain, for loopback tests), ``"starttls"`` or ``"ssl"``
     (implicit TLS, usually port 993). ``timeout`` bounds every socket operation, in
-    seconds.
+    seconds. ``oauth2_command``, when set, prints the OAuth 2.0 access token the login
+    uses instead of ``password`` (relaybot.mail.oauth).
     """
 
     host: str
     port: int
     user: str
-    password: str
+    password: str = field(repr=False)
     tls: str = "none"
     folder: str = "INBOX"
     timeout: float = 60.0
+    oauth2_command: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if self.tls not in _TLS_MODES:

@@ -29,7 +29,7 @@ import authres
 from relaybot.mail.inbound.headers import Headers
 from relaybot.mail.inbound.lexical import strip_comments, unfold
 
-__all__ = ["DmarcReading", "read_dmarc"]
+__all__ = ["DmarcReading", "authserv_id_of", "read_dmarc"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,16 @@ def _authserv_guess(value: str) -> str:
     """The authserv-id of a header ``authres`` could not read: its first word."""
     head = strip_comments(value).partition(";")[0].strip()
     return head.split()[0].lower() if head else ""
+
+
+def authserv_id_of(value: str) -> str:
+    """The authserv-id an ``Authentication-Results`` value names, lower case ("" when it
+    names none); what ``relaybot check`` lists for ``[bot] authserv_id``."""
+    text = unfold(value).strip()
+    try:
+        return str(authres.parse_value(text).authserv_id or "").lower()
+    except Exception:  # authres raises its own errors and more on odd input
+        return _authserv_guess(text)
 
 
 def read_dmarc(headers: Headers, trusted: str | None, from_domain: str | None) -> DmarcReading:
