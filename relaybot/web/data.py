@@ -304,7 +304,7 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     games (every game of a pair: a double round robin has two), every tie-break column
     (T5); the games with results linked."""
     rows = event_standings(session, event)
-    seats = {m.name: (p.seat, m.id) for m, p in session.execute(
+    seats: dict[str, tuple[int, int]] = {m.name: (p.seat, m.id) for m, p in session.execute(
         select(Member, EventPlayer).join(EventPlayer, EventPlayer.member_id == Member.id)
         .where(EventPlayer.event_id == event.id))}
     games = list(session.scalars(select(Game).where(Game.event == event.name)
