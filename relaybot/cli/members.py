@@ -14,6 +14,7 @@ from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
     json_option,
+    member_name,
     now_of,
     now_option,
     open_store,
@@ -178,14 +179,6 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
     if not members:
         print("no members yet (relaybot member add / member import)", file=sys.stderr)
     return 0
-
-
-def member_name(member: Member) -> str:
-    """A member's name in a CLI line: family first without a comma (``Hayakawa Satoru``),
-    and the Japanese-script name beside it where there is one (``Hayakawa Satoru
-    (早川悟)``); the operator reads both."""
-    name = member.name
-    return f"{name.plain()} ({name.ja})" if name.ja else name.plain()
 
 
 def notation_text(member: Member) -> str:
