@@ -484,7 +484,7 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
     columns.append((head["rank"], True))
     table: list[list[str]] = []
     for i, r in enumerate(rows):
-        line = [str(i + 1), r.player]
+        line = [str(i + 1), display_name(r.player, lang)]
         for other in rows:
             if other.player == r.player:
                 line.append(diagonal)
