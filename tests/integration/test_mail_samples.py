@@ -392,6 +392,19 @@ def test_the_digest_needs_no_fixed_width_font(
         assert not re.search(r"\S {3,}\S", text), text
 
 
+def test_no_mail_lines_up_columns_with_spaces(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: no text part is a table padded with spaces (the TD's ledgers are
+    lines: "Move 3: relayed ..., 2 days used"); the board picture and the record files
+    are the only layout, and the HTML part shows the board as a picture."""
+    board = re.compile(r"^\s*(?:\d{1,2}\s+)?(?:\S\s){3,}|^\s*(?:[a-t]\s+){4,}|^\s*[１-９]")
+    for kind, _, msg in mails:
+        for line in _prose(_text(msg)).splitlines():
+            if board.search(line) or kind == "help":  # the help's game block: a board
+                continue
+            assert not re.search(r"\S {3,}\S|^-+ -+", line), (kind, line)
+
+
 def test_the_help_needs_no_fixed_width_font(
         mails: list[tuple[str, str, EmailMessage]]) -> None:
     """Issue 26 item 7: the keywords in the help are a list ("- resign: ...", 「投了」: ...),
