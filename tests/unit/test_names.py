@@ -47,3 +47,20 @@ def test_display_name_takes_a_name_or_its_text_and_may_be_applied_twice() -> Non
     assert display_name(display_name("Smith, Ann", "ja"), "ja") == "Smith Ann"
     for lang in ("ja", "en"):
         assert "," not in display_name("渡辺, 髙子", lang)
+
+
+def test_kif_and_csa_write_a_player_without_a_comma() -> None:
+    """KIF's 先手：早川悟 (the Japanese-script name) or 先手：Hayakawa Satoru, never
+    "Hayakawa, Satoru"; PGN keeps that form (the chess writer takes it as it is)."""
+    from datetime import date
+
+    from relaybot.games.base import RecordInfo
+    from relaybot.games.shogi.kif import write_csa, write_kif
+
+    info = RecordInfo(event="", site="", start=date(2026, 1, 10), round="-",
+                      players=(PersonName("Hayakawa", "Satoru", "早川悟"), "Smith, Ann"),
+                      ratings=(None, None), result="", end=None, termination="", moves=[])
+    kif = write_kif(info, [], "")
+    assert "先手：早川悟\n" in kif and "後手：Smith Ann\n" in kif
+    csa = write_csa(info, [], "")
+    assert "N+早川悟\n" in csa and "N-Smith Ann\n" in csa
