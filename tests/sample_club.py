@@ -272,7 +272,9 @@ def every_kind(club: SampleClub) -> None:
 
 
 LEAGUE = [  # four more shogi players: with the club's four, a class S of eight
-    MemberInput("鈴木, 一郎", "suzuki@example.jp", lang="ja"),
+    # a member registered in Latin letters with the name in Japanese script (issue 26):
+    # 鈴木一郎 to a Japanese reader, Ichiro Suzuki to an English one
+    MemberInput("Suzuki, Ichiro", "suzuki@example.jp", lang="ja", name_ja="鈴木一郎"),
     MemberInput("Jones, Kate", "jones@example.org", lang="en", tz="Europe/London"),
     MemberInput("高橋, 次郎", "takahashi@example.jp", lang="ja"),
     MemberInput("Green, Sam", "green@example.org", lang="en", tz="America/New_York"),

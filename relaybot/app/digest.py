@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -28,7 +27,7 @@ from relaybot.club.daybooks import compute
 from relaybot.club.gamefile import GameFile
 from relaybot.club.ledger import club_news, ladders_of, lapsed_to_tell, membership_states, settle
 from relaybot.club.rating_book import KINDS
-from relaybot.club.tournaments import event_players, event_results, event_standings
+from relaybot.club.tournaments import event_results, event_standings
 from relaybot.club.views import unsubscribe_path, unsubscribe_token
 from relaybot.config import Config
 from relaybot.core import tokens
@@ -176,8 +175,9 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     ids = ({g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
            | {g.side0_id for _e, g in shared["corrections"]}
            | {g.side1_id for _e, g in shared["corrections"]})
-    shared["names"] = dict(session.execute(
-        select(Member.id, Member.name).where(Member.id.in_(ids))).all()) if ids else {}
+    # the members themselves, not the names' text: a name carries its Japanese script
+    shared["names"] = {m.id: m.name for m in session.scalars(
+        select(Member).where(Member.id.in_(ids)))} if ids else {}
     return shared
 
 
@@ -367,13 +367,13 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     if not todo:
         return
     players: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for event_id, member_id, name in session.execute(
-            select(EventPlayer.event_id, Member.id, Member.name)
+    for event_id, member in session.execute(
+            select(EventPlayer.event_id, Member)
             .join(Member, Member.id == EventPlayer.member_id)
             .where(EventPlayer.event_id.in_(todo)).order_by(EventPlayer.seat)):
-        # the crosstable shows names as people write them; the order of family and
-        # given name does not depend on the reader's language (core.text.display_name)
-        players[event_id].append((member_id, display_name(name, "en")))
+        # the rows keep each member's name whole (core.names.PersonName): the crosstable
+        # writes it as each reader's language does (standings_lines)
+        players[event_id].append((member.id, member.name))
     names = {common["events"][e].name: e for e in todo}
     finished: dict[int, list[Game]] = defaultdict(list)
     for game in session.scalars(select(Game).where(
@@ -384,13 +384,8 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
         event = common["events"][event_id]
         if event.kind in ("league", "salon"):
             # T3/T4: the starting order, the season's rests and the ratings the event's
-            # own standings read (names as the crosstable writes them)
-            shown = {name: display_name(name, "en") for name in
-                     (m.name for m in event_players(session, event))}
-            common["standings"][event_id] = [
-                replace(row, player=shown.get(row.player, row.player),
-                        results={shown.get(k, k): v for k, v in row.results.items()})
-                for row in event_standings(session, event)]
+            # own standings read
+            common["standings"][event_id] = event_standings(session, event)
             continue
         results = event_results(finished[event_id], who)  # every game's own results
         order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
@@ -404,7 +399,7 @@ def _place(common: dict[str, Any], event_id: int, member: Member,
     if letter is None:
         return None
     rows = common["standings"][event_id]
-    me = display_name(member.name, "en")
+    me = member.name  # rows name players by the stored "Family, Given" text
     row = next((r for r in rows if r.player == me), None)
     if row is None:
         return None

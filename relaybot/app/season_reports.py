@@ -107,7 +107,7 @@ def progress_reports(session: Session, cfg: Config, now: datetime) -> int:
         if season.reported_to is not None and season.reported_to >= month_end:
             continue  # this month's reports are out: no game is read again
         season.reported_to = month_end
-        names = {m.id: m.name for m in session.scalars(
+        names: dict[int, str] = {m.id: m.name for m in session.scalars(
             select(Member).join(SeasonPlayer, SeasonPlayer.member_id == Member.id)
             .where(SeasonPlayer.season_id == season.id))}
         classes = []

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from relaybot.cli.common import (
     CliError,
     Subparsers,
+    member_name,
     now_of,
     now_option,
     open_store,
@@ -201,7 +202,7 @@ def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
             add_pawns(session, member, pawns, args.reason, now, yen=args.add_yen)
         elif args.pay is not None:
             pay_pawns(session, member, args.pay, args.reason, now)
-        print(f"{member.name} <{member.email}>: pawns")
+        print(f"{member_name(member)} <{member.email}>: pawns")
         for e in ledger(session, member):
             yen = f" ({e.yen} yen)" if e.yen else ""
             print(f"  {e.at.date()}\t{e.pawns:+d}{yen}\t{e.kind}\t{e.reason}")
@@ -315,7 +316,7 @@ def cmd_club_ladder(cfg: Config, args: argparse.Namespace) -> int:
         order = ladder_order(session, args.game)
         print(f"ladder ({args.game}):" + ("" if order else " nobody yet"))
         for place, m in enumerate(order, start=1):
-            print(f"  {place}. {m.name} <{m.email}>")
+            print(f"  {place}. {member_name(m)} <{m.email}>")
     return 0
 
 
@@ -384,7 +385,8 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
             return row.rating if row is not None else 1200  # seed 000: 他の方は一律1200
 
         mine = rating(me)
-        found = sorted((abs(rating(m) - mine), rating(m), m.email, m.name) for m in members
+        found = sorted((abs(rating(m) - mine), rating(m), m.email, member_name(m))
+                       for m in members
                        if m.id not in gone and fits(rating(m), wish))
         for _distance, value, email, name in found:
             print(f"{email}\t{name}\t{value}")

@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from relaybot.config import Config, redact_url, url_password
 from relaybot.store.db import Store, migrate
+from relaybot.store.models import Member
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What each group's ``register(sub)`` adds its commands to."""
@@ -116,3 +117,11 @@ def rule_set_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-leave", action="store_true",
                         help="no leave in this game: the days keep counting (as in the "
                              "shogi league)")
+
+
+def member_name(member: Member) -> str:
+    """A member's name in a CLI line: family first without a comma (``Hayakawa Satoru``),
+    and the Japanese-script name beside it where there is one (``Hayakawa Satoru
+    (早川悟)``); the operator reads both."""
+    name = member.name
+    return f"{name.plain()} ({name.ja})" if name.ja else name.plain()

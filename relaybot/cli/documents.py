@@ -58,7 +58,7 @@ def _sides(game: Game, members: dict[int, Member]) -> Document:
     for colour, member_id in zip(colours(game), (game.side0_id, game.side1_id), strict=True):
         member = members.get(member_id)
         doc[colour] = member.email if member is not None else None
-        doc[f"{colour}_name"] = member.name if member is not None else None
+        doc[f"{colour}_name"] = member.name.pgn() if member is not None else None
     return {key: doc[key] for key in ("black", "white", "black_name", "white_name")}
 
 
@@ -176,7 +176,10 @@ def ratings_document(session: Session, member: Member,
 def _member_base(member: Member) -> Document:
     notation = member.notation + (f":{member.letters}" if member.letters not in ("", "en")
                                   else "")
-    return {"email": member.email, "name": member.name, "lang": member.lang,
+    name = member.name
+    # "name" stays the "Family, Given" form scripts have always read; the parts beside it
+    return {"email": member.email, "name": name.pgn(), "family": name.family,
+            "given": name.given, "name_ja": name.ja or None, "lang": member.lang,
             "tz": member.tz, "notation": notation, "digest": member.digest}
 
 
@@ -255,7 +258,7 @@ def event_document(session: Session, event: Event) -> Document:
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     players = event_players(session, event)
-    email = {m.name: m.email for m in players}
+    email: dict[str, str] = {m.name: m.email for m in players}
     standings = []
     for row in event_standings(session, event):
         entry: Document = {

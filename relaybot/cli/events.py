@@ -12,6 +12,7 @@ from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
     json_option,
+    member_name,
     now_of,
     now_option,
     open_store,
@@ -148,14 +149,14 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         kind = f"{event.kind}, final" if event.final else event.kind  # T1
         print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
         print(event_text(session, event, args.lang))
-        names = dict(session.execute(select(Member.id, Member.name)).all())
+        names = {m.id: m.name.plain() for m in session.scalars(select(Member))}
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
                   f"{g.result or g.status}  {count(g.ply_count, 'ply')}")
         chosen = salon_secretaries(session, event)
         if chosen is not None:  # seed 004 section 6
-            who = ", ".join(f"{m.name} <{m.email}>" for m in chosen) or "nobody"
+            who = ", ".join(f"{member_name(m)} <{m.email}>" for m in chosen) or "nobody"
             print(("次のリーグの幹事: " if args.lang == "ja" else
                    "secretaries of the next league: ") + who)
     return 0

@@ -17,6 +17,7 @@ from relaybot.cli.common import (
     CliError,
     Subparsers,
     json_option,
+    member_name,
     now_of,
     now_option,
     open_store,
@@ -272,7 +273,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
             print_json(game_list_document(session, games))
             return 0
-        names = dict(session.execute(select(Member.id, Member.name)).all())
+        names = {m.id: m.name.plain() for m in session.scalars(select(Member))}
         for g in games:
             print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
                   f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
@@ -300,8 +301,8 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         position = gf.rules.load(g.position)
         print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
         sides = gf.rules.side_names("en")  # side 0 first: White in chess, Sente in shogi
-        print(f"{sides[0]}: {gf.white.name} <{gf.white.email}>")
-        print(f"{sides[1]}: {gf.black.name} <{gf.black.email}>")
+        print(f"{sides[0]}: {member_name(gf.white)} <{gf.white.email}>")
+        print(f"{sides[1]}: {member_name(gf.black)} <{gf.black.email}>")
         print(f"event: {g.event or '-'}  time control: {g.time_control}  start: {g.start_date}"
               f"  conditionals: {g.conditionals}")
         print(f"address: {cfg.bot.game_address(g.id)}  TD: {gf.td or cfg.bot.td}")

@@ -13,6 +13,7 @@ from relaybot.cli import club
 from relaybot.cli.common import (
     Subparsers,
     json_option,
+    member_name,
     now_of,
     now_option,
     open_store,
@@ -29,8 +30,12 @@ def register(sub: Subparsers) -> None:
     member = sub.add_parser("member", help="club members").add_subparsers(
         dest="sub", required=True, metavar="SUBCOMMAND")
     add = member.add_parser("add", help="register one member")
-    add.add_argument("--name", required=True, help='the name, "Family, Given"')
+    add.add_argument("--name", required=True,
+                     help='the name in Latin letters, "Family, Given" (Hayakawa, Satoru)')
     add.add_argument("--email", required=True, help="the member's mail address")
+    add.add_argument("--name-ja", metavar="NAME",
+                     help="the name in Japanese script, e.g. 早川悟, which mail in Japanese "
+                     "shows (optional)")
     _member_options(add)
     club.member_options(add)  # issue 30: the membership kind
     now_option(add)
@@ -46,6 +51,9 @@ def register(sub: Subparsers) -> None:
     mset = member.add_parser("set", help="change a member's settings or a rating")
     mset.add_argument("email", help="the member's address")
     mset.add_argument("--name", help='a new name, "Family, Given"')
+    mset.add_argument("--name-ja", metavar="NAME",
+                      help="the name in Japanese script, e.g. 早川悟, which mail in Japanese "
+                      "shows (\"\" removes it)")
     _member_options(mset)
     club.member_options(mset)
     mset.add_argument("--digest", choices=["weekly", "off"], help="the weekly digest mail")
@@ -76,8 +84,9 @@ def register(sub: Subparsers) -> None:
     est.set_defaults(func=cmd_member_estimate)
     imp = member.add_parser("import", help="add members from a CSV file (all or nothing)")
     imp.add_argument("file", help="CSV in UTF-8 or Shift_JIS (cp932); header "
-                     "name,email (needed) and lang,tz,rating,notation,game,provisional,"
-                     "rank,titles, in English or Japanese (名前,メール,言語,...)")
+                     "name,email (needed) and name_ja,lang,tz,rating,notation,game,"
+                     "provisional,rank,titles, in English or Japanese "
+                     "(名前,メール,名前（漢字）,言語,...)")
     now_option(imp)
     imp.set_defaults(func=cmd_member_import)
     club.member_commands(member)  # issue 30: renew, pawns, quit
@@ -122,7 +131,7 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
                        notation=args.notation, provisional=args.provisional or bracketed,
                        game=args.game, rank=args.rank, titles=tuple(args.title or ()),
                        drop_titles=tuple(getattr(args, "drop_title", None) or ()),
-                       born=args.born, serves=args.serves)
+                       born=args.born, serves=args.serves, name_ja=args.name_ja)
 
 
 def _ratings_line(session: Session, member: Member) -> str:
@@ -142,7 +151,7 @@ def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
         member = add_member(session, cfg, _member_input(args, args.name, args.email),
                             now_of(args))
         books = club.apply_member_options(session, member, args)
-        print(f"member {member.id}: {member.name} <{member.email}>")
+        print(f"member {member.id}: {member_name(member)} <{member.email}>")
         print(_ratings_line(session, member))
         if books:
             print(books)
@@ -167,7 +176,7 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
             rows = ratings_of(session, m.id)
             shown = " ".join(f"{kind}:{display(rows[kind], kind)}"
                              for kind in KINDS if kind in rows) or "unrated"
-            print(f"{m.email}\t{m.name}\t{m.lang}\t{m.tz}\tdigest {m.digest}\t{shown}")
+            print(f"{m.email}\t{member_name(m)}\t{m.lang}\t{m.tz}\tdigest {m.digest}\t{shown}")
     if not members:
         print("no members yet (relaybot member add / member import)", file=sys.stderr)
     return 0
@@ -215,7 +224,7 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
             return 0
         points, grade = grade_of(session, m)
         titles = titles_text(titles_of(session, m.id))
-        print(f"{m.name} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {notation_text(m)}"
+        print(f"{member_name(m)} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {notation_text(m)}"
               f"  digest {m.digest}")
         rows = ratings_of(session, m.id)
         plays = played_kinds(session, m) | set(rows)
@@ -277,7 +286,7 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
             remove_address(session, m, address)
         books = club.apply_member_options(session, m, args)
         others = member_addresses(session, m)
-        print(f"{m.name} <{m.email}>: digest {m.digest}, lang {m.lang}, tz {m.tz}")
+        print(f"{member_name(m)} <{m.email}>: digest {m.digest}, lang {m.lang}, tz {m.tz}")
         if others:
             print("also writes from: " + ", ".join(others))
         print(_ratings_line(session, m))

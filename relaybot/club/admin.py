@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from relaybot.club.rating_book import KINDS, RatingInput, current_ratings, rating_row, set_rating
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.game import setup_position
+from relaybot.core.names import PersonName
 from relaybot.core.ratings import handicap_between, rank_points, title_name
 from relaybot.games import rules_for
 from relaybot.store.models import Game, GameEvent, Member, MemberAddress, MemberTitle
@@ -59,6 +60,9 @@ class MemberInput:
     drop_titles: tuple[str, ...] = ()  # R3: titles entered by mistake (one of each removed)
     born: int | None = None  # seed 004 section 6: the year of birth (secretaries skip 70+)
     serves: bool | None = None  # seed 004 section 6: a member of 70 or more who will serve
+    # issue 26: the name in Japanese script (早川悟), what a Japanese reader sees; None
+    # leaves it alone (``member set``), "" removes it
+    name_ja: str | None = None
 
 
 def _titles(words: tuple[str, ...], prefix: str) -> list[str]:
@@ -174,7 +178,14 @@ def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
         notation, letters = "san", notation[4:]
     if notation not in ("san", "numeric") or letters not in ("en", "de", "fr", "es"):
         raise AdminError(f"{prefix}--notation must be san or numeric, not {m.notation!r}")
-    return Member(name=name, email=email, lang=lang, tz=tz, notation=notation, letters=letters)
+    return Member(name=name, name_ja=_name_ja(m.name_ja or ""), email=email, lang=lang,
+                  tz=tz, notation=notation, letters=letters)
+
+
+def _name_ja(text: str) -> str:
+    """The Japanese-script name as Japanese writes it: ``早川, 悟`` (the ``--name`` form)
+    is ``早川悟``; ``早川 悟`` keeps its space, as some write it."""
+    return PersonName.parse(text).plain()
 
 
 def add_member(session: Session, cfg: Config, m: MemberInput, now: datetime) -> Member:
@@ -213,6 +224,8 @@ def update_member(session: Session, cfg: Config, member: Member, m: MemberInput)
     rating = _validate_rating(m, "")
     _check_born(m)
     member.name, member.lang, member.tz = checked.name, checked.lang, checked.tz
+    if m.name_ja is not None:
+        member.name_ja = _name_ja(m.name_ja)
     if m.born is not None:
         member.born = m.born
     if m.serves is not None:
@@ -333,8 +346,8 @@ def csv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str
     return header or [], rows
 
 
-CSV_COLUMNS = ("name", "email", "lang", "tz", "rating", "notation", "game", "provisional",
-               "rank", "titles")
+CSV_COLUMNS = ("name", "email", "name_ja", "lang", "tz", "rating", "notation", "game",
+               "provisional", "rank", "titles")
 """The columns of a members CSV; ``name`` and ``email`` are needed, the rest optional."""
 
 CSV_COLUMNS_JA = {
@@ -342,6 +355,9 @@ CSV_COLUMNS_JA = {
     "eメール": "email", "言語": "lang", "タイムゾーン": "tz", "時間帯": "tz",
     "レーティング": "rating", "表記": "notation", "棋譜表記": "notation", "種目": "game",
     "ゲーム": "game", "暫定": "provisional", "段級": "rank", "段級位": "rank", "称号": "titles",
+    # the name in Japanese script (NFKC has made 名前（漢字） into 名前(漢字))
+    "名前(漢字)": "name_ja", "氏名(漢字)": "name_ja", "漢字氏名": "name_ja",
+    "漢字名": "name_ja", "日本語名": "name_ja",
 }
 """Japanese header names of the same columns, as a club in Japan writes them in Excel."""
 
@@ -400,6 +416,7 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime,
             provisional=bracketed or parse_provisional(cell("provisional"),
                                                        f"{where}: provisional"),
             game=cell("game").lower() or None, rank=cell("rank") or None,
+            name_ja=cell("name_ja"),
         )
         member = _validate_member(cfg, given, where)
         rating_input = _validate_rating(given, f"{where}: ")

@@ -192,7 +192,7 @@ def class_results(session: Session, season: Season) -> ClassRows:
     states = _states(session, season)
     out = []
     for cls, event in season_classes(session, season):
-        members = {m.name: m for m in session.scalars(
+        members: dict[str, Member] = {m.name: m for m in session.scalars(
             select(Member).join(EventPlayer, EventPlayer.member_id == Member.id)
             .where(EventPlayer.event_id == event.id))}
         rows = []

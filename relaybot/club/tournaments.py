@@ -200,15 +200,16 @@ def event_results(games: Iterable[Game], names: dict[int, str],
 def event_standings(session: Session, event: Event) -> list[StandingRow]:
     """Standings with the event's tie-breaks, from its finished games (T5)."""
     players = event_players(session, event)
-    names = {m.id: m.name for m in players}
+    names: dict[int, str] = {m.id: m.name for m in players}
     games = _event_games(session, event)
     results = event_results(games, names, season_rests(session, event))
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
     # T3: the starting order: a season's (first-timers share one), else --players' order
     orders = dict(session.execute(select(EventPlayer.member_id, EventPlayer.start_order)
                                   .where(EventPlayer.event_id == event.id)).all())
-    start = {m.name: orders.get(m.id) or seat for seat, m in enumerate(players, start=1)}
-    ratings = None
+    start: dict[str, int] = {m.name: orders.get(m.id) or seat
+                             for seat, m in enumerate(players, start=1)}
+    ratings: dict[str, int] | None = None
     if "rating" in order:  # T4: the points each player has, in the event's game
         kind = games[0].kind if games else "go"
         ended = event_end(session, games)
@@ -247,7 +248,7 @@ def salon_secretaries(session: Session, event: Event) -> list[Member] | None:
     ended = event_end(session, games)
     if event.kind != "salon" or ended is None:
         return None
-    players = {m.name: m for m in event_players(session, event)}
+    players: dict[str, Member] = {m.name: m for m in event_players(session, event)}
     year = ended.astimezone(UTC).year
     order = [row.player for row in event_standings(session, event)]
     excused = {name for name, m in players.items()
@@ -366,7 +367,7 @@ def award_champion(session: Session, event_name: str | None) -> None:
     if games and all(g.status == "finished" for g in games):
         rows = event_standings(session, event)
         if rows and rows[0].rank == 1 and not rows[0].shared:
-            ids = {m.name: m.id for m in event_players(session, event)}
+            ids: dict[str, int] = {m.name: m.id for m in event_players(session, event)}
             winner_id = ids.get(rows[0].player)
     held = list(session.scalars(select(MemberTitle).where(MemberTitle.event == event.name)))
     for title in held:

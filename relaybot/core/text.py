@@ -8,6 +8,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from relaybot.core.names import display_name
+
+__all__ = ["display_name", "has_fullwidth", "is_fullwidth_char", "normalise"]
+
 # Characters NFKC leaves alone but that players type for "-", "'", '"', "/".
 PUNCTUATION: dict[str, str | None] = {
     "\u2010": "-",  # hyphen
@@ -48,27 +52,3 @@ def has_fullwidth(text: str) -> bool:
 def normalise(text: str) -> str:
     """NFKC (full width to ASCII, ``…`` to ``...``) and dash and quote variants as ASCII."""
     return unicodedata.normalize("NFKC", text).translate(_PUNCTUATION_MAP)
-
-
-def _is_cjk(text: str) -> bool:
-    """Whether ``text`` holds kanji or kana (a name Japanese writes family first)."""
-    return any("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
-               or "\uf900" <= ch <= "\ufaff" for ch in text)
-
-
-def display_name(name: str, lang: str) -> str:
-    """A member's name as ``lang`` writes it, from the stored "Family, Given" form.
-
-    English puts the given name first ("Smith, Ann" -> "Ann Smith"); a Japanese name
-    (kanji or kana) keeps the family name first with no space ("山田, 太郎" -> "山田太郎")
-    in either language; a Western name read in Japanese keeps its own order, as Japanese
-    text writes it. A name without exactly one comma is shown as it is, so the function
-    may be applied twice.
-    """
-    family, comma, given = name.partition(",")
-    if not comma or "," in given or not family.strip() or not given.strip():
-        return name.strip()
-    family, given = family.strip(), given.strip()
-    if _is_cjk(family) or _is_cjk(given):
-        return family + given
-    return f"{given} {family}"

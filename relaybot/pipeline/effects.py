@@ -73,8 +73,9 @@ class Mail:
 
 
 def to_member(member: Member) -> Recipient:
-    """A member as a mail recipient."""
-    return Recipient(member.name, member.email, member.id)
+    """A member as a mail recipient, the To: name as the member's own language writes
+    it (``早川悟``, ``Satoru Hayakawa``; never "Family, Given")."""
+    return Recipient(member.name.for_language(member.lang), member.email, member.id)
 
 
 def to_td(cfg: Config, address: str | None = None) -> Recipient:

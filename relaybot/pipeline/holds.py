@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
+from relaybot.core.names import display_name
 from relaybot.core.reading import Reading
 from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.queue import Recipient
@@ -62,7 +63,8 @@ class Holder:
     @property
     def recipient(self) -> Recipient:
         """The request's recipient (a member's token, or the TD's)."""
-        return Recipient(self.name, self.address, self.member.id if self.member else None)
+        return Recipient(display_name(self.name, self.lang), self.address,
+                         self.member.id if self.member else None)
 
 
 def hold(session: Session, cfg: Config, who: Holder, mail: InboundMail, inbound: Inbound,

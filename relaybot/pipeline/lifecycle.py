@@ -26,13 +26,14 @@ from relaybot.club.rating_book import (
 from relaybot.club.tournaments import (
     award_champion,
     event_players,
-    event_text,
+    event_standings,
     salon_secretaries,
     score_line,
 )
 from relaybot.club.views import event_start, game_context, game_record, record_file
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
+from relaybot.core.events import standings_lines
 from relaybot.core.game import Outcome, Termination
 from relaybot.core.text import display_name
 from relaybot.mail.inbound import InboundMail
@@ -208,7 +209,9 @@ def salon_end_mails(session: Session, cfg: Config, game: Game) -> list[Mail]:
                  to=to_member(member), lang=member.lang,
                  dedupe_key=f"salon_end:{event.id}:{member.id}",
                  context={"reader": member.name, "event": event.name,
-                          "table": event_text(session, event, member.lang),
+                          # lines, not columns: a mail client's font is proportional
+                          "table": standings_lines(event_standings(session, event),
+                                                   member.lang).rstrip("\n"),
                           "secretaries": [m.name for m in chosen],
                           "serving": member.id in {m.id for m in chosen}})
             for member in event_players(session, event)]

@@ -23,9 +23,14 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    case,
 )
 from sqlalchemy import false as sa_false
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.sql.elements import ColumnElement
+
+from relaybot.core.names import PersonName, split_name
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -57,7 +62,11 @@ class Member(Base):
     __tablename__ = "members"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
+    # issue 26: the name in parts, each language writing it its own way (core.names);
+    # ``given`` is "" for a name registered without a comma, ``name_ja`` "" when none
+    family: Mapped[str] = mapped_column(String(200), server_default="")
+    given: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    name_ja: Mapped[str] = mapped_column(String(200), default="", server_default="")
     email: Mapped[str] = mapped_column(String(320), unique=True)
     lang: Mapped[str] = mapped_column(String(8))
     tz: Mapped[str] = mapped_column(String(64))
@@ -74,6 +83,31 @@ class Member(Base):
     # copy into this one)
     born: Mapped[int | None] = mapped_column(Integer, nullable=True)
     serves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    @hybrid_property
+    def name(self) -> PersonName:
+        """The member's name: a :class:`PersonName` (its text is "Family, Given", the
+        form ``member add --name`` takes and PGN writes), so every place that shows it
+        can write it as its reader does."""
+        return PersonName(self.family, self.given or "", self.name_ja or "")
+
+    @name.inplace.setter
+    def _name_setter(self, value: str) -> None:
+        # "Family, Given" (or a PersonName): the parts; the Japanese-script name stays
+        # unless the value brings one
+        if isinstance(value, PersonName):
+            self.family, self.given = value.family, value.given
+            if value.ja:
+                self.name_ja = value.ja
+            return
+        self.family, self.given = split_name(value)
+
+    @name.inplace.expression
+    @classmethod
+    def _name_expression(cls) -> ColumnElement[str]:
+        # the same text in SQL, for ORDER BY and for selecting names alone
+        return case((cls.given == "", cls.family),
+                    else_=cls.family + ", " + cls.given)
 
 
 class MemberRating(Base):

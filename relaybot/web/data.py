@@ -206,7 +206,9 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         number = rules.move_number(m.ply, "en").rstrip(".").removeprefix("move ")
         cell = {"ply": m.ply + 1, "text": frames[m.ply + 1]["move"],
                 "label": frames[m.ply + 1]["label"],
-                "sent": local_date(m.sent_at, cfg.bot.timezone)}
+                # the day the mover sent it, in the mover's own zone (the days a
+                # player's clock counts are theirs)
+                "sent": local_date(m.sent_at, gf.player((gf.first_mover + m.ply) % 2).tz)}
         if rows and rows[-1]["number"] == number:
             rows[-1]["plies"].append(cell)
         else:
@@ -233,7 +235,19 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         "ending": ending_text(game.kind, game.termination or "", lang),
         "record_format": rules.record_format.upper(),
         "timezone": cfg.bot.timezone,
+        "zones": game_zones(gf, sides),
     }
+
+
+def game_zones(gf: GameFile, sides: tuple[str, str]) -> list[dict[str, str]]:
+    """The zones a game's dates are in (issue 26 item 5): one when both players share it,
+    else each side's (``[{"side": "White", "zone": "Europe/Berlin"}, ...]``); the page
+    names them in words (the ``zone`` filter), never the club's zone for someone else's
+    game."""
+    zones = (gf.white.tz, gf.black.tz)
+    if zones[0] == zones[1]:
+        return [{"side": "", "zone": zones[0]}]
+    return [{"side": sides[colour], "zone": zones[colour]} for colour in (0, 1)]
 
 
 def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
@@ -304,7 +318,7 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     games (every game of a pair: a double round robin has two), every tie-break column
     (T5); the games with results linked."""
     rows = event_standings(session, event)
-    seats = {m.name: (p.seat, m.id) for m, p in session.execute(
+    seats: dict[str, tuple[int, int]] = {m.name: (p.seat, m.id) for m, p in session.execute(
         select(Member, EventPlayer).join(EventPlayer, EventPlayer.member_id == Member.id)
         .where(EventPlayer.event_id == event.id))}
     games = list(session.scalars(select(Game).where(Game.event == event.name)

@@ -60,7 +60,7 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
     game_id, address = new.stdout.splitlines()[:2]
     assert address == f"relay+{game_id}@club.example"
     show = relaybot(tmp_path, "game", "show", game_id)
-    assert show.returncode == 0 and "Hayakawa, Satoru" in show.stdout and "active" in show.stdout
+    assert show.returncode == 0 and "Hayakawa Satoru" in show.stdout and "active" in show.stdout
     pgn = relaybot(tmp_path, "game", "pgn", game_id)
     assert '[WhiteJCCA "1850"]' in pgn.stdout and '[Date "2026.11.01"]' in pgn.stdout
     assert "rules: grace 1 day after receipt" in show.stdout and "leave allowed" in show.stdout

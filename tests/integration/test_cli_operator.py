@@ -40,12 +40,12 @@ def test_member_list_and_game_list_with_filters(tmp_path: Path) -> None:
     assert members.returncode == 0, members.stderr
     rows = [line.split("\t") for line in members.stdout.splitlines()]
     assert [r[0] for r in rows] == ["hayakawa@example.jp", "horie@example.org", "kato@example.jp"]
-    assert rows[0][1] == "Hayakawa, Satoru"
+    assert rows[0][1] == "Hayakawa Satoru"  # no comma in a list (issue 26)
     games = relaybot(tmp_path, "game", "list")
     assert games.returncode == 0 and len(games.stdout.splitlines()) == 2
     event = relaybot(tmp_path, "game", "list", "--event", "Club  2026")  # spaces as elsewhere
     assert [line.split("\t")[0] for line in event.stdout.splitlines()] == [game_id]
-    assert "Hayakawa, Satoru - Horie, Takahiro" in event.stdout
+    assert "Hayakawa Satoru - Horie Takahiro" in event.stdout
     assert relaybot(tmp_path, "td", "forfeit", game_id, "white").returncode == 0
     active = relaybot(tmp_path, "game", "list", "--active")
     assert len(active.stdout.splitlines()) == 1 and game_id not in active.stdout
@@ -83,7 +83,39 @@ def test_member_import_reads_shift_jis_from_excel(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "imported 2 members" in proc.stdout
     listed = relaybot(tmp_path, "member", "list").stdout
-    assert "早川, 聡" in listed and "堀江, 孝宏" in listed and "chess:(1320)" in listed
+    assert "早川聡" in listed and "堀江孝宏" in listed and "chess:(1320)" in listed
+    assert "," not in "".join(line.split("\t")[1] for line in listed.splitlines())
+
+
+def test_a_member_has_a_name_in_japanese_script(tmp_path: Path) -> None:
+    """Issue 26: ``--name-ja`` (add and set) and a CSV column 名前（漢字）; the lists show
+    both names without a comma, the JSON the parts and the "Family, Given" form."""
+    import json
+
+    assert relaybot(tmp_path, "init").returncode == 0
+    added = relaybot(tmp_path, "member", "add", "--name", "Hayakawa, Satoru", "--name-ja",
+                     "早川悟", "--email", "hayakawa@example.jp", "--lang", "ja")
+    assert added.returncode == 0, added.stderr
+    assert "Hayakawa Satoru (早川悟) <hayakawa@example.jp>" in added.stdout
+    csv = tmp_path / "会員.csv"
+    csv.write_bytes("名前,メール,名前（漢字）,言語\r\n"
+                    "\"Horie, Takahiro\",horie@example.jp,\"堀江, 孝宏\",ja\r\n"
+                    "\"Smith, Ann\",ann@example.org,,en\r\n".encode("cp932"))
+    imported = relaybot(tmp_path, "member", "import", str(csv))
+    assert imported.returncode == 0, imported.stderr
+    listed = [line.split("\t")[:2] for line in
+              relaybot(tmp_path, "member", "list").stdout.splitlines()]
+    assert listed == [["hayakawa@example.jp", "Hayakawa Satoru (早川悟)"],
+                      ["horie@example.jp", "Horie Takahiro (堀江孝宏)"],
+                      ["ann@example.org", "Smith Ann"]]
+    changed = relaybot(tmp_path, "member", "set", "ann@example.org", "--name-ja", "スミス・アン")
+    assert changed.returncode == 0, changed.stderr
+    doc = json.loads(relaybot(tmp_path, "member", "show", "ann@example.org", "--json").stdout)
+    assert (doc["name"], doc["family"], doc["given"], doc["name_ja"]) == (
+        "Smith, Ann", "Smith", "Ann", "スミス・アン")
+    assert relaybot(tmp_path, "member", "set", "ann@example.org", "--name-ja", "").returncode == 0
+    doc = json.loads(relaybot(tmp_path, "member", "show", "ann@example.org", "--json").stdout)
+    assert doc["name_ja"] is None
 
 
 @pytest.mark.parametrize(

@@ -212,8 +212,8 @@ def test_digest_send_says_why_nothing_was_queued(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("header", "needle"),
     [("name,email,lang,tz,rating,notation,colour", "unknown column 'colour': the header "
-      "needs name and email (名前, メール); the other columns are optional: lang,tz,rating,"
-      "notation,game,provisional,rank,titles"),
+      "needs name and email (名前, メール); the other columns are optional: name_ja,lang,tz,"
+      "rating,notation,game,provisional,rank,titles"),
      ("name,lang", "no email column (got name,lang)"),
      ("name,email,名前", "column name given twice")],
 )

@@ -37,6 +37,7 @@ WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#=-]*")  # not inside an 
 # the players' and the TD's own words, names, the event, the site and the zone
 THEIRS = ("May I claim a draw by repetition later?", "Yes, when it happens.", EVENT,
           "Kanto CC", "Ann Smith", "Tom Brown", "Smith, Ann", "Brown, Tom",
+          "Smith Ann", "Brown Tom", "Jones Kate", "Green Sam",  # family first in Japanese
           "iCalendar",  # ... and a format's name, as PGN or FEN
           "Quarantine", "ValueError: sample failure",  # an IMAP folder, an error
           # the remote SMTP server's answer to an undeliverable mail
@@ -154,6 +155,42 @@ def test_names_as_each_language_writes_them(mails: list[tuple[str, str, EmailMes
             assert first.startswith("Dear ") and "," not in first[5:-1], (kind, first)
         for member in (*MEMBERS, *LEAGUE):
             assert f"Dear {member.name}" not in text
+
+
+def _html_text(msg: EmailMessage) -> str:
+    html = msg.get_body(preferencelist=("html",))
+    if html is None:
+        return ""
+    text = re.sub(r"<[^>]+>|data:[^\"']+", " ", str(html.get_content()))
+    # the record quoted there (PGN tags) is a format's, as in the text part
+    return _prose("\n".join(line.strip() for line in text.splitlines()))
+
+
+def test_no_comma_in_a_japanese_name(mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 2: a Japanese name is never "山田, 太郎" (the To: name, the subject,
+    the text with its KIF lines, the HTML part; a PGN tag keeps "Family, Given"); a member
+    with a name in Japanese script is 鈴木一郎 to a Japanese reader, Ichiro Suzuki to an
+    English one, never in Western order in Japanese."""
+    from relaybot.core.names import is_japanese_script, split_name
+
+    japanese = [split_name(m.name) for m in (*MEMBERS, *LEAGUE)
+                if is_japanese_script(m.name) or m.name_ja]
+    assert ("Suzuki", "Ichiro") in japanese
+    read = {"ja": False, "en": False}
+    for kind, lang, msg in mails:
+        to = msg["To"].addresses[0].display_name
+        assert "," not in to, (kind, to)
+        text = "\n".join((str(msg["Subject"]), _prose(_text(msg)), _html_text(msg)))
+        for family, given in japanese:
+            assert not re.search(rf"{family}\s*,\s*{given}", text), (kind, family, text)
+        if lang == "ja":
+            assert "Ichiro Suzuki" not in text and "Suzuki Ichiro" not in text, (kind, text)
+            read["ja"] |= "鈴木一郎" in text
+        else:
+            read["en"] |= "Ichiro Suzuki" in text
+        if msg["To"].addresses[0].addr_spec == "suzuki@example.jp":
+            assert to == ("鈴木一郎" if lang == "ja" else "Ichiro Suzuki"), (kind, to)
+    assert read == {"ja": True, "en": True}
 
 
 def test_the_game_over_mail_carries_the_record_file(
@@ -353,6 +390,19 @@ def test_the_digest_needs_no_fixed_width_font(
     for text in digests:
         assert not re.search(r"^-+ -+", text, re.MULTILINE), text
         assert not re.search(r"\S {3,}\S", text), text
+
+
+def test_no_mail_lines_up_columns_with_spaces(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 26 item 7: no text part is a table padded with spaces (the TD's ledgers are
+    lines: "Move 3: relayed ..., 2 days used"); the board picture and the record files
+    are the only layout, and the HTML part shows the board as a picture."""
+    board = re.compile(r"^\s*(?:\d{1,2}\s+)?(?:\S\s){3,}|^\s*(?:[a-t]\s+){4,}|^\s*[１-９]")
+    for kind, _, msg in mails:
+        for line in _prose(_text(msg)).splitlines():
+            if board.search(line) or kind == "help":  # the help's game block: a board
+                continue
+            assert not re.search(r"\S {3,}\S|^-+ -+", line), (kind, line)
 
 
 def test_the_help_needs_no_fixed_width_font(

@@ -369,3 +369,45 @@ def test_books_one_year_of_birth_migration_merges_born_and_downgrades(db_url: st
         back = dict(conn.execute(text("SELECT member_id, born FROM memberships")).all())
     assert back == {1: 2010, 2: 1990, 3: None}
     engine.dispose()
+
+
+def test_member_names_migration_splits_family_and_given_and_downgrades(db_url: str) -> None:
+    """0023 (issue 26): "Family, Given" becomes family and given; a name without exactly
+    one comma stays whole as the family name; the schema is what models.py declares; the
+    downgrade joins the parts back."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    insert = text("INSERT INTO members (name, email, lang, tz, notation, letters, digest, "
+                  "bounces, created_at) VALUES (:name, :email, 'ja', 'Asia/Tokyo', 'san', "
+                  "'en', 'weekly', 0, '2007-01-01 00:00:00')")
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0020")
+        conn.execute(insert, [{"name": "Hayakawa, Satoru", "email": "h@example.jp"},
+                              {"name": "山田, 太郎", "email": "y@example.jp"},
+                              {"name": "Ann Smith", "email": "a@example.jp"},
+                              {"name": "Odd, Name, Here", "email": "o@example.jp"}])
+        command.upgrade(cfg, "head")
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT email, family, given, name_ja FROM members "
+                                 "ORDER BY email")).all()
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        columns = {c["name"] for c in inspect(conn).get_columns("members")}
+    assert [tuple(r) for r in rows] == [
+        ("a@example.jp", "Ann Smith", "", ""), ("h@example.jp", "Hayakawa", "Satoru", ""),
+        ("o@example.jp", "Odd, Name, Here", "", ""), ("y@example.jp", "山田", "太郎", "")]
+    assert "name" not in columns
+    assert [d for d in diffs if "members" in repr(d)] == []
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0020")
+    with engine.connect() as conn:
+        names = dict(conn.execute(text("SELECT email, name FROM members")).all())
+    assert names == {"h@example.jp": "Hayakawa, Satoru", "y@example.jp": "山田, 太郎",
+                     "a@example.jp": "Ann Smith", "o@example.jp": "Odd, Name, Here"}
+    engine.dispose()

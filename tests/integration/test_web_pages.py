@@ -445,3 +445,26 @@ def test_t4_a_finished_salon_league_page_names_its_secretaries(
     assert "+5.5" in pages["en"] and "+R" in pages["en"]
     # the ratings table: the go points (bracketed while provisional) with the rank
     assert re.search(r'囲碁</th><td class="num">\(?\d+\)? (\d+級|.段)</td>', pages["ja"])
+
+
+def test_a_games_page_names_the_zones_its_dates_are_in(
+        club: SampleClub, web: TestClient) -> None:
+    """Issue 26 item 5: a London - New York game's page names British and Eastern time
+    in words (never the club's Japan time, never an IANA id); a game of two players in
+    Tokyo names Japan time once."""
+    london, tokyo = EMAILS[1], EMAILS[0]
+    new_york, tokyo_too = EMAILS[3], EMAILS[2]
+    with club.store.session() as session:
+        def game_of(a: str, b: str) -> str:
+            ids = {club.members[a], club.members[b]}
+            return next(g.id for g in session.scalars(select(Game))
+                        if {g.side0_id, g.side1_id} == ids)
+
+        abroad, home = game_of(london, new_york), game_of(tokyo, tokyo_too)
+    page = web.get(f"/games/{abroad}", params={"lang": "en"}).text
+    assert "British Time" in page and "Eastern Time" in page
+    assert "Japan Time" not in page and "Europe/London" not in page
+    page = web.get(f"/games/{abroad}", params={"lang": "ja"}).text
+    assert "英国時間" in page and "米国東部時間" in page and "日本時間" not in page
+    page = web.get(f"/games/{home}", params={"lang": "ja"}).text
+    assert "日付は日本時間の暦日です。" in page

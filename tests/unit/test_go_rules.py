@@ -363,7 +363,8 @@ def test_the_sgf_record_has_the_headers_and_komi_as_sgf_defines_it() -> None:
                       position=RULES.save(board))
     game = sgf.Sgf_game.from_string(RULES.write_record(info))
     root = game.get_root()
-    assert root.get("PB") == "Kuro, Taro" and root.get("PW") == "Shiro, Hanako"
+    # family first without a comma (issue 26): SGF readers show the name as it is
+    assert root.get("PB") == "Kuro Taro" and root.get("PW") == "Shiro Hanako"
     assert root.get("BR") == "3k" and root.get("WR") == "1k"
     assert root.get("HA") == 3 and game.get_komi() == -0.5 and root.get("RE") == "W+R"
     assert root.get("DT") == "2026-03-02" and game.get_size() == 13

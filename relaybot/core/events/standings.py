@@ -58,6 +58,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from relaybot.core.names import display_name
+
 __all__ = [
     "DEFAULT_TIEBREAKS",
     "LAST_FINAL_50",
@@ -482,7 +484,7 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
     columns.append((head["rank"], True))
     table: list[list[str]] = []
     for i, r in enumerate(rows):
-        line = [str(i + 1), r.player]
+        line = [str(i + 1), display_name(r.player, lang)]
         for other in rows:
             if other.player == r.player:
                 line.append(diagonal)
@@ -541,17 +543,18 @@ def standings_lines(rows: Sequence[StandingRow], lang: str = "en") -> str:
         breaks = [f"{head[t]} {_number(v)}" for t in shown if (v := values[t]) is not None]
         if r.primary == "rate":
             breaks.insert(0, f"{head['rate']} {round(r.percent, 1):g}")
-        games = [_AGAINST[lang][s].format(o=other) for other, scores in r.results.items()
-                 for s in scores]
+        games = [_AGAINST[lang][s].format(o=display_name(other, lang))
+                 for other, scores in r.results.items() for s in scores]
+        player = display_name(r.player, lang)
         points = _number(r.points)
         if lang == "ja":
             rank = f"{r.rank}位" + ("タイ" if r.shared else "")
-            line = f"{rank} {r.player} {points}点"
+            line = f"{rank} {player} {points}点"
             line += (": " + " ".join(games)) if games else ""
             line += f"（{'、'.join(breaks)}）" if breaks else ""
         else:
             rank = f"{'=' if r.shared else ''}{r.rank}."
-            line = f"{rank} {r.player}, {points} point{'' if r.points == 1 else 's'}"
+            line = f"{rank} {player}, {points} point{'' if r.points == 1 else 's'}"
             line += (": " + ", ".join(games)) if games else ""
             line += f" ({', '.join(breaks)})" if breaks else ""
         out.append(line)

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from sgfmill import sgf  # type: ignore[import-untyped]
 
+from relaybot.core.names import PersonName
 from relaybot.core.ratings.go_salon import go_rank
 from relaybot.games.base import RecordInfo
 from relaybot.games.go.board import GTP_COLUMNS, PASS, GoPosition, check, star_points, to_rc
@@ -158,8 +159,9 @@ def write_sgf(info: RecordInfo, start: GoPosition) -> str:
         root.set("EV", info.event)
     if info.site:
         root.set("PC", info.site)
-    root.set("PB", info.players[0])
-    root.set("PW", info.players[1])
+    # family first without a comma (PB[Hayakawa Satoru]): SGF readers show it as it is
+    root.set("PB", PersonName.parse(info.players[0]).plain())
+    root.set("PW", PersonName.parse(info.players[1]).plain())
     for prop, points in (("BR", info.ratings[0]), ("WR", info.ratings[1])):
         rank = _rank(points)
         if rank:

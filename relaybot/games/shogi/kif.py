@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from relaybot.core.names import PersonName
 from relaybot.games.base import RecordInfo, one_line
 from relaybot.games.shogi import position as sp
 from relaybot.games.shogi.notation import csa_move, kif_move
@@ -92,6 +93,13 @@ def _ending(info: RecordInfo, termination: str) -> tuple[str, str]:
     return f"まで{count}手で中断", "中断"
 
 
+def kif_name(name: str) -> str:
+    """A player as KIF and CSA write them: the Japanese-script name where the member has
+    one (``早川悟``), else family first without a comma (``Hayakawa Satoru``)."""
+    person = PersonName.parse(name)
+    return one_line(person.ja or person.plain())
+
+
 def write_kif(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
     """The game as a KIF file (UTF-8 text; the caller writes the bytes)."""
     lines = [
@@ -104,8 +112,8 @@ def write_kif(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
         lines.append(f"棋戦：{one_line(info.event)}")
     lines += [
         "手合割：平手",
-        f"先手：{one_line(info.players[0])}",
-        f"後手：{one_line(info.players[1])}",
+        f"先手：{kif_name(info.players[0])}",
+        f"後手：{kif_name(info.players[1])}",
         "手数----指手---------消費時間--",
     ]
     pos = sp.start()
@@ -122,7 +130,7 @@ def write_kif(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
 
 def write_csa(info: RecordInfo, plies: Sequence[str], termination: str) -> str:
     """The game as a CSA file (version 2.2)."""
-    lines = ["V2.2", f"N+{one_line(info.players[0])}", f"N-{one_line(info.players[1])}",
+    lines = ["V2.2", f"N+{kif_name(info.players[0])}", f"N-{kif_name(info.players[1])}",
              f"$START_TIME:{info.start.strftime('%Y/%m/%d')}"]
     if info.end is not None:
         lines.append(f"$END_TIME:{info.end.strftime('%Y/%m/%d')}")
