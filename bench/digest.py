@@ -33,6 +33,7 @@ from relaybot.store.models import (
     Outbox,
     RatingChange,
 )
+from relaybot.warmup import warm_up
 from tests.servers.postgres import pg_schema_url
 
 NOW = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)
@@ -143,6 +144,7 @@ def main() -> int:
     args = parser.parse_args()
     members = 200 if args.smoke else args.members
     print(f"relaybot digest bench: {members} members x 5 games, week of {NOW:%Y-%m-%d}")
+    warm_up()  # as `relaybot run` does at start: imports and templates are not timed
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         ok &= run(f"sqlite:///{Path(tmp) / 'digest.db'}", members, "sqlite")

@@ -16,13 +16,12 @@ import threading
 
 log = logging.getLogger(__name__)
 
-# the templates a move's two mails and the common replies use (every language)
-_AUDIENCES = ("player",)
+# the HTML part of a player's mail (the web pages are the web server's to warm)
 _HTML = ("mail",)
 
 
 def warm_up() -> None:
-    """Compile the players' mail templates and draw each game's start position once.
+    """Compile every mail template, import each game and draw its start position once.
 
     Never raises: a failure here only means the first mail does this work itself.
     """
@@ -41,13 +40,13 @@ def start_warm_up() -> threading.Thread:
 
 
 def _templates() -> None:
-    from relaybot.mail.render import LANGS, _environment, _html_environment, templates_dir
+    from relaybot.mail.render import AUDIENCES, LANGS, _environment, _html_environment, templates_dir
 
     root = str(templates_dir())
     text, html = _environment(root), _html_environment(root)
     for name in text.list_templates(extensions=["j2"]):
         lang, _, rest = name.partition("/")
-        if lang in LANGS and rest.split("/", 1)[0] in _AUDIENCES:
+        if lang in LANGS and rest.split("/", 1)[0] in AUDIENCES and name.endswith(".txt.j2"):
             text.get_template(name)
     for lang in LANGS:
         for page in _HTML:
