@@ -1,7 +1,7 @@
 """Latency of one move through ``relaybot run`` (issue 29), run by hand (see bench/README.md).
 
     python -m bench.latency                # 100 mails, SQLite and PostgreSQL (~1 minute)
-    python -m bench.latency --smoke        # 5 mails each, a few seconds (the test suite)
+    python -m bench.latency --smoke        # 3 mails each, a few seconds (the test suite)
 
 A real Dovecot, the aiosmtpd sink in a child process and ``relaybot run`` as the operator
 starts it (a subprocess, IMAP IDLE, the default settings). One game between two members;
@@ -259,9 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mails", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
-    parser.add_argument("--smoke", action="store_true", help="5 mails per backend (CI)")
+    parser.add_argument("--smoke", action="store_true", help="3 mails per backend (the tests)")
     args = parser.parse_args(argv)
-    mails = 5 if args.smoke else args.mails
+    mails = 3 if args.smoke else args.mails
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
     results = []
     sink = Sink()  # first: forks before Dovecot's threads exist

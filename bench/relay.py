@@ -612,7 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="move mails in all (mails // games plies per game)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--smoke", action="store_true",
-                        help="a tiny run (10 games, 30 mails, short timings) for CI")
+                        help="a tiny run (5 games, 10 mails, short timings) for the tests")
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both",
                         help="the store the bot runs on (default: both, one after the other)")
     parser.add_argument("--db-dir", default=None,
@@ -632,7 +632,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bot_log.addHandler(tally)
         bot_log.propagate = False
     if args.smoke:
-        args.games, args.mails = 10, 30
+        args.games, args.mails = 5, 10
     if args.games < 1 or args.mails < args.games:
         parser.error("need --games >= 1 and --mails >= --games")
     repeat, budget = (3, 0.05) if args.smoke else (9, 0.2)

@@ -40,7 +40,13 @@ def start_warm_up() -> threading.Thread:
 
 
 def _templates() -> None:
-    from relaybot.mail.render import AUDIENCES, LANGS, _environment, _html_environment, templates_dir
+    from relaybot.mail.render import (
+        AUDIENCES,
+        LANGS,
+        _environment,
+        _html_environment,
+        templates_dir,
+    )
 
     root = str(templates_dir())
     text, html = _environment(root), _html_environment(root)
