@@ -21,6 +21,7 @@ import chess
 from sqlalchemy import func, insert, select
 
 from relaybot.app.digest import send_digests
+from relaybot.app.warmup import warm_up
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import (
@@ -143,6 +144,7 @@ def main() -> int:
     args = parser.parse_args()
     members = 200 if args.smoke else args.members
     print(f"relaybot digest bench: {members} members x 5 games, week of {NOW:%Y-%m-%d}")
+    warm_up()  # as `relaybot run` does at start: imports and templates are not timed
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         ok &= run(f"sqlite:///{Path(tmp) / 'digest.db'}", members, "sqlite")

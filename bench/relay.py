@@ -35,6 +35,7 @@ import pstats
 import random
 import shutil
 import smtplib
+import statistics
 import sys
 import tempfile
 import textwrap
@@ -52,9 +53,11 @@ from pathlib import Path
 
 import chess
 from imapclient import IMAPClient  # type: ignore[import-untyped]
+from sqlalchemy import func, select
 
 from bench.shogi import ShogiResult, shogi_bench
 from bench.shogi import row as shogi_row
+from relaybot.app.poller import BATCH_MAILS
 from relaybot.app.runner import CycleReport, run_once
 from relaybot.app.service import start_mails
 from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
@@ -64,7 +67,9 @@ from relaybot.core.referee import StoredGame, decide, first_difference
 from relaybot.games.chess import RULES
 from relaybot.games.chess.notation import extract_record, parse_move
 from relaybot.store.db import Store, migrate
+from relaybot.store.models import Outbox
 from tests.servers.dovecot import Account, Dovecot
+from tests.servers.postgres import pg_schema_url
 
 RELAY = "relay@club.example"
 TD = "td@club.example"
@@ -73,7 +78,7 @@ PLAYER_DOMAIN = "players.example"
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 ROUND = timedelta(hours=12)
 
-TARGET_RATIO = 0.6
+TARGET_RATIO = 0.8
 TARGET_SPEEDUP = 10.0
 
 
@@ -257,9 +262,14 @@ def append_all(account: Account, mails: Sequence[tuple[bytes, datetime]]) -> Non
             imap.append("INBOX", raw, msg_time=when)
 
 
-def null_round(account: Account, smtp_host: str, smtp_port: int) -> int:
-    """Relay every mail in INBOX unchanged: fetch, forward it to the opponent and send the
-    sender a receipt (the two mails relaybot sends per move), MOVE."""
+def null_round(account: Account, smtp_host: str, smtp_port: int,
+               replay: tuple[bytes, bytes]) -> int:
+    """The transport alone, shaped as the bot's work: fetch the INBOX in batches of the
+    poller's size (one FETCH of the batch's bodies and INTERNALDATEs), send per mail the
+    bot's own forward and receipt of this round (``replay``: their bytes, so the same
+    size and MIME shape), then MOVE the batch to ``Processed``; one IMAP and one SMTP
+    connection per round, as ``run_once`` opens per cycle. No parsing, no database."""
+    forward, receipt = replay
     imap = IMAPClient(account.host, port=account.port, use_uid=True, ssl=False, timeout=60)
     imap.normalise_times = False
     done = 0
@@ -270,18 +280,37 @@ def null_round(account: Account, smtp_host: str, smtp_port: int) -> int:
         imap.select_folder("INBOX")
         uids = sorted(int(u) for u in imap.search(["ALL"]))
         with smtplib.SMTP(smtp_host, smtp_port, timeout=60) as smtp:
-            for uid in uids:
-                entry = imap.fetch([uid], [b"BODY.PEEK[]", b"INTERNALDATE"])[uid]
-                raw: bytes = entry[b"BODY[]"]
-                _arrived = entry[b"INTERNALDATE"]
-                smtp.sendmail(RELAY, [NULL_RCPT], raw)  # the forward
-                smtp.sendmail(RELAY, [NULL_RCPT], raw)  # the receipt
-                imap.move([uid], "Processed")
-                done += 1
+            for start in range(0, len(uids), BATCH_MAILS):
+                batch = uids[start:start + BATCH_MAILS]
+                entries = imap.fetch(batch, [b"BODY.PEEK[]", b"INTERNALDATE"])
+                for uid in batch:
+                    _raw: bytes = entries[uid][b"BODY[]"]
+                    smtp.sendmail(RELAY, [NULL_RCPT], forward)
+                    smtp.sendmail(RELAY, [NULL_RCPT], receipt)
+                    done += 1
+                imap.move(batch, "Processed")
     finally:
         with contextlib.suppress(Exception):
             imap.logout()
     return done
+
+
+def bot_replay(store: Store, since: int) -> tuple[bytes, bytes] | None:
+    """One forward and one receipt the bot queued after outbox row ``since`` (this
+    round's: as long as the null relay's mails grow with the game, so do these)."""
+    with store.session() as session:
+        forward, receipt = (session.scalar(
+            select(Outbox.raw).where(Outbox.id > since, Outbox.kind == kind)
+            .order_by(Outbox.id.desc()).limit(1)) for kind in ("move", "ack"))
+    if forward is None or receipt is None:
+        return None
+    return forward, receipt
+
+
+def last_outbox_id(store: Store) -> int:
+    """The newest outbox row's id (0 for none)."""
+    with store.session() as session:
+        return session.scalar(select(func.max(Outbox.id))) or 0
 
 
 class ErrorTally(logging.Handler):
@@ -306,17 +335,39 @@ class ErrorTally(logging.Handler):
 
 @dataclass
 class RelayResult:
+    backend: str = "sqlite"
     mails: int = 0
-    bot_seconds: float = 0.0
     bot_sent: int = 0
-    null_seconds: float = 0.0
     null_sent: int = 0
     setup_seconds: float = 0.0
     deliver_seconds: float = 0.0
+    round_mails: list[int] = field(default_factory=list)
     round_seconds: list[float] = field(default_factory=list)
     null_round_seconds: list[float] = field(default_factory=list)
+    mail_bytes: tuple[int, int] = (0, 0)  # the last replayed forward and receipt
     problems: list[str] = field(default_factory=list)
     profile: str = ""
+    stats: cProfile.Profile | None = None
+
+    @property
+    def bot_seconds(self) -> float:
+        return sum(self.round_seconds)
+
+    @property
+    def null_seconds(self) -> float:
+        return sum(self.null_round_seconds)
+
+    def median_ms(self, seconds: Sequence[float]) -> float:
+        """The median over the rounds of milliseconds per move mail."""
+        per = [1000 * s / n for s, n in zip(seconds, self.round_mails, strict=True) if n]
+        return statistics.median(per) if per else 0.0
+
+    @property
+    def ratio(self) -> float:
+        """relaybot's speed as a share of the null relay's: null's cost per move over
+        the bot's, medians of the rounds (1.0: the bot costs what the transport does)."""
+        bot = self.median_ms(self.round_seconds)
+        return self.median_ms(self.null_round_seconds) / bot if bot else 0.0
 
 
 def _check_cycle(report: CycleReport, expected: int, sunk: Counter[str], k: int,
@@ -330,21 +381,33 @@ def _check_cycle(report: CycleReport, expected: int, sunk: Counter[str], k: int,
                         f"{sum(sunk.values())}, expected {2 * expected} (forward + ack)")
 
 
-def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool,
+@contextlib.contextmanager
+def database_url(backend: str, workdir: Path) -> Iterator[str]:
+    """A fresh store for ``backend``: a SQLite file in ``workdir``, or a scratch schema
+    on the test PostgreSQL (dropped afterwards)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{workdir / 'relaybot.db'}"
+        return
+    with pg_schema_url("bench") as url:
+        yield url
+
+
+def relay_bench(server: Dovecot, sink: SinkProcess, backend: str, n_games: int,
+                n_mails: int, seed: int, profile: bool,
                 db_dir: str | None = None) -> RelayResult:
+    """The bot and the null relay, round by round on the same servers (see the module's
+    docstring); ``backend`` is ``sqlite`` or ``postgresql``."""
     plies = max(1, n_mails // n_games)
-    result = RelayResult()
+    result = RelayResult(backend=backend)
     rng = random.Random(seed)
     profiler = cProfile.Profile() if profile else None
-    sink = SinkProcess()  # first: forks before Dovecot's or anyone's threads exist
     workdir = Path(tempfile.mkdtemp(prefix="relaybot-bench-", dir=db_dir))
     try:
-        with Dovecot() as server:
-            bot_box = server.new_account("bench-relay")
-            null_box = server.new_account("bench-null")
+        with database_url(backend, workdir) as url:
+            bot_box = server.new_account(f"bench-relay-{backend}")
+            null_box = server.new_account(f"bench-null-{backend}")
             t0 = time.perf_counter()
-            cfg = make_config(f"sqlite:///{workdir / 'relaybot.db'}", bot_box, sink.host,
-                              sink.port)
+            cfg = make_config(url, bot_box, sink.host, sink.port)
             store = Store.open(cfg.database.url)
             migrate(store.engine)
             games = set_up_club(store, cfg, n_games, plies, rng)
@@ -364,6 +427,7 @@ def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool,
                 append_all(null_box, batch)
                 result.deliver_seconds += time.perf_counter() - t0
                 now = when + timedelta(seconds=len(batch) + 60)
+                since = last_outbox_id(store)
 
                 if profiler is not None:
                     profiler.enable()
@@ -372,16 +436,21 @@ def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool,
                 elapsed = time.perf_counter() - t0
                 if profiler is not None:
                     profiler.disable()
-                result.bot_seconds += elapsed
                 result.round_seconds.append(elapsed)
+                result.round_mails.append(len(batch))
                 sunk = sink.take()
                 result.bot_sent += report.send.sent
                 _check_cycle(report, len(batch), sunk, k, result.problems)
 
+                replay = bot_replay(store, since)
+                if replay is None:
+                    result.problems.append(f"round {k + 1}: no forward and receipt to replay")
+                    result.null_round_seconds.append(0.0)
+                    continue
+                result.mail_bytes = (len(replay[0]), len(replay[1]))
                 t0 = time.perf_counter()
-                relayed = null_round(null_box, sink.host, sink.port)
+                relayed = null_round(null_box, sink.host, sink.port, replay)
                 elapsed = time.perf_counter() - t0
-                result.null_seconds += elapsed
                 result.null_round_seconds.append(elapsed)
                 null_sunk = sink.take()
                 result.null_sent += null_sunk[NULL_RCPT]
@@ -394,10 +463,10 @@ def relay_bench(n_games: int, n_mails: int, seed: int, profile: bool,
                 result.problems.append(f"{leftover} mail(s) left in INBOX")
             store.dispose()
     finally:
-        sink.stop()
         shutil.rmtree(workdir, ignore_errors=True)
     if profiler is not None:
         result.profile = _profile_text(profiler)
+        result.stats = profiler
     return result
 
 
@@ -503,17 +572,24 @@ def referee_bench(seed: int, plies: int, repeat: int, budget: float) -> RefereeR
 # -- main ------------------------------------------------------------------------------
 
 
-def _rows(relay: RelayResult, referee: RefereeResult,
+def _relay_rows(relay: RelayResult) -> Iterator[tuple[str, str, str]]:
+    bot_ms = relay.median_ms(relay.round_seconds)
+    null_ms = relay.median_ms(relay.null_round_seconds)
+    ratio = relay.ratio
+    forward, receipt = relay.mail_bytes
+    yield (f"relaybot run_once, {relay.backend}", f"{bot_ms:8.2f} ms/move",
+           f"median of {len(relay.round_seconds)} rounds; {relay.mails} moves in "
+           f"{relay.bot_seconds:.2f} s, {relay.bot_sent} mails sent")
+    yield (f"null relay, {relay.backend}", f"{null_ms:8.2f} ms/move",
+           f"the bot's forward ({forward} B) and receipt ({receipt} B) replayed; "
+           f"{relay.mails} moves in {relay.null_seconds:.2f} s, {relay.null_sent} sent")
+    yield (f"ratio relaybot/null, {relay.backend}", f"{ratio:8.2f}",
+           f"null's cost per move / the bot's; target >= {TARGET_RATIO}: "
+           f"{'ok' if ratio >= TARGET_RATIO else 'BELOW'}")
+
+
+def _rows(referee: RefereeResult,
           shogi: ShogiResult | None = None) -> Iterator[tuple[str, str, str]]:
-    bot_rate = relay.mails / relay.bot_seconds if relay.bot_seconds else 0.0
-    null_rate = relay.mails / relay.null_seconds if relay.null_seconds else 0.0
-    ratio = bot_rate / null_rate if null_rate else 0.0
-    yield ("relaybot run_once", f"{bot_rate:8.1f} mails/s",
-           f"{relay.mails} in {relay.bot_seconds:.2f} s, {relay.bot_sent} sent")
-    yield ("null relay", f"{null_rate:8.1f} mails/s",
-           f"{relay.mails} in {relay.null_seconds:.2f} s, {relay.null_sent} sent")
-    yield ("ratio relaybot/null", f"{ratio:8.2f}",
-           f"target >= {TARGET_RATIO}: {'ok' if ratio >= TARGET_RATIO else 'BELOW'}")
     yield (f"decide, {referee.plies}+1 plies", f"{referee.cold_us:8.0f} us",
            "record lines never seen before (the line cache emptied first)")
     if shogi is not None:  # issue 16: beside the chess figure
@@ -536,12 +612,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="move mails in all (mails // games plies per game)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--smoke", action="store_true",
-                        help="a tiny run (10 games, 30 mails, short timings) for CI")
+                        help="a tiny run (5 games, 10 mails, short timings) for the tests")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both",
+                        help="the store the bot runs on (default: both, one after the other)")
     parser.add_argument("--db-dir", default=None,
                         help="where the SQLite file goes (default: the temp dir; "
                              "/dev/shm shows what fsync costs)")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile the bot's cycles (the figures then include its cost)")
+    parser.add_argument("--profile-out", default=None, metavar="FILE",
+                        help="with --profile: also write the raw cProfile stats of the last "
+                             "backend here (for pstats or snakeviz)")
     parser.add_argument("--verbose", action="store_true",
                         help="let relaybot's log (tracebacks of failed mails) through")
     args = parser.parse_args(argv)
@@ -551,37 +632,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         bot_log.addHandler(tally)
         bot_log.propagate = False
     if args.smoke:
-        args.games, args.mails = 10, 30
+        args.games, args.mails = 5, 10
     if args.games < 1 or args.mails < args.games:
         parser.error("need --games >= 1 and --mails >= --games")
     repeat, budget = (3, 0.05) if args.smoke else (9, 0.2)
+    backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
 
     t0 = time.perf_counter()
-    relay = relay_bench(args.games, args.mails, args.seed, args.profile, args.db_dir)
+    relays: list[RelayResult] = []
+    sink = SinkProcess()  # first: forks before Dovecot's or anyone's threads exist
+    try:
+        with Dovecot() as server:
+            for backend in backends:
+                relays.append(relay_bench(server, sink, backend, args.games, args.mails,
+                                          args.seed, args.profile, args.db_dir))
+    finally:
+        sink.stop()
     referee = referee_bench(args.seed, 300, repeat, budget)
     shogi = shogi_bench(best_of, repeat, budget)
     total = time.perf_counter() - t0
 
     plies = max(1, args.mails // args.games)
-    print(f"relaybot bench: {args.games} games x {plies} plies = {relay.mails} move mails, "
-          f"{2 * args.games} members, SQLite, Dovecot + aiosmtpd on loopback"
-          f"{' (cProfile on)' if args.profile else ''}")
-    rows = list(_rows(relay, referee, shogi))
+    print(f"relaybot bench: {args.games} games x {plies} plies = {plies * args.games} move "
+          f"mails, {2 * args.games} members, {' and '.join(backends)}, Dovecot + aiosmtpd "
+          f"on loopback{' (cProfile on)' if args.profile else ''}")
+    rows = [row for relay in relays for row in _relay_rows(relay)]
+    rows += list(_rows(referee, shogi))
     width = max(len(r[0]) for r in rows)
     for name, value, note in rows:
         print(f"  {name:<{width}}  {value}   {note}")
-    print("  seconds per round, bot:  " + " ".join(f"{s:.2f}" for s in relay.round_seconds))
-    print("  seconds per round, null: " + " ".join(f"{s:.2f}" for s in relay.null_round_seconds))
-    print(f"  setup {relay.setup_seconds:.1f} s, APPEND {relay.deliver_seconds:.1f} s "
-          f"(untimed), total {total:.1f} s")
-    if relay.profile:
-        print(relay.profile)
+    for relay in relays:
+        print(f"  {relay.backend}: seconds per round, bot:  "
+              + " ".join(f"{s:.2f}" for s in relay.round_seconds))
+        print(f"  {relay.backend}: seconds per round, null: "
+              + " ".join(f"{s:.2f}" for s in relay.null_round_seconds))
+        print(f"  {relay.backend}: setup {relay.setup_seconds:.1f} s, APPEND "
+              f"{relay.deliver_seconds:.1f} s (untimed)")
+    print(f"  total {total:.1f} s")
+    problems = [f"{relay.backend}: {p}" for relay in relays for p in relay.problems]
+    if args.profile_out and relays and relays[-1].stats is not None:
+        relays[-1].stats.dump_stats(args.profile_out)
+    for relay in relays:
+        if relay.profile:
+            print(f"-- cProfile, {relay.backend}")
+            print(relay.profile)
     if tally.count:
-        relay.problems.append(f"relaybot logged {tally.count} warning(s)/error(s), first: "
-                              + " | ".join(tally.first))
-    for problem in relay.problems:
+        problems.append(f"relaybot logged {tally.count} warning(s)/error(s), first: "
+                        + " | ".join(tally.first))
+    for problem in problems:
         print(f"PROBLEM: {problem}", file=sys.stderr)
-    return 1 if relay.problems else 0
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

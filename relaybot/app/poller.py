@@ -99,7 +99,8 @@ def _quarantine_alert(session: Session, cfg: Config, folder: str, uidvalidity: i
 
 
 def poll_once(
-    store: Store, cfg: Config, mailbox: Mailbox, now: Callable[[], datetime]
+    store: Store, cfg: Config, mailbox: Mailbox, now: Callable[[], datetime],
+    committed: Callable[[], None] | None = None,
 ) -> PollCounts:
     """Process every mail now in the folder, in UID order.
 
@@ -107,6 +108,9 @@ def poll_once(
     a savepoint per mail), then moved out of the folder with one MOVE per batch: the
     durable commit and the IMAP round trips are paid per batch, not per mail, and G1
     still holds, since nothing moves before the commit that records it.
+
+    ``committed``: called right after each batch's commit, before its MOVE (the service
+    wakes its outbox sender there, so the forward leaves while the MOVE is on the wire).
     """
     counts = PollCounts()
     folder = cfg.imap.folder
@@ -133,7 +137,10 @@ def poll_once(
             arrivals.append(Arrival(raw=fetched.raw, internaldate=fetched.internaldate,
                                     folder=folder, uidvalidity=uidvalidity, uid=uid))
         if arrivals:
-            _settle(mailbox, counts, _process_retrying(store, cfg, arrivals, now))
+            done = _process_retrying(store, cfg, arrivals, now)
+            if committed is not None:
+                committed()
+            _settle(mailbox, counts, done)
     return counts
 
 

@@ -20,6 +20,7 @@ from relaybot.app.digest import send_digests
 from relaybot.app.outbox import SendCounts, send_pending
 from relaybot.app.poller import PollCounts, poll_once, transient
 from relaybot.app.sweep import sweep
+from relaybot.app.warmup import start_warm_up
 from relaybot.config import Config
 from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
 from relaybot.store.db import Store
@@ -89,6 +90,9 @@ class Service:
         self.alive_file = alive_file
         self.stop = threading.Event()
         self.wake = threading.Event()
+        # set when a transaction that queued mail has committed: the sender thread sends
+        # at once (issue 29: the forward leaves while the poller moves the mail away)
+        self.outgoing = threading.Event()
         self._idling = False
         self._lock: InstanceLock | None = None
         self._scheduler: Any = None
@@ -97,6 +101,7 @@ class Service:
         log.info("signal %s: stopping", signum)
         self.stop.set()
         self.wake.set()
+        self.outgoing.set()
         if self._idling:
             # The main thread sits in IDLE's select(), which PEP 475 restarts after a
             # signal: without this, SIGTERM would wait out the whole poll interval.
@@ -128,10 +133,28 @@ class Service:
                           seconds=max(1, min(self.cfg.imap.poll_seconds, 290)), **opts)
         scheduler.start()
         self._alive()
+        start_warm_up()  # templates and pictures made ready while IDLE waits for mail
+        sender = threading.Thread(target=self._sender, name="relaybot-sender")
+        sender.start()
         try:
             self._imap_loop()
         finally:
+            self.stop.set()
+            self.outgoing.set()
+            sender.join()
             scheduler.shutdown(wait=True)
+
+    def _sender(self) -> None:
+        """Send the outbox each time a commit queued mail (``outgoing``), until stopped.
+
+        The event is cleared before sending, so a commit during a send is sent right
+        after it: nothing waits for the 30-second outbox job."""
+        while True:
+            self.outgoing.wait()
+            self.outgoing.clear()
+            if self.stop.is_set():
+                return
+            self._send()
 
     def _heartbeat(self, lock: InstanceLock) -> None:
         try:
@@ -167,7 +190,7 @@ class Service:
             return  # G9: another instance leads and runs it
         try:
             if run_scheduled(self.store, self.cfg, utcnow()):
-                self._send()
+                self.outgoing.set()
         except Exception:
             log.exception("scheduled sweep failed")
 
@@ -185,9 +208,10 @@ class Service:
                 box.connect()
                 backoff = 1.0
                 while not self.stop.is_set():
-                    counts = poll_once(self.store, self.cfg, box, utcnow)
-                    if counts.processed or counts.quarantined:
-                        self._send()
+                    counts = poll_once(self.store, self.cfg, box, utcnow,
+                                       committed=self.outgoing.set)
+                    if counts.quarantined:  # a quarantine alert commits on its own
+                        self.outgoing.set()
                     # IDLE, renewed by the poll interval: the UID SEARCH poll is the backstop
                     self._idling = not self.stop.is_set()
                     try:

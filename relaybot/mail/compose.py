@@ -313,3 +313,48 @@ def _multipart(msg: EmailMessage, body: str, alternative: Alternative) -> None:
              else _container(EmailMessage(policy=POLICY), "alternative", readable))
     _container(msg, "mixed",
                [first, *(_file(a, "attachment") for a in alternative.attachments)])
+
+
+_NLCRE = re.compile(r"\r\n|\r|\n")
+
+
+def flatten(msg: EmailMessage) -> bytes:
+    """``msg.as_bytes()`` for a mail :func:`compose` built, in a fraction of the time.
+
+    The stdlib's generator copies every part through buffers of its own and dispatches
+    per content type; a composed mail has only headers, encoded ASCII payloads and
+    multiparts with fixed boundaries, so it is written here directly, the same bytes
+    (the headers folded by the same policy). Anything else falls back to ``as_bytes``.
+    """
+    out: list[bytes] = []
+    if not _flatten_into(msg, out):
+        return msg.as_bytes()
+    return b"".join(out)
+
+
+def _flatten_into(msg: EmailMessage, out: list[bytes]) -> bool:
+    """Append ``msg`` as the generator writes it; False for a shape not handled here."""
+    policy = msg.policy
+    nl = policy.linesep
+    if msg.preamble is not None or msg.epilogue is not None:
+        return False
+    for name, value in msg.raw_items():
+        out.append(policy.fold_binary(name, value))
+    out.append(nl.encode("ascii"))
+    payload = msg._payload  # type: ignore[attr-defined]  # the generator reads it so too
+    if isinstance(payload, list):
+        boundary = msg.get_boundary()
+        if not boundary:
+            return False
+        for index, part in enumerate(payload):
+            out.append(((nl if index else "") + f"--{boundary}{nl}").encode("ascii"))
+            if not isinstance(part, EmailMessage) or not _flatten_into(part, out):
+                return False
+        out.append(f"{nl}--{boundary}--{nl}".encode("ascii"))
+        return True
+    if payload is None:
+        return True
+    if not isinstance(payload, str) or not payload.isascii():
+        return False  # 8-bit or surrogate-escaped text: the generator's own rules
+    out.append(nl.join(_NLCRE.split(payload)).encode("ascii"))
+    return True

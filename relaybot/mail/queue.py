@@ -20,6 +20,7 @@ from relaybot.config import Config
 from relaybot.mail.compose import (
     Alternative,
     compose,
+    flatten,
     message_id_for,
     new_token,
     new_verp_token,
@@ -94,7 +95,7 @@ def queue_mail(
         # G6: a VERP token of its own, not the Message-ID's (issue 12 item 7); stored in
         # lower case, the form identify looks a delivery report's address up in
         "envelope_from": verp_address(bot.local.lower(), bot.domain.lower(), new_verp_token()),
-        "raw": msg.as_bytes(),
+        "raw": flatten(msg),
         "status": "pending", "attempts": 0, "next_attempt_at": now, "last_error": "",
         "created_at": now,
     }

@@ -256,6 +256,8 @@ class ChessRules:
 
     def to_move(self, position: object) -> int:
         """0 when White is to move, else 1 (of a board or a saved FEN)."""
+        if isinstance(position, chess.Board):  # no FEN built just to read the turn
+            return 0 if position.turn == chess.WHITE else 1
         return 0 if _placement(position)[1] else 1
 
     def outcome(self, position: object) -> Outcome | None:

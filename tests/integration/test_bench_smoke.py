@@ -1,0 +1,49 @@
+"""The benchmarks of issue 29 run and print their figures (their smoke sizes).
+
+Speed is never asserted here (timings on a shared machine are noise): only that each
+bench runs against the real servers on SQLite and PostgreSQL, does its work without a
+problem (exit status 0) and prints the figures bench/README.md describes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench(module: str, *args: str) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    proc = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PROBLEM" not in proc.stderr, proc.stderr
+    return proc.stdout
+
+
+def test_relay_bench_prints_the_bot_against_the_fair_baseline_on_both_stores() -> None:
+    out = _bench("bench.relay", "--smoke")
+    for backend in ("sqlite", "postgresql"):
+        assert f"relaybot run_once, {backend}" in out
+        assert f"null relay, {backend}" in out
+        assert f"ratio relaybot/null, {backend}" in out
+    # the baseline replays the bot's own mails: their sizes are printed with it
+    assert "the bot's forward (" in out and "receipt (" in out
+    assert "ms/move" in out
+
+
+def test_latency_bench_prints_its_percentiles_on_both_stores() -> None:
+    out = _bench("bench.latency", "--smoke")
+    for backend in ("sqlite", "postgresql"):
+        line = next(row for row in out.splitlines() if row.strip().startswith(backend))
+        assert "3 mails" in line
+        for figure in ("p50", "p90", "p99", "max"):
+            assert figure in line
