@@ -69,8 +69,8 @@ def _clean_env(venv: Path, home: Path) -> dict[str, str]:
 def test_runtime_needs_neither_demo_servers_nor_postgresql_driver(venv: Path) -> None:
     # the wheel's own requirements: what run, web and the CLI need, and nothing of the demo's
     # servers or PostgreSQL's driver, which come as extras
-    proc = _run([venv / "bin" / "python", "-c",
-                 "from importlib.metadata import requires; print('\\n'.join(requires('relaybot')))"],
+    script = "from importlib.metadata import requires; print('\\n'.join(requires('relaybot')))"
+    proc = _run([venv / "bin" / "python", "-c", script],
                 cwd=venv, env=_clean_env(venv, venv), timeout=60)
     plain = [r for r in proc.stdout.splitlines() if "extra ==" not in r]
     names = {r.split(">")[0].split("[")[0].split("<")[0].split("=")[0].strip().lower()

@@ -159,9 +159,11 @@ def loopback_compose(work: Path) -> Path:
         "opendmarc": {"MILTER_SOCKET": f"inet:{p['opendmarc']}@127.0.0.1"},
         "postfix": {"SMTP_PORT": str(p["smtp"]), "SUBMISSION_PORT": str(p["submission"]),
                     "INET_INTERFACES": "127.0.0.1", "MAIL_NETWORK": "127.0.0.1/32",
-                    "LMTP_ADDRESS": f"dovecot:{p['lmtp']}",
-                    "OPENDKIM_MILTER": f"opendkim:{p['opendkim']}",
-                    "OPENDMARC_MILTER": f"opendmarc:{p['opendmarc']}"},
+                    # Postfix looks these up in the DNS, not /etc/hosts (lmtp_host_lookup):
+                    # on the compose network Docker's DNS has the names, here none has
+                    "LMTP_ADDRESS": f"127.0.0.1:{p['lmtp']}",
+                    "OPENDKIM_MILTER": f"127.0.0.1:{p['opendkim']}",
+                    "OPENDMARC_MILTER": f"127.0.0.1:{p['opendmarc']}"},
     }
     relaybot_env = {"RELAYBOT_DATABASE_URL": db_url, "RELAYBOT_IMAP_PORT": str(p["imap"]),
                     "RELAYBOT_SMTP_PORT": str(p["submission"])}
@@ -306,6 +308,16 @@ class RelayHost:
         assert len(self.keeper.mails) >= count, \
             f"the relay host got {len(self.keeper.mails)} mails, not {count}"
         return self.keeper.mails[:count]
+
+    def wait_for_one(self, after: int, to: str, timeout: float) -> tuple[float, Envelope]:
+        """The first mail to ``to`` among those after the first ``after``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for kept in self.keeper.mails[after:]:
+                if to in kept[1].rcpt_tos:
+                    return kept
+            time.sleep(0.2)
+        raise AssertionError(f"no mail to {to} reached the relay host in {timeout:.0f} s")
 
     def close(self) -> None:
         self._controller.stop()
