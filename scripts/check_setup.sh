@@ -5,7 +5,8 @@
 #    (bash scripts/demo.sh) plays the demo game, and leaves the clone as it was.
 # 2. A non-editable install from a wheel (as pip or pipx installs it) in another fresh
 #    venv, used from an empty folder with nothing from this environment: `relaybot
-#    --version`, `relaybot init` (config and database, both 0600) and `relaybot demo`.
+#    --version`, `relaybot init` (config and database, both 0600), `relaybot demo` saying
+#    in one line that it needs the demo extra, and with that extra, the demo.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 # the interpreter itself, not a shim (pyenv's would look for its root in the fresh HOME)
@@ -55,6 +56,14 @@ grep -q "database ready" "$WORK/init.out" || fail "relaybot init: no database"
 [ "$(stat -c %a relaybot.db)" = 600 ] || fail "relaybot.db is not 0600"
 mkdir "$WORK/empty"
 cd "$WORK/empty"
+# a plain install has no demo servers (the demo extra): the demo says in one line what to add
+if run relaybot demo >"$WORK/no-extra.out" 2>"$WORK/no-extra.err"; then
+  fail "relaybot demo ran without the demo extra"
+fi
+[ "$(wc -l <"$WORK/no-extra.err")" -eq 1 ] && grep -q "pip install 'relaybot\[demo\]'" "$WORK/no-extra.err" \
+  || fail "relaybot demo without the demo extra: $(cat "$WORK/no-extra.err")"
+"${clean_env[@]}" "$WORK/venv-wheel/bin/python" -m pip install -q "$(ls "$WORK"/dist/relaybot-*.whl)[demo]" \
+  2>&1 | grep -v -E '^(WARNING|DEPRECATION)' >&2 || true
 run relaybot demo >"$WORK/wheel-demo.out" || fail "relaybot demo (wheel) failed"
 played "$WORK/wheel-demo.out" "relaybot demo from the wheel"
 [ -z "$(ls -A .)" ] || fail "relaybot demo left files behind: $(ls -A .)"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's first command: run `relaybot demo` on a fresh machine (Debian 12 with
 # Python 3.11 and nothing else). Makes its own venv (.venv, or $RELAYBOT_VENV), installing
-# python3-venv with apt-get where Debian left it out, installs relaybot into it (not
-# editable: the same wheel a club would install) and runs the demo: local mail servers on
-# loopback, a throwaway database, two players playing a short game by mail.
+# python3-venv with apt-get where Debian left it out, installs relaybot with its demo extra
+# into it (not editable: the same wheel a club would install, plus the demo's own mail
+# servers) and runs the demo: local mail servers on loopback, a throwaway database, two
+# players playing a short game by mail.
 #
 #   bash scripts/demo.sh            # later runs reuse the venv
 #   .venv/bin/relaybot --help       # the venv's relaybot, for trying further
@@ -37,8 +38,8 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 
 # every time: a pulled update is what runs (pip skips the dependencies already there)
-echo "== pip install . (into $VENV)"
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check . 2>&1 \
+echo "== pip install .[demo] (into $VENV)"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check ".[demo]" 2>&1 \
   | grep -v -E '^(WARNING|DEPRECATION)' >&2 || true
 "$VENV/bin/relaybot" --version >/dev/null
 

@@ -5,7 +5,12 @@ set -eu
 : "${MAIL_DOMAIN:?set MAIL_DOMAIN (in .env)}"
 : "${RELAY_IMAP_PASSWORD:?set RELAY_IMAP_PASSWORD (in .env)}"
 : "${RELAY_USER:=relay}"
-envsubst '${MAIL_DOMAIN}' </etc/dovecot/relaybot.conf.in >/etc/dovecot/dovecot.conf
+# where Dovecot listens: the compose network's defaults (the stack test moves them to
+# loopback ports, tests/stack/)
+: "${DOVECOT_LISTEN:=*}" "${LMTP_PORT:=24}" "${IMAP_PORT:=143}"
+export MAIL_DOMAIN DOVECOT_LISTEN LMTP_PORT IMAP_PORT
+envsubst '${MAIL_DOMAIN} ${DOVECOT_LISTEN} ${LMTP_PORT} ${IMAP_PORT}' \
+  </etc/dovecot/relaybot.conf.in >/etc/dovecot/dovecot.conf
 hash="$(doveadm pw -s SHA512-CRYPT -p "$RELAY_IMAP_PASSWORD")"
 printf '%s@%s:%s\n' "$RELAY_USER" "$MAIL_DOMAIN" "$hash" >/etc/dovecot/users
 chown root:dovecot /etc/dovecot/users

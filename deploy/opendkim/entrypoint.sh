@@ -7,8 +7,10 @@ set -eu
 : "${AUTHSERV_ID:=$MAIL_HOSTNAME}"
 : "${DKIM_SELECTOR:=relaybot}"
 : "${MAIL_NETWORK:=172.30.25.0/24}"
-export MAIL_DOMAIN AUTHSERV_ID DKIM_SELECTOR
-envsubst '${MAIL_DOMAIN} ${AUTHSERV_ID} ${DKIM_SELECTOR}' \
+# the milter's socket (the stack test moves it to a loopback port, tests/stack/)
+: "${MILTER_SOCKET:=inet:8891}"
+export MAIL_DOMAIN AUTHSERV_ID DKIM_SELECTOR MILTER_SOCKET
+envsubst '${MAIL_DOMAIN} ${AUTHSERV_ID} ${DKIM_SELECTOR} ${MILTER_SOCKET}' \
   </etc/opendkim/relaybot.conf.in >/etc/opendkim.conf
 printf '127.0.0.1\n::1\n%s\n' "$MAIL_NETWORK" >/etc/opendkim/internal_hosts
 keys=/etc/opendkim/keys

@@ -3,8 +3,10 @@
 set -eu
 : "${MAIL_HOSTNAME:?set MAIL_HOSTNAME (in .env)}"
 : "${AUTHSERV_ID:=$MAIL_HOSTNAME}"
-export AUTHSERV_ID
-envsubst '${AUTHSERV_ID}' </etc/opendmarc/relaybot.conf.in >/etc/opendmarc.conf
+# the milter's socket (the stack test moves it to a loopback port, tests/stack/)
+: "${MILTER_SOCKET:=inet:8893}"
+export AUTHSERV_ID MILTER_SOCKET
+envsubst '${AUTHSERV_ID} ${MILTER_SOCKET}' </etc/opendmarc/relaybot.conf.in >/etc/opendmarc.conf
 # loopback only: never the compose network (opendmarc.conf, IgnoreHosts)
 printf '127.0.0.1\n::1\n' >/etc/opendmarc/ignore_hosts
 mkdir -p /run/opendmarc

@@ -19,4 +19,6 @@ CREATE DATABASE "$POSTGRES_DB" OWNER "$POSTGRES_USER" ENCODING 'UTF8';
 SQL
   su postgres -s /bin/sh -c "pg_ctl -D '$PGDATA' -m fast -w stop >/dev/null"
 fi
-exec su postgres -s /bin/sh -c "exec postgres -D '$PGDATA'"
+# PGPORT (the port) and POSTGRES_LISTEN (the addresses) are for the stack test, which runs
+# it on a loopback port beside the host's own PostgreSQL (tests/stack/)
+exec su postgres -s /bin/sh -c "exec postgres -D '$PGDATA' -c listen_addresses='${POSTGRES_LISTEN:-*}' ${PGPORT:+-p $PGPORT}"

@@ -98,7 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        cfg = load_config() if args.command != "demo" else None
+        # init writes the config that RELAYBOT_CONFIG names (a container's first start) and
+        # loads it itself; the demo needs none
+        cfg = load_config() if args.command not in ("demo", "init") else None
         if cfg is not None and args.command != "run":
             # warnings and errors in the operator's chosen form; run sets its own level
             configure_logging("warning", cfg.log.format)

@@ -45,7 +45,7 @@ def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
             print(f"{path}: added {', '.join(added)}")
         else:
             print(f"{path} exists; left as it is")
-        cfg = load_config(path)  # the keys just added count from now on
+    cfg = load_config(path)  # the file as it is now: written, or with the keys just added
     store = open_store(cfg)
     store.dispose()
     print(f"database ready: {redact_url(cfg.database.url)}")

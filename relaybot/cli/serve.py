@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from relaybot.cli.common import Subparsers, open_store
 from relaybot.config import Config
@@ -21,9 +22,21 @@ def register(sub: Subparsers) -> None:
     web.set_defaults(func=cmd_web)
 
 
-def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.app.demo import run_demo
+# what `pip install relaybot` leaves out: the demo's own mail servers (the demo extra)
+_DEMO_SERVERS = ("aiosmtpd", "pymap")
 
+
+def cmd_demo(cfg: Config, args: argparse.Namespace) -> int:
+    """The tour on local mail servers; without the demo extra, one line on how to add it."""
+    try:
+        from relaybot.app.demo import run_demo
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in _DEMO_SERVERS:
+            raise
+        print("relaybot demo needs its mail servers: pip install 'relaybot[demo]' "
+              "(pipx: pipx inject relaybot aiosmtpd pymap) / デモ用のメールサーバーを"
+              "入れてください: pip install 'relaybot[demo]'", file=sys.stderr)
+        return 2
     return run_demo(game=getattr(args, "game", "chess"))
 
 

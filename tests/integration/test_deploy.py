@@ -175,13 +175,22 @@ SAMPLE = {"MAIL_DOMAIN": "club.example", "MAIL_HOSTNAME": "mx.club.example",
 def _render(template: Path, names: str, out: Path, replace: dict[str, str] | None = None) -> Path:
     """A template rendered as its entrypoint renders it (envsubst, the same names)."""
     proc = subprocess.run([_tool("envsubst"), names], input=template.read_text("utf-8"),
-                          env={**os.environ, **SAMPLE}, capture_output=True, text=True,
+                          env={**os.environ, **_entrypoint_defaults(template.parent.name),
+                               **SAMPLE},
+                          capture_output=True, text=True,
                           check=True)
     text = proc.stdout
     for old, new in (replace or {}).items():
         text = text.replace(old, new)
     out.write_text(text, encoding="utf-8")
     return out
+
+
+def _entrypoint_defaults(service: str) -> dict[str, str]:
+    """The values the entrypoint gives unset variables (``: "${NAME:=value}"``): the
+    compose network's addresses and ports, which only the stack test changes."""
+    text = (DEPLOY / service / "entrypoint.sh").read_text(encoding="utf-8")
+    return dict(re.findall(r'"\$\{([A-Z_]+):=([^}]*)\}"', text))
 
 
 def _entrypoint_names(service: str, template: str) -> str:
@@ -207,7 +216,9 @@ def postfix_dir(tmp_path: Path) -> Path:
     master = next(p for p in (Path("/etc/postfix/master.cf"),
                               Path("/usr/share/postfix/master.cf.dist")) if p.exists()
                   ).read_text(encoding="utf-8")
-    (conf / "master.cf").write_text(master + (src / "master.cf.in").read_text("utf-8"))
+    added = _render(src / "master.cf.in", _entrypoint_names("postfix", "master.cf.in"),
+                    conf / "master.cf.added").read_text("utf-8")
+    (conf / "master.cf").write_text(master + added)
     (conf / "vmailbox").write_text("relay@club.example OK\n")
     return conf
 

@@ -54,14 +54,32 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert len(wheels) == 1, wheels
     venv = tmp / "venv"
     _run([sys.executable, "-m", "venv", venv], cwd=tmp, env=env, timeout=120)
-    _run([venv / "bin" / "python", "-m", "pip", "install", "-q", wheels[0]], cwd=tmp, env=env,
-         timeout=600)
+    # the demo extra: `relaybot demo`'s own mail servers, which a plain install leaves out
+    # (scripts/check_setup.sh shows the plain install's one-line answer)
+    _run([venv / "bin" / "python", "-m", "pip", "install", "-q", f"{wheels[0]}[demo]"], cwd=tmp,
+         env=env, timeout=600)
     return venv
 
 
 def _clean_env(venv: Path, home: Path) -> dict[str, str]:
     # Nothing from this session's environment: no PYTHONPATH, no RELAYBOT_* settings.
     return {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
+
+
+def test_runtime_needs_neither_demo_servers_nor_postgresql_driver(venv: Path) -> None:
+    # the wheel's own requirements: what run, web and the CLI need, and nothing of the demo's
+    # servers or PostgreSQL's driver, which come as extras
+    script = "from importlib.metadata import requires; print('\\n'.join(requires('relaybot')))"
+    proc = _run([venv / "bin" / "python", "-c", script],
+                cwd=venv, env=_clean_env(venv, venv), timeout=60)
+    plain = [r for r in proc.stdout.splitlines() if "extra ==" not in r]
+    names = {r.split(">")[0].split("[")[0].split("<")[0].split("=")[0].strip().lower()
+             for r in plain}
+    assert "imapclient" in names and "sqlalchemy" in names, names
+    assert not names & {"aiosmtpd", "pymap", "psycopg"}, names
+    extras = "\n".join(r for r in proc.stdout.splitlines() if "extra ==" in r)
+    assert 'aiosmtpd>=1.4; extra == "demo"' in extras, extras
+    assert 'psycopg[binary]>=3.1; extra == "postgresql"' in extras, extras
 
 
 def test_installed_relaybot_is_the_wheels(venv: Path, tmp_path: Path) -> None:
