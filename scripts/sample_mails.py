@@ -9,8 +9,8 @@ SQLite database until it has sent every kind of mail in ``relaybot.mail.kinds`` 
 ``<kind>.<lang>.txt`` (the headers a reader sees, then the plain text) and, when it has
 one, ``<kind>.<lang>.html`` (its HTML part, pictures inlined) and its attachments; a
 shogi and a go move and game-over mail are written as ``move_shogi``, ``game_end_go``,
-... TD mail is in the bot's language, so the club runs twice: with ``[bot] language`` ja, then en with
-every member reading the other language.
+... TD mail is in the bot's language, so the club runs twice: with ``[bot] language``
+ja, then en with every member reading the other language.
 """
 
 from __future__ import annotations
