@@ -66,10 +66,10 @@ def test_r4_seed_handicap_examples_through_game_new_auto(
     assert root.get("HA") == stones
     assert len(root.get("AB")) == stones
     assert game.get_komi() == km
-    assert root.get("PB") == f"{black}, Player"
-    assert root.get("PW") == f"{'B' if black == 'A' else 'A'}, Player"
+    assert root.get("PB") == f"{black} Player"  # SGF: family first, no comma (issue 26)
+    assert root.get("PW") == f"{'B' if black == 'A' else 'A'} Player"
     show = relaybot(tmp_path, "game", "show", game_id).stdout.splitlines()
-    assert f"Black: {black}, Player <{black.lower()}@example.jp>" in show
+    assert f"Black: {black} Player <{black.lower()}@example.jp>" in show
     assert "to move: White" in show  # White moves first in a handicap game
 
 
@@ -81,7 +81,7 @@ def test_size_handicap_and_komi_by_hand(tmp_path: Path) -> None:
                    "--size", "13", "--handicap", "4", "--komi", "0.5")
     game = _record(tmp_path, game_id)
     assert game.get_size() == 13 and game.get_handicap() == 4 and game.get_komi() == 0.5
-    assert game.get_player_name("b") == "Kuro, Taro"  # --black is Black in go
+    assert game.get_player_name("b") == "Kuro Taro"  # --black is Black in go (SGF: no comma)
     even = _new(tmp_path, "--white", "shiro@example.jp", "--black", "kuro@example.jp",
                 "--size", "9", "--superko")
     game = _record(tmp_path, even)
