@@ -6,9 +6,12 @@ they share: the errors, opening the store, ``--now`` and dates. Here are only th
 top and ``main``, which turns every failure into one line and an exit status. How to add
 a command: docs/architecture.md.
 
-Each command imports what it needs when it runs: ``relaybot --version`` or a typo must
-not load SQLAlchemy, the mail stack and every game first. (No import cycle is behind
-these imports: ``python ../shared/tools/import_cycles.py relaybot`` finds none.)
+Each command imports what it needs when it runs: building the parser takes argparse and
+the light modules only (``relaybot.config``, the groups' ``register``), so ``relaybot
+--help``, ``--version`` or a typo do not load SQLAlchemy, Alembic, the mail stack, the web
+or any game first; ``tests/unit/test_cli_startup.py`` holds that and ``bench/cli.py``
+times it. (No import cycle is behind these imports: ``python
+../shared/tools/import_cycles.py relaybot`` finds none.)
 """
 
 from __future__ import annotations
@@ -18,9 +21,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from relaybot.app.logs import configure as configure_logging
 from relaybot.cli import (
     check,
     club,
@@ -36,7 +36,6 @@ from relaybot.cli import (
     td,
 )
 from relaybot.cli.common import EXIT_ERROR, EXIT_OK, EXIT_UNREACHABLE, CliError, Unreachable
-from relaybot.club.admin import AdminError
 from relaybot.config import ConfigError, load_config, redact_url
 
 __all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_UNREACHABLE", "CliError", "Unreachable",
@@ -59,12 +58,27 @@ def _version() -> str:
         return str(getattr(relaybot, "__version__", "unknown"))
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: reads the installed version only when asked, since importlib.metadata
+    (and the email parser it reads the metadata with) would cost every command's start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        """Print ``relaybot VERSION`` and exit 0, as argparse's own version action does."""
+        print(f"relaybot {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``relaybot`` argument parser: every command and option, each with its help."""
     parser = argparse.ArgumentParser(prog="relaybot", description=(
         "Correspondence games (chess, shogi, go) by e-mail: checks every move mail and "
         "relays it. Settings: relaybot.toml (or RELAYBOT_CONFIG) and RELAYBOT_<SECTION>_<KEY>."))
-    parser.add_argument("--version", action="version", version=f"relaybot {_version()}",
+    parser.add_argument("--version", action=_VersionAction,
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in GROUPS:
@@ -88,6 +102,28 @@ def _undecodable(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if any("\ud800" <= ch <= "\udfff" for ch in a)), None)
 
 
+def _failure_line(exc: Exception) -> str | None:
+    """The one line for a failure of the database or of the operator's input to the
+    club's admin, or None for any other exception.
+
+    Neither class is imported to ask: an exception of a class can only have been raised
+    once its module was loaded, so a module not in ``sys.modules`` rules it out, and the
+    command line never loads SQLAlchemy or the club's ledgers just to catch their errors.
+    """
+    if "relaybot.club.admin" in sys.modules:
+        from relaybot.club.admin import AdminError
+
+        if isinstance(exc, AdminError):
+            return str(exc)
+    if "sqlalchemy" in sys.modules:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        if isinstance(exc, SQLAlchemyError):
+            return (f"database error: {exc.__class__.__name__}: "
+                    f"{redact_url(str(exc).splitlines()[0])}")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``relaybot`` console script."""
     bad = _undecodable(sys.argv[1:] if argv is None else argv)
@@ -102,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # loads it itself; the demo needs none
         cfg = load_config() if args.command not in ("demo", "init") else None
         if cfg is not None and args.command != "run":
+            from relaybot.app.logs import configure as configure_logging
+
             # warnings and errors in the operator's chosen form; run sets its own level
             configure_logging("warning", cfg.log.format)
         status = int(args.func(cfg, args))
@@ -113,12 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"relaybot: {exc}", file=sys.stderr)
         return exc.status
-    except (ConfigError, AdminError) as exc:
+    except ConfigError as exc:
         print(f"relaybot: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except SQLAlchemyError as exc:
-        print(f"relaybot: database error: {exc.__class__.__name__}: "
-              f"{redact_url(str(exc).splitlines()[0])}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        line = _failure_line(exc)
+        if line is None:
+            raise
+        print(f"relaybot: {line}", file=sys.stderr)
+        return EXIT_ERROR

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import date, datetime
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from relaybot.cli.common import (
     CliError,
@@ -22,7 +20,11 @@ from relaybot.cli.common import (
     parse_date,
 )
 from relaybot.config import Config
-from relaybot.store.models import Event, Game, Member
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from relaybot.store.models import Event, Game, Member
 
 
 def _today(cfg: Config, now: datetime) -> date:
@@ -368,6 +370,7 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.club.ledger import membership_states
     from relaybot.club.rating_book import ratings_of
     from relaybot.core.books_rules import fits, parse_wish
+    from relaybot.store.models import Member
 
     try:
         wish = parse_wish(args.wish)
@@ -401,6 +404,7 @@ def cmd_club_tutorial_end(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.club.ledger import is_tutorial
     from relaybot.core.game import Outcome, Termination
     from relaybot.pipeline.lifecycle import end_game, load_game
+    from relaybot.store.models import Game
 
     now = now_of(args)
     with open_store(cfg).session() as session:

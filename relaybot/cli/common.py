@@ -9,13 +9,13 @@ import argparse
 import json
 import sys
 from datetime import UTC, date, datetime
-from typing import Any, TypeAlias
-
-from sqlalchemy.exc import OperationalError
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from relaybot.config import Config, redact_url, url_password
-from relaybot.store.db import Store, migrate
-from relaybot.store.models import Member
+
+if TYPE_CHECKING:
+    from relaybot.store.db import Store
+    from relaybot.store.models import Member
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What each group's ``register(sub)`` adds its commands to."""
@@ -94,6 +94,12 @@ def parse_date(text: str) -> date:
 
 def open_store(cfg: Config) -> Store:
     """The configured database, migrated to the current schema; exit 3 when unreachable."""
+    # here, not at the top: SQLAlchemy and Alembic load only for a command that opens
+    # the database, so ``relaybot --help`` starts at once (issue 29)
+    from sqlalchemy.exc import OperationalError
+
+    from relaybot.store.db import Store, migrate
+
     store = Store.open(cfg.database.url)
     try:
         migrate(store.engine)

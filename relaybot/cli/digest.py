@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from relaybot.app.progress import progress_bar
 from relaybot.cli.common import Subparsers, now_of, now_option, open_store
 from relaybot.config import Config
-from relaybot.store.db import Store
+
+if TYPE_CHECKING:
+    from relaybot.store.db import Store
 
 
 def register(sub: Subparsers) -> None:

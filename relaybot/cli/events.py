@@ -21,7 +21,6 @@ from relaybot.cli.common import (
     rule_set_options,
 )
 from relaybot.config import Config
-from relaybot.store.models import Event
 
 
 def register(sub: Subparsers) -> None:
@@ -76,6 +75,7 @@ def register(sub: Subparsers) -> None:
 def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.app.service import start_mails
     from relaybot.club.tournaments import EventInput, create_event
+    from relaybot.store.models import Event
 
     store = open_store(cfg)
     now = now_of(args)
@@ -103,6 +103,8 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
 
 def _event_id(session: Any, name: str) -> int:
     from sqlalchemy import select
+
+    from relaybot.store.models import Event
 
     return int(session.scalar(select(Event.id).where(Event.name == " ".join(name.split()))))
 

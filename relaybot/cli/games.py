@@ -7,10 +7,8 @@ import os
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
-
-from sqlalchemy.orm import Session
 
 from relaybot.cli import club
 from relaybot.cli.common import (
@@ -25,9 +23,12 @@ from relaybot.cli.common import (
     print_json,
     rule_set_options,
 )
-from relaybot.club.admin import GameInput, create_game
 from relaybot.config import Config
-from relaybot.store.models import Event, EventPlayer, Game, Member
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from relaybot.store.models import Event, Game
 
 
 def register(sub: Subparsers) -> None:
@@ -133,6 +134,7 @@ def _event_for(session: Session, cfg: Config, args: argparse.Namespace,
 
     from relaybot.club.tournaments import DEFAULT_TIEBREAKS, KIND_TIEBREAKS
     from relaybot.games import rules_for
+    from relaybot.store.models import Event
 
     if args.event is None:
         return None
@@ -165,6 +167,8 @@ def _seat_players(session: Session, event: Event, game: Game) -> None:
     event's standings count the game."""
     from sqlalchemy import func, select
 
+    from relaybot.store.models import EventPlayer
+
     seated = set(session.scalars(select(EventPlayer.member_id)
                                  .where(EventPlayer.event_id == event.id)))
     last = session.scalar(select(func.max(EventPlayer.seat))
@@ -180,6 +184,7 @@ def handicap_note(session: Session, game: Game, options: dict[str, Any]) -> str:
     members' salon points and who takes Black."""
     from relaybot.club.rating_book import current_ratings
     from relaybot.core.ratings import go_rank, handicap_between
+    from relaybot.store.models import Member
 
     black, white = session.get(Member, game.side0_id), session.get(Member, game.side1_id)
     assert black is not None and white is not None
@@ -225,7 +230,7 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
     """Start a game: its id on the first line, its address on the second (INTERFACE.md),
     then, for ``--handicap auto``, the terms chosen and why."""
     from relaybot.app.service import start_mails
-    from relaybot.club.admin import find_member
+    from relaybot.club.admin import GameInput, create_game, find_member
 
     white, black, toss = _sides(args)
     store = open_store(cfg)
@@ -258,7 +263,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from relaybot.mail.plurals import count
-    from relaybot.store.models import Game
+    from relaybot.store.models import Game, Member
 
     store = open_store(cfg)
     with store.session() as session:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from relaybot.app.progress import progress_bar
 from relaybot.cli import club
@@ -19,11 +18,24 @@ from relaybot.cli.common import (
     open_store,
     print_json,
 )
-from relaybot.club.admin import MemberInput, add_member, parse_rating
-from relaybot.club.admin import import_members as import_members_csv
-from relaybot.club.rating_book import KINDS as RATING_KINDS
 from relaybot.config import Config
-from relaybot.store.models import Member
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from relaybot.club.admin import MemberInput
+    from relaybot.store.models import Member
+
+
+class _RatingKinds:
+    """The games a member may hold a rating in, as ``member add --help`` lists them: read
+    from the ratings' book only when a help text is printed, so that building the parser
+    does not load the club's ledgers (and SQLAlchemy with them)."""
+
+    def __str__(self) -> str:
+        from relaybot.club.rating_book import KINDS
+
+        return "|".join(KINDS)
 
 
 def register(sub: Subparsers) -> None:
@@ -105,9 +117,11 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--provisional", action="store_true",
                         help="the --rating is provisional (recomputed from the member's results "
                              "after 12 games)")
-    # checked by admin, not argparse choices: a mistake is then one line, not a usage
-    parser.add_argument("--game", help=f"the game the rating is for: {'|'.join(RATING_KINDS)}"
-                        " (default chess)")
+    # checked by admin, not argparse choices: a mistake is then one line, not a usage;
+    # argparse fills %(kinds)s from the option's own attributes when it prints the help
+    game = parser.add_argument("--game", help="the game the rating is for: %(kinds)s "
+                               "(default chess)")
+    setattr(game, "kinds", _RatingKinds())  # noqa: B010 (argparse.Action declares no kinds)
     parser.add_argument("--rank", help="go: the salon's starting points from a declared rank, "
                         "e.g. 4k, 1d (provisional until the chair sets official points)")
     parser.add_argument("--born", type=int, metavar="YYYY",
@@ -125,6 +139,8 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
 def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInput:
     """The options ``member add`` and ``member set`` share; ``--rating (1320)`` is
     provisional as R2 prints it, a bare number official unless ``--provisional``."""
+    from relaybot.club.admin import MemberInput, parse_rating
+
     rating, bracketed = (parse_rating(args.rating) if args.rating is not None
                          else (None, False))
     return MemberInput(name=name, email=email, lang=args.lang, tz=args.tz, rating=rating,
@@ -146,6 +162,8 @@ def _ratings_line(session: Session, member: Member) -> str:
 
 
 def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.club.admin import add_member
+
     store = open_store(cfg)
     with store.session() as session:
         member = add_member(session, cfg, _member_input(args, args.name, args.email),
@@ -163,6 +181,7 @@ def cmd_member_list(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from relaybot.club.rating_book import KINDS, display, ratings_of
+    from relaybot.store.models import Member
 
     store = open_store(cfg)
     with store.session() as session:
@@ -296,6 +315,8 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.club.admin import import_members as import_members_csv
+
     store = open_store(cfg)
     with store.session() as session, progress_bar("checking members") as advance:
         members = import_members_csv(session, cfg, Path(args.file), now_of(args),

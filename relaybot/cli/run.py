@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import logging
 from pathlib import Path
 
-from relaybot.app.logs import configure as configure_logging
 from relaybot.cli.common import CliError, Subparsers, Unreachable, open_store, parse_now
 from relaybot.config import Config, redact_url
-
-log = logging.getLogger("relaybot")
 
 
 def register(sub: Subparsers) -> None:
@@ -26,6 +22,9 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
+    import logging
+
+    from relaybot.app.logs import configure as configure_logging
     from relaybot.app.runner import Service, run_once
     from relaybot.mail.imap import ImapError
     from relaybot.mail.preflight import login_problems
@@ -62,8 +61,9 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
                 raise Unreachable(f"SMTP {cfg.smtp.host}:{cfg.smtp.port}: {s.error}; "
                                   f"{s.retried} mails stay queued")
             return 0
-        log.info("serving %s as %s, %s (database %s)", cfg.bot.address, lock.holder,
-                 "leader" if lock.leader else "follower", redact_url(cfg.database.url))
+        logging.getLogger("relaybot").info(
+            "serving %s as %s, %s (database %s)", cfg.bot.address, lock.holder,
+            "leader" if lock.leader else "follower", redact_url(cfg.database.url))
         Service(store, cfg, Path(args.alive_file) if args.alive_file else None).run(lock)
         return 0
     finally:

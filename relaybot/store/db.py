@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config as AlembicConfig
-from sqlalchemy import Engine, create_engine, event, inspect, make_url
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from relaybot.resources import package_dir
@@ -58,8 +58,60 @@ def _create_private(database: str | None) -> None:
     os.close(fd)
 
 
+# ``revision = "0020"`` / ``down_revision = "0019"``, one a line, as script.py.mako writes them
+_REVISION_LINE = re.compile(r"^(revision|down_revision)\s*=\s*(.+?)\s*$", re.MULTILINE)
+
+
+def head_revision() -> str | None:
+    """The newest revision of the shipped migrations, read from their files without
+    importing Alembic; None when the files do not say it plainly (a file without one
+    ``revision`` and one ``down_revision`` line of plain text, a merge, two heads), and
+    then only Alembic can tell."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        if path.name.startswith(("__", ".#")):  # the files Alembic itself skips
+            continue
+        found = _REVISION_LINE.findall(path.read_text(encoding="utf-8"))
+        names = [name for name, _value in found]
+        if sorted(names) != ["down_revision", "revision"]:
+            return None
+        try:
+            values = {name: ast.literal_eval(value) for name, value in found}
+        except (ValueError, SyntaxError):
+            return None
+        revision, down = values["revision"], values["down_revision"]
+        if not isinstance(revision, str) or not (down is None or isinstance(down, str)):
+            return None
+        revisions.add(revision)
+        if down is not None:
+            parents.add(down)
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def stamped_revisions(engine: Engine) -> set[str]:
+    """The revisions the database says its schema is at (Alembic's ``alembic_version``);
+    empty for a new database."""
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return set()
+        return set(conn.scalars(text("SELECT version_num FROM alembic_version")))
+
+
 def migrate(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest Alembic revision (safe to repeat)."""
+    """Create or upgrade the schema to the newest Alembic revision (safe to repeat).
+
+    A database already at the newest revision, as it is for nearly every command, is left
+    as it is without loading Alembic, which takes longer to import than most commands
+    take to run (issue 29); any other state is Alembic's to judge and upgrade.
+    """
+    head = head_revision()
+    if head is not None and stamped_revisions(engine) == {head}:
+        return
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:

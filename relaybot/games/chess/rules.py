@@ -10,7 +10,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 import chess
-import chess.svg
 
 from relaybot.games.base import (
     MoveError,
@@ -22,7 +21,6 @@ from relaybot.games.base import (
     RuleSet,
 )
 from relaybot.games.chess import notation as _nt
-from relaybot.games.chess import picture as _picture
 from relaybot.games.chess import proposals as _proposals
 from relaybot.games.chess.notation.text import NUMERIC_RE, clean_token
 from relaybot.games.chess.pgn import write_pgn
@@ -206,6 +204,8 @@ class ChessRules:
     def board_svg(self, position: object, viewer: int = 0, last: str = "") -> str:
         """The board drawn by python-chess, from White's side (viewer 0) or Black's, the
         ``last`` move (UCI; a FEN keeps no history) marked."""
+        import chess.svg  # here: only a drawing needs it, not reading a game
+
         board = position if isinstance(position, chess.Board) else chess.Board(str(position))
         return chess.svg.board(board, orientation=chess.WHITE if viewer == 0 else chess.BLACK,
                                size=360, lastmove=_last_move(board, last))
@@ -214,6 +214,10 @@ class ChessRules:
         """The board as a PNG picture for mail, composed from cached piece pictures, the
         ``last`` move's squares tinted (optional in the protocol: a game without it has
         its SVG rasterised)."""
+        # here: the picture's stack (Pillow, cairosvg) loads with the first picture, not
+        # with the game, so a command that only reads a game starts without it
+        from relaybot.games.chess import picture as _picture
+
         board = position if isinstance(position, chess.Board) else chess.Board(str(position))
         return _picture.board_png(board, viewer, _last_move(board, last))
 

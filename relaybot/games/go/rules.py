@@ -33,7 +33,6 @@ from relaybot.games.base import (
     Termination,
 )
 from relaybot.games.go import notation
-from relaybot.games.go import picture as _picture
 from relaybot.games.go.board import (
     BLACK,
     PASS,
@@ -490,6 +489,9 @@ class GoRules:
     def board_png(self, position: object, viewer: int = 0) -> bytes:
         """The board as a PNG picture for mail (with coordinates; the same from either
         seat, as :meth:`board_text`), drawn with Pillow in a millisecond or two."""
+        # here: Pillow loads with the first picture, not with the game
+        from relaybot.games.go import picture as _picture
+
         return _picture.board_png(_position(position), viewer)
 
     def write_record(self, info: RecordInfo, fmt: str = "") -> str:

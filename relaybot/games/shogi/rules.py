@@ -26,7 +26,6 @@ from relaybot.games.base import (
 )
 from relaybot.games.shogi import kif as _kif
 from relaybot.games.shogi import notation as _nt
-from relaybot.games.shogi import picture as _picture
 from relaybot.games.shogi import position as sp
 from relaybot.games.shogi import record as _record
 
@@ -376,6 +375,9 @@ class ShogiRules:
         pieces in hand beside it, the last move's square tinted), drawn with Pillow in a
         millisecond or two; ``b""`` where no CJK font is installed (the mail then has
         :meth:`board_svg` rasterised)."""
+        # here: Pillow loads with the first picture, not with the game
+        from relaybot.games.shogi import picture as _picture
+
         return _picture.board_png(_pos(position), viewer)
 
     def write_record(self, info: RecordInfo, fmt: str = "") -> str:

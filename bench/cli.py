@@ -1,0 +1,166 @@
+"""Start-up of the command line (issue 29 item 4): how long ``relaybot`` takes to answer
+the commands people type and scripts run, beside ``python -c pass`` on the same machine:
+
+    python -m bench.cli              # median of 9 runs of each command
+    python -m bench.cli --smoke      # 3 runs each, a few seconds (CI)
+    python -m bench.cli --runs 21    # steadier medians on a busy machine
+
+It makes a small club in a temporary folder with the command line itself (``relaybot
+init``, two ``member add``, one ``game new``), then times, each as a new process
+(``python -m relaybot.cli``, what the console script runs):
+
+- ``relaybot --help`` (target under 0.3 s) and ``relaybot --version``: no database;
+- ``relaybot game show ID`` (target under 0.5 s): the store and that game's package;
+- ``relaybot member list``: the store and the ratings.
+
+Beside each median: the ratio to ``python -c pass`` and which of the heavy libraries
+(SQLAlchemy, Alembic, Starlette, Pillow, cairosvg, Jinja2, rich, the games' libraries)
+the command loaded, read from one more run under ``python -X importtime``. A missed
+target is printed, not failed: timings on shared machines are noisy. The exit status is
+1 when a command itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HEAVY = ("sqlalchemy", "alembic", "starlette", "PIL", "cairosvg", "jinja2", "rich",
+         "chess", "shogi", "sgfmill")
+"""Top-level packages a command should load only when it needs them."""
+
+TARGETS = {"--help": 0.3, "game show": 0.5}
+"""Seconds a command should answer in (issue 29), by a piece of its words."""
+
+
+@dataclass
+class Timing:
+    """One command's figures."""
+
+    name: str
+    median: float
+    heavy: tuple[str, ...]
+    target: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.target is None or self.median < self.target
+
+
+def _env() -> dict[str, str]:
+    """This environment without any RELAYBOT_ setting, so the club's own relaybot.toml
+    is the one read."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
+
+
+def relaybot(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``relaybot ARGS`` in ``cwd`` as a new process; an exception when it fails."""
+    proc = subprocess.run([sys.executable, "-m", "relaybot.cli", *args], cwd=cwd,
+                          env=_env(), capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"relaybot {' '.join(args)} failed ({proc.returncode}): "
+                           f"{proc.stderr.strip()}")
+    return proc
+
+
+def make_club(folder: Path) -> str:
+    """A club of two members and one chess game in ``folder``, made with the command line
+    (as an operator would); the game's id."""
+    relaybot(folder, "init")
+    relaybot(folder, "member", "add", "--name", "Hayakawa, Satoru",
+             "--email", "hayakawa@example.jp", "--lang", "ja", "--rating", "1850")
+    relaybot(folder, "member", "add", "--name", "Horie, Takahiro",
+             "--email", "horie@example.org", "--rating", "1600")
+    new = relaybot(folder, "game", "new", "--white", "hayakawa@example.jp",
+                   "--black", "horie@example.org", "--start", "2026-11-01")
+    return new.stdout.split()[0]
+
+
+def loaded_heavy(cwd: Path, argv: Sequence[str]) -> tuple[str, ...]:
+    """Which of :data:`HEAVY` one run of ``argv`` imports (``-X importtime`` lists every
+    module imported, on stderr)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", *argv], cwd=cwd, env=_env(),
+                          capture_output=True, text=True, timeout=300)
+    names = {line.rsplit("|", 1)[-1].strip().split(".")[0]
+             for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    return tuple(name for name in HEAVY if name in names)
+
+
+def median_seconds(cwd: Path, argv: Sequence[str], runs: int) -> float:
+    """The median wall time of ``runs`` runs of ``python ARGV`` (output discarded); an
+    exception when a run fails."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              timeout=300)
+        times.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            raise RuntimeError(f"python {' '.join(argv)} failed ({proc.returncode}): "
+                               f"{proc.stderr.strip()}")
+    return statistics.median(times)
+
+
+def measure(folder: Path, game_id: str, runs: int) -> list[Timing]:
+    """Every command's median, the bare interpreter's first."""
+    commands = [("python -c pass", ["-c", "pass"])] + [
+        (f"relaybot {' '.join(words)}", ["-m", "relaybot.cli", *words])
+        for words in (["--help"], ["--version"], ["game", "show", game_id],
+                      ["member", "list"])]
+    timings = []
+    for name, argv in commands:
+        target = next((t for piece, t in TARGETS.items() if piece in name), None)
+        timings.append(Timing(name.replace(game_id, "ID"), median_seconds(folder, argv, runs),
+                              loaded_heavy(folder, argv), target))
+    return timings
+
+
+def report(timings: list[Timing], runs: int) -> str:
+    """The table: seconds, the ratio to ``python -c pass``, the target, the heavy
+    libraries loaded."""
+    base = timings[0].median
+    lines = [f"relaybot start-up, median of {runs} runs (Python "
+             f"{sys.version.split()[0]}, {os.cpu_count()} cores, load "
+             f"{os.getloadavg()[0]:.1f})",
+             f"{'command':<24} {'seconds':>8} {'x python':>9}  {'target':<10} heavy loaded"]
+    for t in timings:
+        target = "" if t.target is None else f"< {t.target:.1f} " + ("ok" if t.ok else "MISS")
+        ratio = t.median / base if base else 0.0
+        lines.append(f"{t.name:<24} {t.median:>8.3f} {ratio:>9.1f}  {target:<10} "
+                     f"{', '.join(t.heavy) or '-'}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print its table; 1 when a command failed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=9, help="runs per command (default 9)")
+    parser.add_argument("--smoke", action="store_true", help="3 runs per command")
+    args = parser.parse_args(argv)
+    runs = 3 if args.smoke else max(1, args.runs)
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        folder = Path(tmp)
+        try:
+            game_id = make_club(folder)
+            timings = measure(folder, game_id, runs)
+        except RuntimeError as exc:
+            print(f"bench.cli: {exc}", file=sys.stderr)
+            return 1
+    print(report(timings, runs))
+    missed = [t.name for t in timings if not t.ok]
+    if missed:
+        print("targets missed (printed, not failed): " + ", ".join(missed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""The command line starts light (issue 29 item 4): ``relaybot --help``, ``--version`` and a
+mistyped command answer without loading the database, the web, the pictures or any game,
+so a quick script or a look at the help does not wait for them. bench/cli.py times it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("sqlalchemy", "alembic", "starlette", "PIL", "cairosvg", "jinja2", "chess",
+         "shogi", "sgfmill", "rich")
+
+# runs ``relaybot ARGV`` in this process as the console script does, then prints which
+# top-level packages it loaded (argparse exits after help, version and a usage error)
+_SNIPPET = """
+import contextlib, io, json, sys
+from relaybot.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(json.dumps({"out": out.getvalue(),
+                  "modules": sorted({name.split(".")[0] for name in sys.modules})}))
+"""
+
+
+def _run(*argv: str) -> tuple[str, set[str]]:
+    proc = subprocess.run([sys.executable, "-c", _SNIPPET, *argv], capture_output=True,
+                          text=True, timeout=120, check=True)
+    result = json.loads(proc.stdout)
+    return result["out"], set(result["modules"])
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("--version",), ("game", "--help"),
+                                  ("game", "show", "--help"), ("gmae", "show", "x")])
+def test_help_version_and_a_typo_load_no_heavy_library(argv: tuple[str, ...]) -> None:
+    out, modules = _run(*argv)
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+    if argv == ("--help",):  # the help is all there: every command, one a line
+        listed = {line.split()[0] for line in out.splitlines() if line.startswith("    ")
+                  and not line.startswith("     ")}
+        assert listed == {"init", "member", "game", "run", "host", "digest", "event",
+                          "season", "club", "announce", "td", "demo", "web"}
+    if argv == ("--version",):
+        assert out.startswith("relaybot ") and out.strip() != "relaybot"
+
+
+def test_help_texts_read_from_code_still_list_them() -> None:
+    """The lists some help texts take from the code are filled in when that help is
+    printed (and only then loaded): the games a rating is for, every TD command in both
+    languages."""
+    out, _modules = _run("member", "add", "--help")
+    assert "chess|shogi|go" in " ".join(out.split())
+    td_help, _modules = _run("td", "--help")
+    assert "  forfeit <game> <side>\n    没収 <対局ID>" in td_help
