@@ -11,7 +11,13 @@ from alembic.config import Config as AlembicConfig
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
-from relaybot.store.db import MIGRATIONS, make_engine
+from relaybot.store.db import (
+    MIGRATIONS,
+    head_revision,
+    make_engine,
+    migrate,
+    stamped_revisions,
+)
 
 
 def _alembic() -> AlembicConfig:
@@ -22,6 +28,44 @@ def _alembic() -> AlembicConfig:
 
 def test_migrations_have_exactly_one_head() -> None:
     assert len(ScriptDirectory.from_config(_alembic()).get_heads()) == 1
+
+
+def test_the_head_read_from_the_files_is_alembics() -> None:
+    """``migrate`` skips Alembic on a database at this revision (issue 29): it must be the
+    head Alembic itself finds."""
+    assert head_revision() == ScriptDirectory.from_config(_alembic()).get_current_head()
+
+
+def test_migrate_upgrades_an_older_database_and_then_leaves_it_be(db_url: str) -> None:
+    """A database one revision behind is upgraded by ``migrate`` (the shortcut for an
+    up-to-date database must not skip it); a second ``migrate`` changes nothing."""
+    engine = make_engine(db_url)
+    script = ScriptDirectory.from_config(_alembic())
+    head = script.get_current_head()
+    assert head is not None
+    previous = script.get_revision(head).down_revision
+    assert isinstance(previous, str)
+    cfg = _alembic()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, previous)
+    assert stamped_revisions(engine) == {previous}
+    migrate(engine)
+    assert stamped_revisions(engine) == {head}
+    tables = set(inspect(engine).get_table_names())
+    migrate(engine)
+    assert stamped_revisions(engine) == {head}
+    assert set(inspect(engine).get_table_names()) == tables
+    engine.dispose()
+
+
+def test_migrate_makes_a_new_database(db_url: str) -> None:
+    engine = make_engine(db_url)
+    assert stamped_revisions(engine) == set()
+    migrate(engine)
+    assert stamped_revisions(engine) == {head_revision()}
+    assert inspect(engine).has_table("games")
+    engine.dispose()
 
 
 def test_game_neutral_migration_keeps_games_and_moves(db_url: str) -> None:
