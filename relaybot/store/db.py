@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 from collections.abc import Iterator
@@ -58,8 +57,11 @@ def _create_private(database: str | None) -> None:
     os.close(fd)
 
 
-# ``revision = "0020"`` / ``down_revision = "0019"``, one a line, as script.py.mako writes them
-_REVISION_LINE = re.compile(r"^(revision|down_revision)\s*=\s*(.+?)\s*$", re.MULTILINE)
+# ``revision = "0020"`` / ``down_revision = "0019"`` (or None), one a line, as
+# script.py.mako writes them; a line saying it any other way does not match
+_REVISION_LINE = re.compile(
+    r"^(revision|down_revision)[ \t]*=[ \t]*(?:(?P<q>['\"])(?P<id>[\w-]+)(?P=q)|None)"
+    r"[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
 def head_revision() -> str | None:
@@ -72,16 +74,12 @@ def head_revision() -> str | None:
     for path in (MIGRATIONS / "versions").glob("*.py"):
         if path.name.startswith(("__", ".#")):  # the files Alembic itself skips
             continue
-        found = _REVISION_LINE.findall(path.read_text(encoding="utf-8"))
-        names = [name for name, _value in found]
-        if sorted(names) != ["down_revision", "revision"]:
-            return None
-        try:
-            values = {name: ast.literal_eval(value) for name, value in found}
-        except (ValueError, SyntaxError):
-            return None
+        found = list(_REVISION_LINE.finditer(path.read_text(encoding="utf-8")))
+        if sorted(m[1] for m in found) != ["down_revision", "revision"]:
+            return None  # not said plainly, once each: Alembic decides
+        values = {m[1]: m["id"] for m in found}
         revision, down = values["revision"], values["down_revision"]
-        if not isinstance(revision, str) or not (down is None or isinstance(down, str)):
+        if revision is None:
             return None
         revisions.add(revision)
         if down is not None:
