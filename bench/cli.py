@@ -1,7 +1,7 @@
 """Start-up of the command line (issue 29 item 4): how long ``relaybot`` takes to answer
 the commands people type and scripts run, beside ``python -c pass`` on the same machine:
 
-    python -m bench.cli              # median of 9 runs of each command
+    python -m bench.cli              # 9 runs of each command
     python -m bench.cli --smoke      # 3 runs each, a few seconds (CI)
     python -m bench.cli --runs 21    # steadier medians on a busy machine
 
@@ -13,11 +13,12 @@ init``, two ``member add``, one ``game new``), then times, each as a new process
 - ``relaybot game show ID`` (target under 0.5 s): the store and that game's package;
 - ``relaybot member list``: the store and the ratings.
 
-Beside each median: the ratio to ``python -c pass`` and which of the heavy libraries
-(SQLAlchemy, Alembic, Starlette, Pillow, cairosvg, Jinja2, rich, the games' libraries)
-the command loaded, read from one more run under ``python -X importtime``. A missed
-target is printed, not failed: timings on shared machines are noisy. The exit status is
-1 when a command itself failed.
+The commands take turns (one run of each per round), so a busy spell of a shared machine
+falls on all of them alike. Beside each median: the ratio to ``python -c pass``, the best
+run, and which of the heavy libraries (SQLAlchemy, Alembic, Starlette, Pillow, cairosvg,
+Jinja2, rich, the games' libraries) the command loaded, read from one more run under
+``python -X importtime``. A missed target is printed, not failed: timings on shared
+machines are noisy. The exit status is 1 when a command itself failed.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Timing:
 
     name: str
     median: float
+    best: float
     heavy: tuple[str, ...]
     target: float | None = None
 
@@ -94,49 +96,54 @@ def loaded_heavy(cwd: Path, argv: Sequence[str]) -> tuple[str, ...]:
     return tuple(name for name in HEAVY if name in names)
 
 
-def median_seconds(cwd: Path, argv: Sequence[str], runs: int) -> float:
-    """The median wall time of ``runs`` runs of ``python ARGV`` (output discarded); an
-    exception when a run fails."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=_env(),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                              timeout=300)
-        times.append(time.perf_counter() - start)
-        if proc.returncode != 0:
-            raise RuntimeError(f"python {' '.join(argv)} failed ({proc.returncode}): "
-                               f"{proc.stderr.strip()}")
-    return statistics.median(times)
+def seconds(cwd: Path, argv: Sequence[str]) -> float:
+    """The wall time of one run of ``python ARGV`` (output discarded); an exception when
+    it fails."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=_env(),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          timeout=300)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"python {' '.join(argv)} failed ({proc.returncode}): "
+                           f"{proc.stderr.strip()}")
+    return elapsed
 
 
 def measure(folder: Path, game_id: str, runs: int) -> list[Timing]:
-    """Every command's median, the bare interpreter's first."""
+    """Every command's median and best, the bare interpreter's first. The commands take
+    turns, one run each per round, so that a busy spell of the machine falls on all of
+    them alike and the ratios stay fair."""
     commands = [("python -c pass", ["-c", "pass"])] + [
         (f"relaybot {' '.join(words)}", ["-m", "relaybot.cli", *words])
         for words in (["--help"], ["--version"], ["game", "show", game_id],
                       ["member", "list"])]
+    times: list[list[float]] = [[] for _ in commands]
+    for _ in range(runs):
+        for (_name, argv), mine in zip(commands, times, strict=True):
+            mine.append(seconds(folder, argv))
     timings = []
-    for name, argv in commands:
+    for (name, argv), mine in zip(commands, times, strict=True):
         target = next((t for piece, t in TARGETS.items() if piece in name), None)
-        timings.append(Timing(name.replace(game_id, "ID"), median_seconds(folder, argv, runs),
-                              loaded_heavy(folder, argv), target))
+        timings.append(Timing(name.replace(game_id, "ID"), statistics.median(mine),
+                              min(mine), loaded_heavy(folder, argv), target))
     return timings
 
 
 def report(timings: list[Timing], runs: int) -> str:
-    """The table: seconds, the ratio to ``python -c pass``, the target, the heavy
-    libraries loaded."""
+    """The table: the median and best seconds, the median's ratio to ``python -c pass``,
+    the target (met by the median), the heavy libraries loaded."""
     base = timings[0].median
-    lines = [f"relaybot start-up, median of {runs} runs (Python "
+    lines = [f"relaybot start-up, {runs} runs each (Python "
              f"{sys.version.split()[0]}, {os.cpu_count()} cores, load "
              f"{os.getloadavg()[0]:.1f})",
-             f"{'command':<24} {'seconds':>8} {'x python':>9}  {'target':<10} heavy loaded"]
+             f"{'command':<24} {'median s':>8} {'x python':>9} {'best s':>7}  "
+             f"{'target':<10} heavy loaded"]
     for t in timings:
         target = "" if t.target is None else f"< {t.target:.1f} " + ("ok" if t.ok else "MISS")
         ratio = t.median / base if base else 0.0
-        lines.append(f"{t.name:<24} {t.median:>8.3f} {ratio:>9.1f}  {target:<10} "
-                     f"{', '.join(t.heavy) or '-'}")
+        lines.append(f"{t.name:<24} {t.median:>8.3f} {ratio:>9.1f} {t.best:>7.3f}  "
+                     f"{target:<10} {', '.join(t.heavy) or '-'}")
     return "\n".join(lines)
 
 
