@@ -10,7 +10,6 @@ mail carries), 3 when a server could not be reached and nothing else is wrong.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass
@@ -183,6 +182,8 @@ def _authserv_finding(cfg: Config, results: list[list[str]]) -> Finding:
 
 def _check_smtp(cfg: Config) -> Finding:
     """Connect and log in (when ``smtp.user`` is set); send nothing."""
+    import asyncio  # here, as the mail stack: not loaded for every command's start
+
     import aiosmtplib
 
     from relaybot.mail.oauth import TokenCommandError

@@ -44,8 +44,8 @@ def test_help_version_and_a_typo_load_no_heavy_library(argv: tuple[str, ...]) ->
     if argv == ("--help",):  # the help is all there: every command, one a line
         listed = {line.split()[0] for line in out.splitlines() if line.startswith("    ")
                   and not line.startswith("     ")}
-        assert listed == {"init", "member", "game", "run", "host", "digest", "event",
-                          "season", "club", "announce", "td", "demo", "web"}
+        assert listed == {"init", "check", "member", "game", "run", "host", "digest",
+                          "event", "season", "club", "announce", "td", "demo", "web"}
     if argv == ("--version",):
         assert out.startswith("relaybot ") and out.strip() != "relaybot"
 
