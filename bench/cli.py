@@ -15,16 +15,18 @@ init``, two ``member add``, one ``game new``), then times, each as a new process
 
 The commands take turns (one run of each per round), so a busy spell of a shared machine
 falls on all of them alike. Beside each median: the ratio to ``python -c pass``, the best
-run, and which of the heavy libraries (SQLAlchemy, Alembic, Starlette, Pillow, cairosvg,
-Jinja2, rich, the games' libraries) the command loaded, read from one more run under
-``python -X importtime``. A missed target is printed, not failed: timings on shared
-machines are noisy. The exit status is 1 when a command itself failed.
+run, the median CPU time (steadier than the wall time on a busy machine), and which of
+the heavy libraries (SQLAlchemy, Alembic, Starlette, Pillow, cairosvg, Jinja2, rich, the
+games' libraries) the command loaded, read from one more run under ``python -X
+importtime``. A missed target is printed, not failed: timings on shared machines are
+noisy. The exit status is 1 when a command itself failed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,6 +51,7 @@ class Timing:
     name: str
     median: float
     best: float
+    cpu: float
     heavy: tuple[str, ...]
     target: float | None = None
 
@@ -96,9 +99,17 @@ def loaded_heavy(cwd: Path, argv: Sequence[str]) -> tuple[str, ...]:
     return tuple(name for name in HEAVY if name in names)
 
 
-def seconds(cwd: Path, argv: Sequence[str]) -> float:
-    """The wall time of one run of ``python ARGV`` (output discarded); an exception when
-    it fails."""
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def seconds(cwd: Path, argv: Sequence[str]) -> tuple[float, float]:
+    """The wall time and the CPU time of one run of ``python ARGV`` (output discarded);
+    an exception when it fails. The CPU time counts only the command's own work, so it
+    moves less than the wall time when other processes share the machine."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, *argv], cwd=cwd, env=_env(),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
@@ -107,7 +118,7 @@ def seconds(cwd: Path, argv: Sequence[str]) -> float:
     if proc.returncode != 0:
         raise RuntimeError(f"python {' '.join(argv)} failed ({proc.returncode}): "
                            f"{proc.stderr.strip()}")
-    return elapsed
+    return elapsed, _children_cpu() - cpu
 
 
 def measure(folder: Path, game_id: str, runs: int) -> list[Timing]:
@@ -118,32 +129,34 @@ def measure(folder: Path, game_id: str, runs: int) -> list[Timing]:
         (f"relaybot {' '.join(words)}", ["-m", "relaybot.cli", *words])
         for words in (["--help"], ["--version"], ["game", "show", game_id],
                       ["member", "list"])]
-    times: list[list[float]] = [[] for _ in commands]
+    runs_of: list[list[tuple[float, float]]] = [[] for _ in commands]
     for _ in range(runs):
-        for (_name, argv), mine in zip(commands, times, strict=True):
+        for (_name, argv), mine in zip(commands, runs_of, strict=True):
             mine.append(seconds(folder, argv))
     timings = []
-    for (name, argv), mine in zip(commands, times, strict=True):
+    for (name, argv), mine in zip(commands, runs_of, strict=True):
         target = next((t for piece, t in TARGETS.items() if piece in name), None)
-        timings.append(Timing(name.replace(game_id, "ID"), statistics.median(mine),
-                              min(mine), loaded_heavy(folder, argv), target))
+        walls = [wall for wall, _cpu in mine]
+        timings.append(Timing(name.replace(game_id, "ID"), statistics.median(walls),
+                              min(walls), statistics.median(cpu for _wall, cpu in mine),
+                              loaded_heavy(folder, argv), target))
     return timings
 
 
 def report(timings: list[Timing], runs: int) -> str:
     """The table: the median and best seconds, the median's ratio to ``python -c pass``,
-    the target (met by the median), the heavy libraries loaded."""
+    the median CPU seconds, the target (met by the median), the heavy libraries loaded."""
     base = timings[0].median
     lines = [f"relaybot start-up, {runs} runs each (Python "
              f"{sys.version.split()[0]}, {os.cpu_count()} cores, load "
              f"{os.getloadavg()[0]:.1f})",
-             f"{'command':<24} {'median s':>8} {'x python':>9} {'best s':>7}  "
+             f"{'command':<24} {'median s':>8} {'x python':>9} {'best s':>7} {'cpu s':>6}  "
              f"{'target':<10} heavy loaded"]
     for t in timings:
         target = "" if t.target is None else f"< {t.target:.1f} " + ("ok" if t.ok else "MISS")
         ratio = t.median / base if base else 0.0
-        lines.append(f"{t.name:<24} {t.median:>8.3f} {ratio:>9.1f} {t.best:>7.3f}  "
-                     f"{target:<10} {', '.join(t.heavy) or '-'}")
+        lines.append(f"{t.name:<24} {t.median:>8.3f} {ratio:>9.1f} {t.best:>7.3f} "
+                     f"{t.cpu:>6.3f}  {target:<10} {', '.join(t.heavy) or '-'}")
     return "\n".join(lines)
 
 

@@ -77,15 +77,14 @@ def test_bench_cli_smoke_prints_each_command_beside_python() -> None:
     proc = subprocess.run([sys.executable, "-m", "bench.cli", "--smoke"], cwd=ROOT,
                           env=_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    rows = {}  # command -> (median s, ratio to python, best s)
+    rows = {}  # command -> (median s, ratio to python, best s, cpu s)
     for line in proc.stdout.splitlines():
         found = re.match(r"(python -c pass|relaybot [^\d]+?)\s+(\d+\.\d{3})\s+(\d+\.\d)"
-                         r"\s+(\d+\.\d{3})\b", line)
+                         r"\s+(\d+\.\d{3})\s+(\d+\.\d{3})\b", line)
         if found:
-            rows[found.group(1)] = (float(found.group(2)), float(found.group(3)),
-                                    float(found.group(4)))
+            rows[found.group(1)] = tuple(float(found.group(i)) for i in range(2, 6))
     assert set(rows) == {"python -c pass", "relaybot --help", "relaybot --version",
                          "relaybot game show ID", "relaybot member list"}, proc.stdout
     assert rows["python -c pass"][1] == 1.0  # the baseline's own ratio
-    assert all(0 < best <= median for median, _ratio, best in rows.values())
+    assert all(0 < best <= median and cpu > 0 for median, _ratio, best, cpu in rows.values())
     assert "< 0.3" in proc.stdout and "< 0.5" in proc.stdout  # the targets are shown
