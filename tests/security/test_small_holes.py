@@ -213,15 +213,18 @@ def test_a_line_break_in_a_name_cannot_add_kif_or_csa_lines(name: str) -> None:
     info = _record_info((name, "藤井猛"), event=name)
     kif = rules.write_record(info, "kif")
     lines = kif.splitlines()
-    assert f"先手：{_one_line(name)}" in lines and f"棋戦：{_one_line(name)}" in lines
+    # a player's name is written as a reader writes it (core/names.py): its runs of
+    # white space, the line break's replacement among them, are one space
+    player = " ".join(_one_line(name).split())
+    assert f"先手：{player}" in lines and f"棋戦：{_one_line(name)}" in lines
     assert [line.partition("：")[0] for line in lines[1:6]] == [
         "開始日時", "棋戦", "手合割", "先手", "後手"]
-    assert "終局" not in kif.replace(_one_line(name), "")
+    assert "終局" not in kif.replace(_one_line(name), "").replace(player, "")
     parsed = shogi.KIF.Parser.parse_str(kif)[0]
-    assert parsed["names"][0] == _one_line(name).strip() and parsed["win"] is None
+    assert parsed["names"][0] == player and parsed["win"] is None
     csa = rules.write_record(info, "csa")
-    assert csa.splitlines()[:3] == ["V2.2", f"N+{_one_line(name)}", "N-藤井猛"]
-    assert shogi.CSA.Parser.parse_str(csa)[0]["names"][0] == _one_line(name)
+    assert csa.splitlines()[:3] == ["V2.2", f"N+{player}", "N-藤井猛"]
+    assert shogi.CSA.Parser.parse_str(csa)[0]["names"][0] == player
 
 
 @pytest.mark.parametrize("name", NASTY_NAMES)
