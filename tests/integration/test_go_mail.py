@@ -116,7 +116,7 @@ def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: C
     want = [node.get_move() for node in source.get_main_sequence()[1:]]
     assert got == want and len(got) == 246
     root = exported.get_root()
-    assert root.get("PB") == "Fujisawa, Hosai" and root.get("PW") == "Go, Seigen"
+    assert root.get("PB") == "Fujisawa Hosai" and root.get("PW") == "Go Seigen"  # no comma in SGF
     assert exported.get_komi() == 0.0 and root.get("RE") == "W+R"
     assert not root.has_property("HA")
     assert "W+R" in body_of(club.mails_to(TD)[-1])

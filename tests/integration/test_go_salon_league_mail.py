@@ -108,7 +108,7 @@ def test_a_salon_league_by_mail_points_ranks_standings_and_secretaries(club: Clu
     # section 6: p1 won but is over 70: the second (p4) serves; the booby p5 asked to
     assert shown["secretaries"] == [_address("p4"), _address("p5")]
     text = club.cli("event", "show", LEAGUE).stdout
-    assert "secretaries of the next league: Shore, Dana <p4@example.org>, Goto, Goro" in text
+    assert "secretaries of the next league: Shore Dana <p4@example.org>, Goto Goro" in text
     for address, *_ in MEMBERS:  # the end mail to every player names them
         ended = [c for c in club.mails_to(address)
                  if c.parsed["X-Relaybot-Kind"] == "salon_end"]
