@@ -109,12 +109,18 @@ class Service:
             self._idling = False
             raise _Stopped
 
-    def run(self, lock: InstanceLock) -> None:
-        """Serve until stopped; the caller holds ``lock``."""
-        from apscheduler.schedulers.background import BackgroundScheduler  # type: ignore[import-untyped]
-
+    def install_signals(self) -> None:
+        """Take SIGTERM and SIGINT as "stop" from now on (main thread only). The command
+        line calls it before it says it serves: a supervisor that stops the service as
+        soon as it reads that line must find the handler in place."""
         signal.signal(signal.SIGTERM, self._signal)
         signal.signal(signal.SIGINT, self._signal)
+
+    def run(self, lock: InstanceLock) -> None:
+        """Serve until stopped; the caller holds ``lock``."""
+        self.install_signals()
+        from apscheduler.schedulers.background import BackgroundScheduler  # type: ignore[import-untyped]
+
         self._lock = lock
         scheduler = self._scheduler = BackgroundScheduler(timezone="UTC")
         # G10: APScheduler only triggers; deadlines and keys live in the database.

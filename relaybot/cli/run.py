@@ -61,10 +61,12 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
                 raise Unreachable(f"SMTP {cfg.smtp.host}:{cfg.smtp.port}: {s.error}; "
                                   f"{s.retried} mails stay queued")
             return 0
+        service = Service(store, cfg, Path(args.alive_file) if args.alive_file else None)
+        service.install_signals()
         logging.getLogger("relaybot").info(
             "serving %s as %s, %s (database %s)", cfg.bot.address, lock.holder,
             "leader" if lock.leader else "follower", redact_url(cfg.database.url))
-        Service(store, cfg, Path(args.alive_file) if args.alive_file else None).run(lock)
+        service.run(lock)
         return 0
     finally:
         lock.release()
