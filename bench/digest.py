@@ -61,7 +61,7 @@ def populate(store: Store, members: int) -> int:
     start = NOW.date() - timedelta(days=20)
     with store.engine.begin() as conn:
         conn.execute(insert(Member), [
-            {"id": i + 1, "name": f"Member{i:05d}, Test", "email": f"m{i}@example.org",
+            {"id": i + 1, "family": f"Member{i:05d}", "given": "Test", "email": f"m{i}@example.org",
              "lang": "ja" if i % 2 else "en", "tz": "Asia/Tokyo",
              "notation": "san", "letters": "en", "digest": "weekly",
              "last_digest_week": None, "bounces": 0, "created_at": NOW}

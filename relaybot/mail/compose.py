@@ -72,6 +72,8 @@ class _RelayPolicy(EmailPolicy):
 
     def fold_binary(self, name: str, value: Any) -> bytes:
         own = _fold_own(name, str(value), self.linesep)
+        if own is None and name.lower() in _ADDRESS_HEADERS:
+            own = fold_address(name, value, self.linesep)
         if own is not None:
             return own.encode("ascii")
         if name.lower() not in _REPEATING:
@@ -112,6 +114,53 @@ def _fold_own(name: str, value: str, linesep: str) -> str | None:
             linesep=linesep)
         return f"{head}{encoded}{linesep}"
     return None
+
+
+# One mailbox a header, as compose writes them: folded here when the address is plain
+# (the stdlib's refolding of a non-ASCII display name took about 2 ms a header, most of
+# a digest's cost, and a digest's To and Reply-To are new in every mail: issue 29)
+_ADDRESS_HEADERS = frozenset({"from", "to", "reply-to", "sender"})
+_DOT_ATOM = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
+_ATOM_PHRASE = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?: [A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
+
+
+def fold_address(name: str, header: Any, linesep: str = "\r\n") -> str | None:
+    """An address header made by the registry (one mailbox, no group, no defects) as
+    sent: ``Name: phrase <addr-spec>``, a non-ASCII display name as RFC 2047 encoded-words
+    (whole words, the address after them, on the next line when it does not fit in 78
+    characters). None for anything else, which the policy folds itself: several
+    addresses, a group, a local part that needs quoting, an ASCII name that needs quoting
+    or folding, a non-ASCII domain."""
+    groups = getattr(header, "groups", None)
+    if not groups or len(groups) != 1 or groups[0].display_name is not None:
+        return None
+    addresses = groups[0].addresses
+    if len(addresses) != 1 or getattr(header, "defects", ()):
+        return None
+    mailbox = addresses[0]
+    local, domain, display = mailbox.username, mailbox.domain, mailbox.display_name
+    if not (_DOT_ATOM.fullmatch(local) and _DOT_ATOM.fullmatch(domain)):
+        return None
+    spec = f"{local}@{domain}"
+    if not display:
+        line = f"{name}: {spec}"
+        return line + linesep if len(line) <= 998 else None
+    if display.isascii():
+        line = f"{name}: {display} <{spec}>"
+        if not _ATOM_PHRASE.fullmatch(display) or len(line) > _FOLD_AT:
+            return None
+        return line + linesep
+    if any(ch in display for ch in "\r\n\0"):
+        return None  # never the case for a composed mail (its names are single lines)
+    lines = Header(display, "utf-8", header_name=name).encode(linesep=linesep).split(linesep)
+    lines[0] = f"{name}: {lines[0]}"
+    if len(lines[-1]) + len(spec) + 3 <= _FOLD_AT:
+        lines[-1] += f" <{spec}>"
+    else:
+        lines.append(f" <{spec}>")
+    if any(len(line) > 998 for line in lines):
+        return None
+    return linesep.join(lines) + linesep
 
 
 def fold_list(name: str, value: str, linesep: str = "\r\n") -> str:
