@@ -12,12 +12,36 @@ from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.header import Header
-from email.headerregistry import Address, BaseHeader, HeaderRegistry
+from email.headerregistry import Address, BaseHeader, Group, HeaderRegistry, UniqueAddressHeader
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from typing import Any, TypeVar
 
 from relaybot.mail.inbound.bounces import verp_form
+
+
+class _MailboxHeader(UniqueAddressHeader):
+    """The registry's one-address header (From, To, Reply-To, Sender), made from an
+    ``Address`` without printing and reparsing it: the token tree the stdlib builds from
+    the printed text is needed only to fold the header, and :func:`fold_address` folds a
+    plain mailbox itself. The tree is still built, from the same text, the first time the
+    policy's own folding asks for it. A string value is parsed as the registry always does.
+    (An ``Address`` cannot hold CR or LF: its constructor refuses them.)"""
+
+    @classmethod
+    def parse(cls, value: Any, kwds: dict[str, Any]) -> None:
+        if not isinstance(value, Address):
+            super().parse(value, kwds)
+            return
+        kwds["groups"] = [Group(None, [value])]
+        kwds["defects"] = []
+        kwds["decoded"] = str(value)
+        kwds["parse_tree"] = None
+
+    def fold(self, *, policy: Any) -> str:
+        if self._parse_tree is None:  # type: ignore[has-type]
+            self._parse_tree = self.value_parser(str(self))
+        return super().fold(policy=policy)  # type: ignore[misc,no-any-return]
 
 
 class _CachedRegistry(HeaderRegistry):
@@ -26,6 +50,8 @@ class _CachedRegistry(HeaderRegistry):
 
     def __init__(self) -> None:
         super().__init__()
+        for name in ("from", "to", "reply-to", "sender"):
+            self.map_to_type(name, _MailboxHeader)  # type: ignore[arg-type]  # a mixin
         self._classes: dict[str, type[BaseHeader]] = {}
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
@@ -135,7 +161,7 @@ def fold_address(name: str, header: Any, linesep: str = "\r\n") -> str | None:
     if not groups or len(groups) != 1 or groups[0].display_name is not None:
         return None
     addresses = groups[0].addresses
-    if len(addresses) != 1 or getattr(header, "defects", ()):
+    if len(addresses) != 1 or list(getattr(header, "defects", [])):
         return None
     mailbox = addresses[0]
     local, domain, display = mailbox.username, mailbox.domain, mailbox.display_name
