@@ -527,6 +527,8 @@ def _all_finished(session: Session, names: list[str]) -> set[str]:
         for name, status in session.execute(
                 select(Game.event, Game.status).where(Game.event.in_(names[start:start + 500]))
                 .distinct()):
+            if name is None:
+                continue  # not asked for: the query names its events
             played.add(name)
             if status != "finished":
                 open_.add(name)
