@@ -36,9 +36,11 @@ def preload(session: Session, games: list[Game]) -> Preloaded:
     """Load the players and moves of ``games`` at once, for a loop that then calls
     :meth:`GameFile.load` on each with ``moves=`` (the players come from the session's
     identity map): two queries per batch, not three per game (the sweep, issue 29)."""
+    moves: dict[str, list[Move]] = {g.id: [] for g in games}
+    if not games:
+        return Preloaded({}, moves)  # nothing due: no query at all
     ids = {g.side0_id for g in games} | {g.side1_id for g in games}
     members = {m.id: m for m in session.scalars(select(Member).where(Member.id.in_(ids)))}
-    moves: dict[str, list[Move]] = {g.id: [] for g in games}
     if moves:
         for move in session.scalars(select(Move).where(Move.game_id.in_(list(moves)))
                                     .order_by(Move.game_id, Move.ply)):
