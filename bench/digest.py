@@ -51,9 +51,9 @@ def config(url: str) -> Config:
     )
 
 
-def populate(store: Store, members: int) -> int:
-    """Members, 5 games each, 4 moves per game, events of 4, chess (and some shogi)
-    ratings, a few rated results this week; returns the game count."""
+def populate(store: Store, members: int, rounds: int = 2) -> int:
+    """Members, ``2 * rounds + 1`` games each (5 by default), 4 moves per game, events
+    of 4, chess (and some shogi) ratings, a few rated results this week; returns the game count."""
     board = chess.Board()
     for uci in OPENING:
         board.push(chess.Move.from_uci(uci))
@@ -61,7 +61,7 @@ def populate(store: Store, members: int) -> int:
     start = NOW.date() - timedelta(days=20)
     with store.engine.begin() as conn:
         conn.execute(insert(Member), [
-            {"id": i + 1, "name": f"Member{i:05d}, Test", "email": f"m{i}@example.org",
+            {"id": i + 1, "family": f"Member{i:05d}", "given": "Test", "email": f"m{i}@example.org",
              "lang": "ja" if i % 2 else "en", "tz": "Asia/Tokyo",
              "notation": "san", "letters": "en", "digest": "weekly",
              "last_digest_week": None, "bounces": 0, "created_at": NOW}
@@ -72,7 +72,7 @@ def populate(store: Store, members: int) -> int:
              "rated_games": 20, "rb_opponents": [], "rb_wins": 0, "rb_losses": 0}
             for i in range(members) for kind in ("chess", "shogi")
             if kind == "chess" or i % 3 == 0])
-        pairs = [(i, (i + k) % members) for i in range(members) for k in (1, 2)]
+        pairs = [(i, (i + k) % members) for i in range(members) for k in range(1, rounds + 1)]
         pairs += [(i, i + members // 2) for i in range(members // 2)]
         games = []
         for n, (w, b) in enumerate(pairs):
@@ -112,11 +112,11 @@ def populate(store: Store, members: int) -> int:
     return len(games)
 
 
-def run(url: str, members: int, label: str) -> bool:
+def run(url: str, members: int, label: str, rounds: int = 2) -> bool:
     store = Store.open(url)
     migrate(store.engine)
     t0 = time.perf_counter()
-    games = populate(store, members)
+    games = populate(store, members, rounds)
     setup = time.perf_counter() - t0
     cfg = config(url)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -140,17 +140,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--members", type=int, default=10000)
     parser.add_argument("--smoke", action="store_true", help="200 members, seconds")
+    parser.add_argument("--games-per-member", type=int, default=5,
+                        help="active games of each member, odd (the cost growth table)")
     parser.add_argument("--postgresql", action="store_true", help="also on PostgreSQL")
     args = parser.parse_args()
     members = 200 if args.smoke else args.members
-    print(f"relaybot digest bench: {members} members x 5 games, week of {NOW:%Y-%m-%d}")
+    rounds = max(1, (args.games_per_member - 1) // 2)
+    print(f"relaybot digest bench: {members} members x {2 * rounds + 1} games, "
+          f"week of {NOW:%Y-%m-%d}")
     warm_up()  # as `relaybot run` does at start: imports and templates are not timed
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
-        ok &= run(f"sqlite:///{Path(tmp) / 'digest.db'}", members, "sqlite")
+        ok &= run(f"sqlite:///{Path(tmp) / 'digest.db'}", members, "sqlite", rounds)
     if args.postgresql:
         with pg_schema_url("bench") as url:
-            ok &= run(url, members, "postgresql")
+            ok &= run(url, members, "postgresql", rounds)
     return 0 if ok else 1
 
 

@@ -97,7 +97,7 @@ def _members(games: int) -> Iterator[dict[str, Any]]:
     created = NOW - timedelta(days=400)
     for i in range(1, 2 * games + 1):
         yield {
-            "id": i, "name": f"Player {i}", "email": f"p{i}@players.example",
+            "id": i, "family": f"Player {i}", "email": f"p{i}@players.example",
             "lang": LANGS[i % len(LANGS)], "tz": ZONES[i % len(ZONES)],
             "notation": "san", "letters": "en", "created_at": created,
         }

@@ -254,10 +254,10 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         due_state = dues.get(member.id)
         if due_state is not None and due_state.state == "lapsed":
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
-        results = [_result_row(g, common["names"], member.lang) for g in common["results"]
-                   if g.event in {common["events"][e].name for e in seats.get(member.id, [])}
-                   or member.id in (g.side0_id, g.side1_id)]
-        own_results = [g for g in common["results"] if member.id in (g.side0_id, g.side1_id)]
+        my_events = {common["events"][e].name for e in seats.get(member.id, [])}
+        results = [_result_row(g, common["names"], member.lang)
+                   for g in _concerning(common, "results", my_events, member.id)]
+        own_results = _concerning(common, "results", set(), member.id)
         if not (by_member.get(member.id) or own_results or changes.get(member.id)
                 or common["announcements"] or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
@@ -283,9 +283,7 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             "unsubscribe_link": cfg.web.link(unsubscribe_path(cfg, member.id)),
             "corrections": [
                 _correction_row(e, g, common["names"], member.id, member.lang)
-                for e, g in common["corrections"]
-                if g.event in {common["events"][x].name for x in seats.get(member.id, [])}
-                or member.id in (g.side0_id, g.side1_id)],
+                for e, g in _concerning(common, "corrections", my_events, member.id)],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang),
                  "place": _place(common, e, member, letters.get(e))}
@@ -320,6 +318,39 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             unique=True, headers=unsubscribe_headers(cfg, member)), now)
         queued += row is not None
     return queued
+
+
+def _game_of(item: Any) -> Game:
+    """The game of a week's result (a game) or of a correction (an event and its game)."""
+    return item[1] if isinstance(item, tuple) else item  # type: ignore[no-any-return]
+
+
+def _concerning(common: dict[str, Any], key: str, events: set[str],
+                member_id: int) -> list[Any]:
+    """The items of ``common[key]`` (the week's results or corrections) about a game in
+    one of ``events`` or played by the member, in their order.
+
+    Looked up in an index made once per run: testing every result against every member
+    grew with the square of the club (10,000 members: 125 results each, issue 29).
+    """
+    items: list[Any] = common[key]
+    index = common.setdefault("index", {}).get(key)
+    if index is None:
+        by_event: dict[str, list[int]] = defaultdict(list)
+        by_player: dict[int, list[int]] = defaultdict(list)
+        for position, item in enumerate(items):
+            game = _game_of(item)
+            if game.event:
+                by_event[game.event].append(position)
+            by_player[game.side0_id].append(position)
+            if game.side1_id != game.side0_id:
+                by_player[game.side1_id].append(position)
+        index = common["index"][key] = (by_event, by_player)
+    by_event, by_player = index
+    positions = set(by_player.get(member_id, ()))
+    for event in events:
+        positions.update(by_event.get(event, ()))
+    return [items[p] for p in sorted(positions)]
 
 
 def _books(session: Session, cfg: Config, now: datetime) -> None:

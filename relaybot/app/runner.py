@@ -17,6 +17,7 @@ from types import FrameType
 from typing import Any
 
 from relaybot.app.digest import send_digests
+from relaybot.app.logs import event
 from relaybot.app.outbox import SendCounts, send_pending
 from relaybot.app.poller import PollCounts, poll_once, transient
 from relaybot.app.sweep import sweep
@@ -213,7 +214,11 @@ class Service:
             try:
                 box.connect()
                 backoff = 1.0
+                woke = "connect"
                 while not self.stop.is_set():
+                    # when the bot starts looking (bench.latency splits a move's latency
+                    # here: the server's notice before it, the bot's own work after it)
+                    event(log, "poll", logging.DEBUG, after=woke)
                     counts = poll_once(self.store, self.cfg, box, utcnow,
                                        committed=self.outgoing.set)
                     if counts.quarantined:  # a quarantine alert commits on its own
@@ -222,7 +227,8 @@ class Service:
                     self._idling = not self.stop.is_set()
                     try:
                         if self._idling:
-                            box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
+                            news = box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
+                            woke = "news" if news else "timeout"
                     finally:
                         self._idling = False
             except _Stopped:

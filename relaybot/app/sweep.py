@@ -20,7 +20,7 @@ from relaybot.app.season_reports import progress_reports
 from relaybot.app.upkeep import forget_raw, td_summary
 from relaybot.club.daybooks import ledgers, td_side
 from relaybot.club.deadlines import Schedule, schedule
-from relaybot.club.gamefile import GameFile
+from relaybot.club.gamefile import GameFile, preload
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.game import Outcome, Termination, moves_in
@@ -28,7 +28,7 @@ from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.store.db import Store
-from relaybot.store.models import Game
+from relaybot.store.models import Game, Move
 
 log = logging.getLogger(__name__)
 
@@ -55,14 +55,16 @@ def sweep(store: Store, cfg: Config, now: datetime) -> int:
                 .order_by(Game.due_at)
                 .limit(BATCH)
             ).all()
+            loaded = preload(session, list(games))
             for game in games:
-                queued += _due(session, cfg, game, now)
+                queued += _due(session, cfg, game, now, loaded.moves[game.id])
         if len(games) < BATCH:
             return queued
 
 
-def _due(session: Session, cfg: Config, game: Game, now: datetime) -> int:
-    gf = load_game(session, game, now)
+def _due(session: Session, cfg: Config, game: Game, now: datetime,
+         moves: list[Move] | None = None) -> int:
+    gf = load_game(session, game, now, moves)
     assert gf.books is not None
     plan = schedule(gf, gf.books, now)
     queued = 0

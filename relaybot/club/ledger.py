@@ -481,9 +481,12 @@ def _settle_prizes(session: Session, now: datetime) -> list[str]:
     rules = rules_of(session)
     done = []
     given = set(session.scalars(select(ClubAward.ref).where(ClubAward.what == "prize")))
-    for event in session.scalars(select(Event).where(
-            Event.kind == "group", Event.final == 0, Event.start_date >= rules.prize_from)):
-        if event.name in given:
+    events = [e for e in session.scalars(select(Event).where(
+        Event.kind == "group", Event.final == 0, Event.start_date >= rules.prize_from))
+        if e.name not in given]
+    ready = _all_finished(session, [e.name for e in events])
+    for event in events:
+        if event.name not in ready:
             continue
         games = list(session.scalars(select(Game).where(Game.event == event.name)))
         if not games or any(g.status != "finished" for g in games):
@@ -509,6 +512,27 @@ def _settle_prizes(session: Session, now: datetime) -> list[str]:
             done.append(f"prize {event.name}: {member.email} {share} pawns")
     session.flush()
     return done
+
+
+def _all_finished(session: Session, names: list[str]) -> set[str]:
+    """The events among ``names`` that have games, every one of them finished.
+
+    One query for many events (in chunks), not one per event: games are not indexed by
+    event, and the digest settles the books before every run (10,000 members in 2,500
+    sections: 2,500 scans of the games, most of the run's time, issue 29).
+    """
+    played: set[str] = set()
+    open_: set[str] = set()
+    for start in range(0, len(names), 500):
+        for name, status in session.execute(
+                select(Game.event, Game.status).where(Game.event.in_(names[start:start + 500]))
+                .distinct()):
+            if name is None:
+                continue  # not asked for: the query names its events
+            played.add(name)
+            if status != "finished":
+                open_.add(name)
+    return played - open_
 
 
 def _points(text: str) -> float:

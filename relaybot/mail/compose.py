@@ -12,12 +12,36 @@ from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.header import Header
-from email.headerregistry import Address, BaseHeader, HeaderRegistry
+from email.headerregistry import Address, BaseHeader, Group, HeaderRegistry, UniqueAddressHeader
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from typing import Any, TypeVar
 
 from relaybot.mail.inbound.bounces import verp_form
+
+
+class _MailboxHeader(UniqueAddressHeader):
+    """The registry's one-address header (From, To, Reply-To, Sender), made from an
+    ``Address`` without printing and reparsing it: the token tree the stdlib builds from
+    the printed text is needed only to fold the header, and :func:`fold_address` folds a
+    plain mailbox itself. The tree is still built, from the same text, the first time the
+    policy's own folding asks for it. A string value is parsed as the registry always does.
+    (An ``Address`` cannot hold CR or LF: its constructor refuses them.)"""
+
+    @classmethod
+    def parse(cls, value: Any, kwds: dict[str, Any]) -> None:
+        if not isinstance(value, Address):
+            super().parse(value, kwds)
+            return
+        kwds["groups"] = [Group(None, [value])]
+        kwds["defects"] = []
+        kwds["decoded"] = str(value)
+        kwds["parse_tree"] = None
+
+    def fold(self, *, policy: Any) -> str:
+        if self._parse_tree is None:  # type: ignore[has-type]
+            self._parse_tree = self.value_parser(str(self))
+        return super().fold(policy=policy)  # type: ignore[misc,no-any-return]
 
 
 class _CachedRegistry(HeaderRegistry):
@@ -26,6 +50,8 @@ class _CachedRegistry(HeaderRegistry):
 
     def __init__(self) -> None:
         super().__init__()
+        for name in ("from", "to", "reply-to", "sender"):
+            self.map_to_type(name, _MailboxHeader)  # type: ignore[arg-type]  # a mixin
         self._classes: dict[str, type[BaseHeader]] = {}
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
@@ -72,6 +98,8 @@ class _RelayPolicy(EmailPolicy):
 
     def fold_binary(self, name: str, value: Any) -> bytes:
         own = _fold_own(name, str(value), self.linesep)
+        if own is None and name.lower() in _ADDRESS_HEADERS:
+            own = fold_address(name, value, self.linesep)
         if own is not None:
             return own.encode("ascii")
         if name.lower() not in _REPEATING:
@@ -112,6 +140,53 @@ def _fold_own(name: str, value: str, linesep: str) -> str | None:
             linesep=linesep)
         return f"{head}{encoded}{linesep}"
     return None
+
+
+# One mailbox a header, as compose writes them: folded here when the address is plain
+# (the stdlib's refolding of a non-ASCII display name took about 2 ms a header, most of
+# a digest's cost, and a digest's To and Reply-To are new in every mail: issue 29)
+_ADDRESS_HEADERS = frozenset({"from", "to", "reply-to", "sender"})
+_DOT_ATOM = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
+_ATOM_PHRASE = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?: [A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
+
+
+def fold_address(name: str, header: Any, linesep: str = "\r\n") -> str | None:
+    """An address header made by the registry (one mailbox, no group, no defects) as
+    sent: ``Name: phrase <addr-spec>``, a non-ASCII display name as RFC 2047 encoded-words
+    (whole words, the address after them, on the next line when it does not fit in 78
+    characters). None for anything else, which the policy folds itself: several
+    addresses, a group, a local part that needs quoting, an ASCII name that needs quoting
+    or folding, a non-ASCII domain."""
+    groups = getattr(header, "groups", None)
+    if not groups or len(groups) != 1 or groups[0].display_name is not None:
+        return None
+    addresses = groups[0].addresses
+    if len(addresses) != 1 or list(getattr(header, "defects", [])):
+        return None
+    mailbox = addresses[0]
+    local, domain, display = mailbox.username, mailbox.domain, mailbox.display_name
+    if not (_DOT_ATOM.fullmatch(local) and _DOT_ATOM.fullmatch(domain)):
+        return None
+    spec = f"{local}@{domain}"
+    if not display:
+        line = f"{name}: {spec}"
+        return line + linesep if len(line) <= 998 else None
+    if display.isascii():
+        line = f"{name}: {display} <{spec}>"
+        if not _ATOM_PHRASE.fullmatch(display) or len(line) > _FOLD_AT:
+            return None
+        return line + linesep
+    if any(ch in display for ch in "\r\n\0"):
+        return None  # never the case for a composed mail (its names are single lines)
+    lines = Header(display, "utf-8", header_name=name).encode(linesep=linesep).split(linesep)
+    lines[0] = f"{name}: {lines[0]}"
+    if len(lines[-1]) + len(spec) + 3 <= _FOLD_AT:
+        lines[-1] += f" <{spec}>"
+    else:
+        lines.append(f" <{spec}>")
+    if any(len(line) > 998 for line in lines):
+        return None
+    return linesep.join(lines) + linesep
 
 
 def fold_list(name: str, value: str, linesep: str = "\r\n") -> str:
@@ -315,9 +390,6 @@ def _multipart(msg: EmailMessage, body: str, alternative: Alternative) -> None:
                [first, *(_file(a, "attachment") for a in alternative.attachments)])
 
 
-_NLCRE = re.compile(r"\r\n|\r|\n")
-
-
 def flatten(msg: EmailMessage) -> bytes:
     """``msg.as_bytes()`` for a mail :func:`compose` built, in a fraction of the time.
 
@@ -356,5 +428,8 @@ def _flatten_into(msg: EmailMessage, out: list[bytes]) -> bool:
         return True
     if not isinstance(payload, str) or not payload.isascii():
         return False  # 8-bit or surrogate-escaped text: the generator's own rules
-    out.append(nl.join(_NLCRE.split(payload)).encode("ascii"))
+    # every line break (CRLF, CR or LF) as the policy's, as the generator writes it, by
+    # three replaces: its regex split of a 20 kB base64 picture was a third of a flatten
+    text = payload.replace("\r\n", "\n").replace("\r", "\n")
+    out.append((text.replace("\n", nl) if nl != "\n" else text).encode("ascii"))
     return True

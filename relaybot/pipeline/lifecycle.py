@@ -39,12 +39,14 @@ from relaybot.core.text import display_name
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.wording import ending_text, result_text
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
-from relaybot.store.models import Event, Game, GameEvent
+from relaybot.store.models import Event, Game, GameEvent, Move
 
 
-def load_game(session: Session, game: Game, now: datetime) -> GameFile:
-    """A game with players, moves and its day books as of ``now`` (J18)."""
-    gf = GameFile.load(session, game)
+def load_game(session: Session, game: Game, now: datetime,
+              moves: list[Move] | None = None) -> GameFile:
+    """A game with players, moves and its day books as of ``now`` (J18); ``moves``:
+    already loaded (``club.gamefile.preload``)."""
+    gf = GameFile.load(session, game, moves)
     gf.penalties, gf.pauses = game_ledger(session, gf)
     gf.books = compute(gf, gf.penalties, gf.pauses)
     gf.now = now

@@ -414,3 +414,20 @@ def test_the_help_needs_no_fixed_width_font(
     for text in helps:
         prose = text.split("\n\n対局 ")[0].split("\n\nGame ")[0]  # the game block follows
         assert not re.search(r"\S {3,}\S", prose), prose
+
+
+def test_the_receipt_shows_the_board_not_the_record_again(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Issue 29: the sender's receipt is lean: the board and the clocks, not a second
+    copy of the record the sender has just written; the forward keeps the record."""
+    record = re.compile(r"^(?:Record|棋譜):\r?$", re.MULTILINE)
+    acks = [(lang, _text(msg), msg) for kind, lang, msg in mails if kind == "ack"]
+    forwards = [_text(msg) for kind, _, msg in mails if kind == "move"]
+    assert acks and forwards
+    for lang, text, msg in acks:
+        assert not record.search(text), text
+        assert re.search(r"^(?:Game|対局) ", text, re.MULTILINE), text  # the game line
+        # the board: as text and as the HTML part's picture
+        assert any(part.get_content_type() == "image/png" for part in msg.walk()), text
+        assert ("Days used" if lang == "en" else "消費") in text, text
+    assert any(record.search(text) for text in forwards)  # the forward keeps it
