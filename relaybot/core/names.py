@@ -5,7 +5,9 @@ without a comma is the family name only) and, optionally, the name in Japanese s
 (``早川悟``). Each language writes them its own way:
 
 - Japanese: the Japanese-script name where there is one (``早川悟``); else family first,
-  with no comma (``山田太郎``, ``Hayakawa Satoru``);
+  with no comma (``山田太郎``, ``Hayakawa Satoru``), for a member who reads Japanese; a
+  member who reads English keeps their own order (``Ann Smith``), as Japanese text
+  writes a foreign name;
 - English: given name first (``Satoru Hayakawa``); a name in kanji or kana keeps its own
   order (``山田太郎``), as English text writes a name it cannot romanise;
 - PGN: the standard ``Family, Given``;
@@ -51,13 +53,16 @@ class PersonName(str):
     family: str
     given: str
     ja: str
+    eastern: bool  # family name first in Japanese text
 
-    def __new__(cls, family: str, given: str = "", ja: str = "") -> PersonName:
+    def __new__(cls, family: str, given: str = "", ja: str = "",
+                eastern: bool = True) -> PersonName:
         family, given, ja = _clean(family), _clean(given), _clean(ja)
         if not family and given:  # a given name alone is still the name
             family, given = given, ""
         value = super().__new__(cls, f"{family}, {given}" if given else family)
         value.family, value.given, value.ja = family, given, ja
+        value.eastern = eastern or bool(ja)
         return value
 
     @classmethod
@@ -69,7 +74,7 @@ class PersonName(str):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled (a test's deepcopy, a process pool) with its parts, not as a bare str
-        return (PersonName, (self.family, self.given, self.ja))
+        return (PersonName, (self.family, self.given, self.ja, self.eastern))
 
     def pgn(self) -> str:
         """The PGN tag value: ``"Hayakawa, Satoru"``; a family name alone as it is."""
@@ -94,7 +99,7 @@ class PersonName(str):
         """The name as a reader of ``lang`` writes it: ``早川悟`` (or ``Hayakawa Satoru``
         without a Japanese-script name) in Japanese, ``Satoru Hayakawa`` in English."""
         if lang == "ja":
-            return self.ja or self.plain()
+            return self.ja or (self.plain() if self.eastern else self.western())
         return self.western()
 
 

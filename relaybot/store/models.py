@@ -89,7 +89,9 @@ class Member(Base):
         """The member's name: a :class:`PersonName` (its text is "Family, Given", the
         form ``member add --name`` takes and PGN writes), so every place that shows it
         can write it as its reader does."""
-        return PersonName(self.family, self.given or "", self.name_ja or "")
+        # a member who reads English is written in their own order in Japanese text too
+        return PersonName(self.family, self.given or "", self.name_ja or "",
+                          eastern=self.lang != "en")
 
     @name.inplace.setter
     def _name_setter(self, value: str) -> None:

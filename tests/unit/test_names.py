@@ -64,3 +64,14 @@ def test_kif_and_csa_write_a_player_without_a_comma() -> None:
     assert "先手：早川悟\n" in kif and "後手：Smith Ann\n" in kif
     csa = write_csa(info, [], "")
     assert "N+早川悟\n" in csa and "N-Smith Ann\n" in csa
+
+
+def test_a_member_who_reads_english_keeps_their_order_in_japanese_text() -> None:
+    """Japanese text writes a foreign name in its own order (アン・スミス, Ann Smith), a
+    Japanese member's family first (早川悟, Hayakawa Satoru)."""
+    assert PersonName("Smith", "Ann", eastern=False).for_language("ja") == "Ann Smith"
+    assert PersonName("Hayakawa", "Satoru").for_language("ja") == "Hayakawa Satoru"
+    assert PersonName("Smith", "Ann", ja="スミス・アン",
+                      eastern=False).for_language("ja") == "スミス・アン"
+    assert PersonName("Smith", "Ann", eastern=False).for_language("en") == "Ann Smith"
+    assert PersonName("Smith", "Ann", eastern=False).pgn() == "Smith, Ann"
