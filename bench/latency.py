@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import multiprocessing
 import os
 import random
 import shutil
@@ -36,6 +35,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from bench.child import Child
 from bench.relay import BenchGame, Member, make_config, move_mail, random_game
 from relaybot.app.runner import run_once
 from relaybot.app.service import start_mails
@@ -79,18 +79,15 @@ def _sink_child(conn: Connection, port: int) -> None:
         controller.stop()
 
 
-class Sink:
+class Sink(Child):
     """The timing sink in a forked child (its event loop never waits on ours)."""
 
     def __init__(self) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self.host, self.port = "127.0.0.1", free_port()
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_sink_child, args=(child, self.port), daemon=True)
-        self._proc.start()
-        child.close()
-        if not self._conn.poll(30) or self._conn.recv() != "ready":
+        port = free_port()
+        super().__init__(_sink_child, port)
+        if self.hello != "ready":
             raise RuntimeError("SMTP sink did not start")
+        self.host, self.port = "127.0.0.1", port
 
     def wait_for(self, rcpt: str, kind: str, timeout: float) -> tuple[float, float] | None:
         """The acceptance time of the next mail of ``kind`` to ``rcpt`` (others skipped):
@@ -109,12 +106,6 @@ class Sink:
         while self._conn.poll(0):
             self._conn.recv()
 
-    def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            self._conn.send("stop")
-        self._proc.join(10)
-        if self._proc.is_alive():
-            self._proc.kill()
 
 
 # -- the bench ----------------------------------------------------------------------------

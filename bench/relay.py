@@ -30,7 +30,6 @@ import contextlib
 import cProfile
 import io
 import logging
-import multiprocessing
 import pstats
 import random
 import shutil
@@ -55,6 +54,7 @@ import chess
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 from sqlalchemy import func, select
 
+from bench.child import Child
 from bench.shogi import ShogiResult, shogi_bench
 from bench.shogi import row as shogi_row
 from relaybot.app.poller import BATCH_MAILS
@@ -105,18 +105,12 @@ def _sink_child(conn: Connection) -> None:
         sink.stop()
 
 
-class SinkProcess:
+class SinkProcess(Child):
     """The aiosmtpd sink of ``tests.servers.smtp_sink`` in a forked child."""
 
     def __init__(self) -> None:
-        ctx = multiprocessing.get_context("fork")  # before any thread exists in this process
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_sink_child, args=(child,), daemon=True)
-        self._proc.start()
-        child.close()
-        if not self._conn.poll(30):
-            raise RuntimeError("SMTP sink did not start")
-        self.host, self.port = self._conn.recv()
+        super().__init__(_sink_child)
+        self.host, self.port = self.hello
 
     def take(self) -> Counter[str]:
         """Recipients of the mail captured since the last call (and forget it)."""
@@ -124,12 +118,6 @@ class SinkProcess:
         counts: Counter[str] = self._conn.recv()
         return counts
 
-    def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            self._conn.send("stop")
-        self._proc.join(10)
-        if self._proc.is_alive():
-            self._proc.kill()
 
 
 # -- games and mails -------------------------------------------------------------------

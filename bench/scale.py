@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import multiprocessing
 import os
 import random
 import signal
@@ -40,6 +39,7 @@ from datetime import UTC, datetime, timedelta
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from bench.child import Child
 from bench.relay import BenchGame, Member, append_all, make_config, move_mail, random_game
 from relaybot.app.runner import run_once
 from relaybot.app.service import start_mails
@@ -82,18 +82,12 @@ def _sink_child(conn: Connection) -> None:
         sink.stop()
 
 
-class StampingSink:
+class StampingSink(Child):
     """The aiosmtpd sink in a forked child that notes when each mail arrived."""
 
     def __init__(self) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_sink_child, args=(child,), daemon=True)
-        self._proc.start()
-        child.close()
-        if not self._conn.poll(30):
-            raise RuntimeError("SMTP sink did not start")
-        self.host, self.port = self._conn.recv()
+        super().__init__(_sink_child)
+        self.host, self.port = self.hello
 
     def take(self) -> list[tuple[float, str, str]]:
         """(arrival time, recipient, X-Relaybot-Kind) of every mail since the last call."""
@@ -101,12 +95,6 @@ class StampingSink:
         stamps: list[tuple[float, str, str]] = self._conn.recv()
         return stamps
 
-    def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            self._conn.send("stop")
-        self._proc.join(10)
-        if self._proc.is_alive():
-            self._proc.kill()
 
 
 # -- clubs -------------------------------------------------------------------------------
