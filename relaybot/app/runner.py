@@ -130,8 +130,10 @@ class Service:
         first = utcnow() if lock.leader else None
         scheduler.add_job(self._scheduled, "interval", minutes=5, id="sweep",
                           next_run_time=first, **opts)
-        # mail left pending by a stop or a crash goes out at once, not 30 s later
-        scheduler.add_job(self._send, "interval", seconds=30, id="outbox",
+        # mail left pending by a stop or a crash goes out at once, not 30 s later; the job
+        # only wakes the sender thread, so one thread of this process sends the outbox
+        # (two at once could both claim SQLite's rows, which have no row locks)
+        scheduler.add_job(self.outgoing.set, "interval", seconds=30, id="outbox",
                           next_run_time=utcnow(), **opts)
         scheduler.add_job(self._heartbeat, "interval", seconds=30, id="heartbeat",
                           args=[lock], **opts)
