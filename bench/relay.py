@@ -332,6 +332,10 @@ class RelayResult:
     round_mails: list[int] = field(default_factory=list)
     round_seconds: list[float] = field(default_factory=list)
     null_round_seconds: list[float] = field(default_factory=list)
+    # this process's CPU time in each timed cycle (the sink and Dovecot are other
+    # processes): steadier than the wall clock on a loaded machine, for comparing builds
+    round_cpu: list[float] = field(default_factory=list)
+    null_round_cpu: list[float] = field(default_factory=list)
     mail_bytes: tuple[int, int] = (0, 0)  # the last replayed forward and receipt
     problems: list[str] = field(default_factory=list)
     profile: str = ""
@@ -419,9 +423,10 @@ def relay_bench(server: Dovecot, sink: SinkProcess, backend: str, n_games: int,
 
                 if profiler is not None:
                     profiler.enable()
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 report = run_once(store, cfg, now)
                 elapsed = time.perf_counter() - t0
+                result.round_cpu.append(time.process_time() - c0)
                 if profiler is not None:
                     profiler.disable()
                 result.round_seconds.append(elapsed)
@@ -436,9 +441,10 @@ def relay_bench(server: Dovecot, sink: SinkProcess, backend: str, n_games: int,
                     result.null_round_seconds.append(0.0)
                     continue
                 result.mail_bytes = (len(replay[0]), len(replay[1]))
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 relayed = null_round(null_box, sink.host, sink.port, replay)
                 elapsed = time.perf_counter() - t0
+                result.null_round_cpu.append(time.process_time() - c0)
                 result.null_round_seconds.append(elapsed)
                 null_sunk = sink.take()
                 result.null_sent += null_sunk[NULL_RCPT]
@@ -571,6 +577,10 @@ def _relay_rows(relay: RelayResult) -> Iterator[tuple[str, str, str]]:
     yield (f"null relay, {relay.backend}", f"{null_ms:8.2f} ms/move",
            f"the bot's forward ({forward} B) and receipt ({receipt} B) replayed; "
            f"{relay.mails} moves in {relay.null_seconds:.2f} s, {relay.null_sent} sent")
+    yield (f"CPU, {relay.backend}", f"{relay.median_ms(relay.round_cpu):8.2f} ms/move",
+           f"this process's CPU per move, medians: the bot's; the null relay's "
+           f"{relay.median_ms(relay.null_round_cpu):.2f} ms (steadier than the wall clock "
+           "under load)")
     yield (f"ratio relaybot/null, {relay.backend}", f"{ratio:8.2f}",
            f"null's cost per move / the bot's; target >= {TARGET_RATIO}: "
            f"{'ok' if ratio >= TARGET_RATIO else 'BELOW'}")

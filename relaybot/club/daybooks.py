@@ -20,7 +20,7 @@ from relaybot.core.clocks import (
     question_pauses,
 )
 from relaybot.core.text import display_name
-from relaybot.store.models import Event, GameEvent, Leave, Question, UtcDateTime
+from relaybot.store.models import GameEvent, Leave, Question, UtcDateTime
 
 
 def control_of(text: str) -> TimeControl:
@@ -70,8 +70,7 @@ def game_ledger(session: Session, gf: GameFile) -> tuple[list[Penalty], list[Pau
     zones = (gf.white.tz, gf.black.tz)
     # T3, seed 002 rule 10 「一時的な中断は認められず、持ち日数を消費する」: in a league a
     # question to the TD stops no clock (it still reaches the TD, and the answer the player)
-    league = game.event is not None and session.scalar(
-        select(Event.kind).where(Event.name == game.event)) == "league"
+    league = gf.event.kind == "league"
     for src, who, t1, t2, d1, d2, days, detail in rows:
         if src == "p":
             penalties.append(Penalty(who if who is not None else 0, days,

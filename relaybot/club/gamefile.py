@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 from relaybot.core.game import start_of
 from relaybot.games import rules_for
 from relaybot.games.base import GameRules
-from relaybot.store.models import Event, Game, Member, Move
+from relaybot.store.models import Event, Game, Member, Move, Season, SeasonClass
 
 _MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
 
@@ -22,6 +23,44 @@ def event_td(session: Session, event: str | None) -> str | None:
     if not event:
         return None
     return session.scalar(select(Event.td).where(Event.name == event))
+
+
+@dataclass(frozen=True)
+class EventFacts:
+    """What a game's mail needs to know of its event, read in one query."""
+
+    td: str | None = None  # the event's own TD (``event new --td``); None: ``[bot] td``
+    kind: str | None = None  # "league", "cup", ...; None: no event
+    season_end: date | None = None  # the last day of the event's season (seed 002 rule 12)
+
+
+# the event with its season's end, if it is a class of one (one round trip, not three:
+# every move mail needs all three facts, issue 29)
+_FACTS = (select(Event.td, Event.kind, Season.end_date)
+          .outerjoin(SeasonClass, SeasonClass.event_id == Event.id)
+          .outerjoin(Season, Season.id == SeasonClass.season_id)
+          .where(Event.name == bindparam("event")).limit(1))
+
+
+def event_facts(session: Session, event: str | None) -> EventFacts:
+    """The TD, kind and season end of the event named ``event`` (all None for none)."""
+    if not event:
+        return EventFacts()
+    row = session.execute(_FACTS, {"event": event}).first()
+    return EventFacts(*row) if row is not None else EventFacts()
+
+
+def _players(session: Session, game: Game) -> tuple[Member, Member]:
+    """Both players: from the session when it holds them, else in one query."""
+    ids = (game.side0_id, game.side1_id)
+    held = {i: session.identity_map.get(identity_key(Member, i)) for i in ids}
+    missing = [i for i, m in held.items() if m is None]
+    if missing:
+        held.update({m.id: m for m in session.scalars(
+            select(Member).where(Member.id.in_(missing)))})
+    white, black = held[ids[0]], held[ids[1]]
+    assert isinstance(white, Member) and isinstance(black, Member)
+    return white, black
 
 
 @dataclass
@@ -62,18 +101,17 @@ class GameFile:
     penalties: list[Any] = field(default_factory=list)
     pauses: list[Any] = field(default_factory=list)
     td: str | None = None  # the event's own TD (``event new --td``); None: ``[bot] td``
+    event: EventFacts = field(default_factory=EventFacts)
     _first: int | None = field(default=None, repr=False)
 
     @classmethod
     def load(cls, session: Session, game: Game, moves: list[Move] | None = None) -> GameFile:
         """The game with its players and moves; ``moves``: already loaded (:func:`preload`)."""
-        white = session.get(Member, game.side0_id)
-        black = session.get(Member, game.side1_id)
-        assert white is not None and black is not None
+        white, black = _players(session, game)
         if moves is None:
             moves = list(session.scalars(_MOVES, {"game_id": game.id}))
-        return cls(game, white, black, moves, rules_for(game.kind),
-                   td=event_td(session, game.event))
+        facts = event_facts(session, game.event)
+        return cls(game, white, black, moves, rules_for(game.kind), td=facts.td, event=facts)
 
     @property
     def first_mover(self) -> int:

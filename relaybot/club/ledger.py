@@ -539,20 +539,26 @@ def _points(text: str) -> float:
     return {"1": 1.0, "1/2": 0.5}.get(text.strip(), 0.0)
 
 
-def games_in_year(session: Session, year: int) -> tuple[Counter[int], tuple[date, date] | None]:
+def _counted(rules: ClubRules) -> tuple[Any, ...]:
+    """The games the award counts: finished, started on or after the award's first day,
+    tutorials not counted."""
+    return (Game.status == "finished", Game.start_date >= rules.award_from,
+            Game.id.not_in(select(Tutorial.game_id)))
+
+
+def games_in_year(session: Session, year: int, rules: ClubRules | None = None,
+                  ) -> tuple[Counter[int], tuple[date, date] | None]:
     """Games each member finished in award year ``year`` (April to March; tutorials not
     counted), and the year's days."""
-    rules = rules_of(session)
+    rules = rules or rules_of(session)
     period = award_period(year, rules)
     counts: Counter[int] = Counter()
     if period is None:
         return counts, None
-    tutorials = select(Tutorial.game_id)
-    for g in session.scalars(select(Game).where(
-            Game.status == "finished", Game.end_date >= period[0], Game.end_date <= period[1],
-            Game.start_date >= rules.award_from, Game.id.not_in(tutorials))):
-        counts[g.side0_id] += 1
-        counts[g.side1_id] += 1
+    for side0, side1 in session.execute(select(Game.side0_id, Game.side1_id).where(
+            Game.end_date >= period[0], Game.end_date <= period[1], *_counted(rules))):
+        counts[side0] += 1
+        counts[side1] += 1
     return counts, period
 
 
@@ -561,12 +567,18 @@ def _settle_awards(session: Session, now: datetime, today: date) -> list[str]:
     done = []
     given = set(session.scalars(select(ClubAward.ref).where(ClubAward.what == "award")))
     year = rules.award_from.year - 1
+    # a year no counted game ended in has no award and stays unsettled: only the years
+    # between the first and the last such game are read (one query for the rest; each
+    # digest run settles the books, issue 29)
+    first, last = session.execute(select(func.min(Game.end_date), func.max(Game.end_date))
+                                  .where(*_counted(rules))).one()
     while True:
         period = award_period(year, rules)
         if period is not None and period[1] >= today:
             break
-        if period is not None and str(year) not in given:
-            counts, _ = games_in_year(session, year)
+        if (period is not None and str(year) not in given and first is not None
+                and last is not None and period[0] <= last and first <= period[1]):
+            counts, _ = games_in_year(session, year, rules)
             winners, games = most_games({str(k): v for k, v in counts.items()})
             for mid in winners:
                 session.add(ClubAward(what="award", ref=str(year), member_id=int(mid),

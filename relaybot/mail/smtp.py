@@ -120,7 +120,10 @@ class SmtpSender:
         if client is None or not client.is_connected:
             raise ConnectionError("SMTP connection lost")
         try:
-            errors, response = await client.sendmail(envelope_from, [recipient], raw)
+            if _wire_ready(raw):
+                errors, response = await _sendmail_ready(client, envelope_from, recipient, raw)
+            else:
+                errors, response = await client.sendmail(envelope_from, [recipient], raw)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             first = exc.recipients[0]
             return _classify(first.code, first.message)
@@ -132,3 +135,35 @@ class SmtpSender:
             code, text = next(iter(errors.values()))
             return _classify(code, text)
         return SendResult("ok", response)
+
+
+def _wire_ready(raw: bytes) -> bool:
+    """True when ``raw`` already has CRLF line endings only and ends with one: what
+    ``compose.flatten`` writes (the outbox's mail)."""
+    crlf = raw.count(b"\r\n")
+    return raw.endswith(b"\r\n") and raw.count(b"\n") == crlf and raw.count(b"\r") == crlf
+
+
+async def _sendmail_ready(client: aiosmtplib.SMTP, envelope_from: str, recipient: str,
+                          raw: bytes) -> tuple[dict[str, aiosmtplib.SMTPResponse], str]:
+    """``client.sendmail`` for one recipient and a message already on the wire's line
+    endings (:func:`_wire_ready`): its SIZE is its length. aiosmtplib's own ``sendmail``
+    rewrites a whole message's line endings with a regex once for SIZE and again for
+    DATA; this spares the first (a 20 kB mail with a board picture, twice per move,
+    issue 29). Errors as ``sendmail`` raises them; the envelope is reset after one."""
+    # (SIZE is only a courtesy: before the first EHLO, which ``mail`` sends, it is left out)
+    options = [f"SIZE={len(raw)}"] if client.supports_extension("size") else []
+    try:
+        await client.mail(envelope_from, options=options)
+        try:
+            await client.rcpt(recipient)
+        except aiosmtplib.SMTPRecipientRefused as exc:
+            raise aiosmtplib.SMTPRecipientsRefused([exc]) from exc
+        response = await client.data(raw)
+    except (aiosmtplib.SMTPResponseException, aiosmtplib.SMTPRecipientsRefused):
+        try:
+            await client.rset()
+        except (ConnectionError, aiosmtplib.SMTPResponseException):
+            pass  # disconnected or refused on the reset: the first error is the one to tell
+        raise
+    return {}, response.message

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.club.daybooks import compute
@@ -37,7 +36,7 @@ from relaybot.pipeline.lifecycle import (
     refresh_due,
 )
 from relaybot.pipeline.requests import end_leave_by_move
-from relaybot.store.models import Event, Game, Inbound, Move, Season, SeasonClass
+from relaybot.store.models import Inbound, Move
 
 ERROR_KINDS = {
     "sync_error", "bad_move", "contradiction", "not_your_turn", "too_many_moves", "no_move",
@@ -83,7 +82,9 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
     )
     # seed 002 rule 16: a mating line binds when sent near the game's deadline; the
     # opponent's was sent with the last move
-    deadline = game_deadline(session, game)
+    # the game's last day: its season's end in the shogi league (seed 002 rule 12), else
+    # the day it goes to the TD for adjudication (J14)
+    deadline = gf.event.season_end or adjudication_day(game.start_date)
     line_day = (_day(cfg, gf.books.last_sent_at)
                 if gf.books is not None and gf.books.last_sent_at is not None
                 else _day(cfg, _aware(gf.moves[-1].sent_at)) if gf.moves else game.start_date)
@@ -259,16 +260,6 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
             dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"
                        f"{'/'.join(verdict.declared.stated)}"))
     return mails
-
-
-def game_deadline(session: Session, game: Game) -> date | None:
-    """A game's last day: its season's end for a game of the shogi league (seed 002 rule
-    12), else the day it goes to the TD for adjudication (J14)."""
-    end = session.scalar(select(Season.end_date)
-                         .join(SeasonClass, SeasonClass.season_id == Season.id)
-                         .join(Event, Event.id == SeasonClass.event_id)
-                         .where(Event.name == game.event)) if game.event else None
-    return end if end is not None else adjudication_day(game.start_date)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -25,7 +25,12 @@ def active_games(session: Session, member: Member | None) -> list[Game]:
     """The member's games still being played, oldest first (none for no member)."""
     if member is None:
         return []
-    return list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))
+    games = list(session.scalars(_ACTIVE_GAMES, {"member": member.id}))
+    # held for the session's life: its identity map keeps only what is referenced, and
+    # the stages after the reading ask for these games again by id (one query per mail
+    # saved, issue 29)
+    session.info.setdefault("active_games", []).extend(games)
+    return games
 
 
 def _leaves(session: Session, member: Member, *statuses: str) -> list[Leave]:
