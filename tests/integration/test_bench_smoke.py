@@ -54,3 +54,16 @@ def test_latency_bench_prints_its_percentiles_on_both_stores() -> None:
         # every mail was found by a poll the bot logged, and the reason is named
         found = next(row for row in rows if "found by:" in row)
         assert sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found)) == 5, found
+
+
+def test_season_bench_prints_how_standings_grow_with_the_players() -> None:
+    out = _bench("bench.season", "--smoke")
+    sizes = [row for row in out.splitlines() if "players" in row and "classes" in row]
+    assert len(sizes) == 2, out
+    for row in sizes:
+        for figure in ("standings", "outcomes", "season show --json", "per player"):
+            assert figure in row
+    # S of 8 and classes of 10: 18 players play 28 + 40 games, 28 play 28 + 2 x 40
+    assert "18 players" in sizes[0] and " 68 games" in sizes[0]
+    assert "28 players" in sizes[1] and "108 games" in sizes[1]
+    assert "players x1.6, games x1.6" in out
