@@ -249,8 +249,9 @@ class Inbound(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(512), unique=True)
     folder: Mapped[str] = mapped_column(String(255))
-    uidvalidity: Mapped[int] = mapped_column(Integer)
-    uid: Mapped[int] = mapped_column(Integer)
+    # IMAP's are unsigned 32-bit: over a signed INTEGER's range (0024)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    uid: Mapped[int] = mapped_column(BigInteger)
     received_at: Mapped[datetime] = mapped_column(UtcDateTime())
     from_addr: Mapped[str | None] = mapped_column(String(320), nullable=True)
     subject: Mapped[str] = mapped_column(Text, default="")
@@ -286,8 +287,8 @@ class InboundFailure(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     folder: Mapped[str] = mapped_column(String(255))
-    uidvalidity: Mapped[int] = mapped_column(Integer)
-    uid: Mapped[int] = mapped_column(Integer)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    uid: Mapped[int] = mapped_column(BigInteger)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str] = mapped_column(Text, default="")
     quarantined: Mapped[int] = mapped_column(Integer, default=0)
@@ -350,7 +351,7 @@ class ImapState(Base):
     __tablename__ = "imap_state"
 
     folder: Mapped[str] = mapped_column(String(255), primary_key=True)
-    uidvalidity: Mapped[int] = mapped_column(Integer)
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
 
 
 class Leave(Base):

@@ -455,3 +455,48 @@ def test_member_names_migration_splits_family_and_given_and_downgrades(db_url: s
     assert names == {"h@example.jp": "Hayakawa, Satoru", "y@example.jp": "山田, 太郎",
                      "a@example.jp": "Ann Smith", "o@example.jp": "Odd, Name, Here"}
     engine.dispose()
+
+
+def test_imap_uids_migration_takes_unsigned_32_bit_values_and_downgrades(db_url: str) -> None:
+    """0024: an IMAP UID or UIDVALIDITY over 2^31 (both are unsigned 32-bit numbers)
+    is kept, on PostgreSQL too (a signed INTEGER refused it); the schema is what
+    models.py declares; the downgrade narrows the columns again."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from relaybot.store.models import Base
+
+    engine = make_engine(db_url)
+    cfg = _alembic()
+    top = 4_294_967_295  # the largest UID RFC 3501 allows
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0023")
+        conn.execute(text("INSERT INTO imap_state (folder, uidvalidity) VALUES ('INBOX', 7)"))
+        command.upgrade(cfg, "head")
+        conn.execute(text(
+            "INSERT INTO inbound (message_id, folder, uidvalidity, uid, received_at, subject,"
+            " outcome, raw, processed_at) VALUES ('<a@x>', 'INBOX', :v, :u,"
+            " '2026-11-26 00:00:00', '', 'moved', :raw, '2026-11-26 00:00:00')"),
+            {"v": top, "u": top - 1, "raw": b"mail"})
+        conn.execute(text("INSERT INTO inbound_failures (folder, uidvalidity, uid, attempts,"
+                          " last_error, quarantined) VALUES ('INBOX', :v, :u, 1, '', 0)"),
+                     {"v": top, "u": top})
+        conn.execute(text("UPDATE imap_state SET uidvalidity = :v"), {"v": top})
+    with engine.connect() as conn:
+        kept = conn.execute(text("SELECT uidvalidity, uid FROM inbound")).one()
+        failed = conn.execute(text("SELECT uidvalidity, uid FROM inbound_failures")).one()
+        state = conn.execute(text("SELECT uidvalidity FROM imap_state")).scalar_one()
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert tuple(kept) == (top, top - 1) and tuple(failed) == (top, top) and state == top
+    tables = ("'inbound'", "'inbound_failures'", "'imap_state'")
+    assert [d for d in diffs if any(t in repr(d) for t in tables)] == []
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM inbound"))
+        conn.execute(text("DELETE FROM inbound_failures"))
+        conn.execute(text("UPDATE imap_state SET uidvalidity = 7"))
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0023")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT uidvalidity FROM imap_state")).scalar_one() == 7
+    engine.dispose()
