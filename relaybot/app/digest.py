@@ -33,6 +33,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
+from relaybot.core.names import PersonName, distinct
 from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
@@ -163,6 +164,7 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
         .order_by(Announcement.created_at))]
     shared["events"] = {e.id: e for e in session.scalars(select(Event))}
     shared["standings"] = {}
+    shared["standing_names"] = {}  # per event: each player's name in its standings
     week_start = (now - timedelta(days=7)).date()
     shared["results"] = list(session.scalars(
         select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
@@ -397,7 +399,7 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
     todo = [e for e in event_ids if e not in common["standings"]]
     if not todo:
         return
-    players: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    players: dict[int, list[tuple[int, PersonName]]] = defaultdict(list)
     for event_id, member in session.execute(
             select(EventPlayer.event_id, Member)
             .join(Member, Member.id == EventPlayer.member_id)
@@ -411,7 +413,8 @@ def _standings(session: Session, common: dict[str, Any], event_ids: set[int]) ->
             Game.event.in_(list(names)), Game.status == "finished")):
         finished[names[game.event]].append(game)  # type: ignore[index]
     for event_id in todo:
-        who = dict(players[event_id])
+        who = distinct(players[event_id])  # two members of one name told apart
+        common["standing_names"][event_id] = who
         event = common["events"][event_id]
         if event.kind in ("league", "salon"):
             # T3/T4: the starting order, the season's rests and the ratings the event's
@@ -430,7 +433,8 @@ def _place(common: dict[str, Any], event_id: int, member: Member,
     if letter is None:
         return None
     rows = common["standings"][event_id]
-    me = member.name  # rows name players by the stored "Family, Given" text
+    # rows name players by the stored "Family, Given" text, tagged when two share it
+    me = common["standing_names"][event_id].get(member.id, member.name)
     row = next((r for r in rows if r.player == me), None)
     if row is None:
         return None

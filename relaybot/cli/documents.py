@@ -249,6 +249,7 @@ def event_document(session: Session, event: Event) -> Document:
     "email", "score", ...}]}`` in standing order, and the event's games; a salon adds each
     player's ``win_rate`` and ``margin``."""
     from relaybot.club.tournaments import (
+        by_standing_name,
         event_end,
         event_players,
         event_standings,
@@ -258,7 +259,7 @@ def event_document(session: Session, event: Event) -> Document:
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     players = event_players(session, event)
-    email: dict[str, str] = {m.name: m.email for m in players}
+    email: dict[str, str] = {name: m.email for name, m in by_standing_name(players).items()}
     standings = []
     for row in event_standings(session, event):
         entry: Document = {

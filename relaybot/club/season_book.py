@@ -19,7 +19,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.club.admin import AdminError, find_member
-from relaybot.club.tournaments import EventInput, create_event, event_standings
+from relaybot.club.tournaments import (
+    EventInput,
+    by_standing_name,
+    create_event,
+    event_standings,
+)
 from relaybot.config import ADDRESS_RE, Config
 from relaybot.core.events import LEAGUE_TIEBREAKS
 from relaybot.core.seasons import (
@@ -192,9 +197,9 @@ def class_results(session: Session, season: Season) -> ClassRows:
     states = _states(session, season)
     out = []
     for cls, event in season_classes(session, season):
-        members: dict[str, Member] = {m.name: m for m in session.scalars(
+        members = by_standing_name(list(session.scalars(
             select(Member).join(EventPlayer, EventPlayer.member_id == Member.id)
-            .where(EventPlayer.event_id == event.id))}
+            .where(EventPlayer.event_id == event.id))))
         rows = []
         for r in event_standings(session, event):
             member = members[r.player]

@@ -3,7 +3,7 @@ league, created from the CLI (T1-T5)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
@@ -32,6 +32,7 @@ from relaybot.core.events import (
     shogi_league,
     standings,
 )
+from relaybot.core.names import PersonName, distinct
 from relaybot.games import rules_for
 from relaybot.mail.wording import score_text
 from relaybot.store.models import (
@@ -172,6 +173,18 @@ def event_players(session: Session, event: Event) -> list[Member]:
     return list(rows)
 
 
+def standing_names(players: Sequence[Member]) -> dict[int, PersonName]:
+    """Each player's name as the event's standings key it: two members of one name are
+    told apart by their member number (``"Yamada, Taro (#12)"``), not listed twice."""
+    return distinct((m.id, m.name) for m in players)
+
+
+def by_standing_name(players: Sequence[Member]) -> dict[str, Member]:
+    """The players by the names the standings give them (:func:`standing_names`)."""
+    names = standing_names(players)
+    return {names[m.id]: m for m in players}
+
+
 def standing_form(game: Game) -> str | None:
     """A finished game's result as the standings count it, side 0 first (T5): each game
     reads its own words (shogi ``sente``, go ``B+3.5``) with its ``parse_result``, so
@@ -179,7 +192,7 @@ def standing_form(game: Game) -> str | None:
     return result_form(game)
 
 
-def event_results(games: Iterable[Game], names: dict[int, str],
+def event_results(games: Iterable[Game], names: Mapping[int, str],
                   lost_all: frozenset[int] = frozenset()) -> list[GameResult]:
     """The finished games among ``names``' players as the standings read them (T5), with
     the winner's margin where the game counts one (go, T4). ``lost_all``: members who
@@ -200,14 +213,14 @@ def event_results(games: Iterable[Game], names: dict[int, str],
 def event_standings(session: Session, event: Event) -> list[StandingRow]:
     """Standings with the event's tie-breaks, from its finished games (T5)."""
     players = event_players(session, event)
-    names: dict[int, str] = {m.id: m.name for m in players}
+    names = standing_names(players)
     games = _event_games(session, event)
     results = event_results(games, names, season_rests(session, event))
     order = tuple(t.strip() for t in event.tiebreaks.split(",") if t.strip())
     # T3: the starting order: a season's (first-timers share one), else --players' order
     orders = dict(session.execute(select(EventPlayer.member_id, EventPlayer.start_order)
                                   .where(EventPlayer.event_id == event.id)).all())
-    start: dict[str, int] = {m.name: orders.get(m.id) or seat
+    start: dict[str, int] = {names[m.id]: orders.get(m.id) or seat
                              for seat, m in enumerate(players, start=1)}
     ratings: dict[str, int] | None = None
     if "rating" in order:  # T4: the points each player has, in the event's game
@@ -216,8 +229,8 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
         # seed 004 5)(4): a finished league reads the points as they stood at its end
         held = (ratings_at(session, [m.id for m in players], kind, ended) if ended
                 else current_ratings(session, [m.id for m in players], kind))
-        ratings = {m.name: held[m.id] for m in players if m.id in held}
-    return standings([m.name for m in players], results, order, start_order=start,
+        ratings = {names[m.id]: held[m.id] for m in players if m.id in held}
+    return standings([names[m.id] for m in players], results, order, start_order=start,
                      ratings=ratings, primary="rate" if event.kind == "salon" else "points")
 
 
@@ -248,7 +261,7 @@ def salon_secretaries(session: Session, event: Event) -> list[Member] | None:
     ended = event_end(session, games)
     if event.kind != "salon" or ended is None:
         return None
-    players: dict[str, Member] = {m.name: m for m in event_players(session, event)}
+    players = by_standing_name(event_players(session, event))
     year = ended.astimezone(UTC).year
     order = [row.player for row in event_standings(session, event)]
     excused = {name for name, m in players.items()
@@ -319,6 +332,7 @@ def final_entry_for(session: Session, group: Event) -> FinalEntry:
     if unfinished:
         return FinalEntry([], unfinished)
     players = event_players(session, group)
+    names = standing_names(players)  # the group's standings' names for its players
     ends = [g.end_date for g in games if g.end_date is not None]
     group_end = max(ends) if ends else group.start_date
     finals = [e for e in session.scalars(select(Event).where(Event.final == 1,
@@ -329,21 +343,22 @@ def final_entry_for(session: Session, group: Event) -> FinalEntry:
     spent: set[str] = set()
     for final in finals:  # in order: a later final replaces an earlier one
         by_name = {r.player: r for r in event_standings(session, final)}
-        mine = {m.id for m in event_players(session, final)}
+        in_final = standing_names(event_players(session, final))
         final_games = _event_games(session, final)
         for member in players:
-            if member.id not in mine:
+            if member.id not in in_final:
                 continue
+            name = names[member.id]
             if final.start_date > group_end:
-                spent.add(member.name)
+                spent.add(name)
             theirs = [g for g in final_games if member.id in (g.side0_id, g.side1_id)]
-            row = by_name.get(member.name)
+            row = by_name.get(in_final[member.id])
             if any(g.status != "finished" for g in theirs) or row is None or not row.games:
-                last_pct.pop(member.name, None)  # still being played: not yet a past final
-                last_name.pop(member.name, None)
+                last_pct.pop(name, None)  # still being played: not yet a past final
+                last_name.pop(name, None)
                 continue
-            last_pct[member.name] = 100 * row.points / row.games
-            last_name[member.name] = final.name
+            last_pct[name] = 100 * row.points / row.games
+            last_name[name] = final.name
     rows = event_standings(session, group)
     entries = [(player, reason, last_name.get(player, ""))
                for player, reason in final_entries(rows, last_pct, frozenset(spent))]
@@ -367,8 +382,8 @@ def award_champion(session: Session, event_name: str | None) -> None:
     if games and all(g.status == "finished" for g in games):
         rows = event_standings(session, event)
         if rows and rows[0].rank == 1 and not rows[0].shared:
-            ids: dict[str, int] = {m.name: m.id for m in event_players(session, event)}
-            winner_id = ids.get(rows[0].player)
+            winner = by_standing_name(event_players(session, event)).get(rows[0].player)
+            winner_id = winner.id if winner is not None else None
     held = list(session.scalars(select(MemberTitle).where(MemberTitle.event == event.name)))
     for title in held:
         if title.member_id != winner_id:

@@ -21,6 +21,8 @@ and anything that formats it for a reader finds the parts on the value itself.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -48,20 +50,23 @@ def split_name(text: str) -> tuple[str, str]:
 
 class PersonName(str):
     """A member's name: ``family``, ``given`` and the Japanese-script ``ja`` ("" when
-    none); the string value is the PGN form ``"Family, Given"``."""
+    none); the string value is the PGN form ``"Family, Given"``. ``tag`` tells apart two
+    members of one name where both stand in one list (:func:`distinct`): every form of
+    the name ends with it."""
 
     family: str
     given: str
     ja: str
     eastern: bool  # family name first in Japanese text
+    tag: str
 
     def __new__(cls, family: str, given: str = "", ja: str = "",
-                eastern: bool = True) -> PersonName:
-        family, given, ja = _clean(family), _clean(given), _clean(ja)
+                eastern: bool = True, tag: str = "") -> PersonName:
+        family, given, ja, tag = _clean(family), _clean(given), _clean(ja), _clean(tag)
         if not family and given:  # a given name alone is still the name
             family, given = given, ""
-        value = super().__new__(cls, f"{family}, {given}" if given else family)
-        value.family, value.given, value.ja = family, given, ja
+        value = super().__new__(cls, _tagged(f"{family}, {given}" if given else family, tag))
+        value.family, value.given, value.ja, value.tag = family, given, ja, tag
         value.eastern = eastern or bool(ja)
         return value
 
@@ -74,7 +79,11 @@ class PersonName(str):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled (a test's deepcopy, a process pool) with its parts, not as a bare str
-        return (PersonName, (self.family, self.given, self.ja, self.eastern))
+        return (PersonName, (self.family, self.given, self.ja, self.eastern, self.tag))
+
+    def tagged(self, tag: str) -> PersonName:
+        """The same name with ``tag`` after every form of it."""
+        return PersonName(self.family, self.given, self.ja, self.eastern, tag)
 
     def pgn(self) -> str:
         """The PGN tag value: ``"Hayakawa, Satoru"``; a family name alone as it is."""
@@ -84,23 +93,37 @@ class PersonName(str):
         """Family first, no comma: ``"Hayakawa Satoru"``, ``"山田太郎"`` (KIF, SGF, a mail
         header, a CLI list: no reader's language to follow)."""
         if not self.given:
-            return self.family
+            return _tagged(self.family, self.tag)
         joiner = "" if is_japanese_script(self.family + self.given) else " "
-        return f"{self.family}{joiner}{self.given}"
+        return _tagged(f"{self.family}{joiner}{self.given}", self.tag)
 
     def western(self) -> str:
         """Given name first: ``"Satoru Hayakawa"`` (a kanji or kana name keeps its
         order: ``"山田太郎"``)."""
         if not self.given or is_japanese_script(self.family + self.given):
             return self.plain()
-        return f"{self.given} {self.family}"
+        return _tagged(f"{self.given} {self.family}", self.tag)
 
     def for_language(self, lang: str) -> str:
         """The name as a reader of ``lang`` writes it: ``早川悟`` (or ``Hayakawa Satoru``
         without a Japanese-script name) in Japanese, ``Satoru Hayakawa`` in English."""
         if lang == "ja":
-            return self.ja or (self.plain() if self.eastern else self.western())
+            return (_tagged(self.ja, self.tag) if self.ja
+                    else self.plain() if self.eastern else self.western())
         return self.western()
+
+
+def _tagged(text: str, tag: str) -> str:
+    return f"{text} {tag}" if tag else text
+
+
+def distinct(names: Iterable[tuple[int, PersonName]]) -> dict[int, PersonName]:
+    """Each member's name by id, those that two or more members share tagged with their
+    member number (``"Yamada, Taro (#12)"``), so that a list keyed by name (standings,
+    pairings) keeps them apart. Names no one else has are as they are."""
+    pairs = list(names)
+    seen = Counter(str(name) for _, name in pairs)
+    return {i: name.tagged(f"(#{i})") if seen[str(name)] > 1 else name for i, name in pairs}
 
 
 def display_name(name: str, lang: str) -> str:

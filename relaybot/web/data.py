@@ -18,7 +18,7 @@ from relaybot.club.daybooks import clock_context
 from relaybot.club.gamefile import GameFile
 from relaybot.club.rating_book import go_rank_of, grade_of, titles_of
 from relaybot.club.results import result_form
-from relaybot.club.tournaments import event_standings, salon_secretaries
+from relaybot.club.tournaments import event_standings, salon_secretaries, standing_names
 from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_file
 from relaybot.config import Config
 from relaybot.core.clocks import pending
@@ -318,9 +318,11 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     games (every game of a pair: a double round robin has two), every tie-break column
     (T5); the games with results linked."""
     rows = event_standings(session, event)
-    seats: dict[str, tuple[int, int]] = {m.name: (p.seat, m.id) for m, p in session.execute(
+    seated = list(session.execute(
         select(Member, EventPlayer).join(EventPlayer, EventPlayer.member_id == Member.id)
-        .where(EventPlayer.event_id == event.id))}
+        .where(EventPlayer.event_id == event.id)).all())
+    names = standing_names([m for m, _ in seated])  # the names the standings key
+    seats: dict[str, tuple[int, int]] = {names[m.id]: (p.seat, m.id) for m, p in seated}
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     people = _people(session, games)

@@ -117,3 +117,47 @@ def test_event_mistakes_get_one_line(club: Club) -> None:
                    "aoki@example.jp,baba@example.jp", check=False)
     assert bad.returncode == 2 and "4 players" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_two_members_of_one_name_stand_apart_in_the_standings(club: Club) -> None:
+    """Two members called Sato Ichiro in one group: the standings, the crosstable, the
+    JSON and the digest keep them apart by member number instead of refusing the event
+    ("listed twice"), and each one's result is their own."""
+    twins = [("Sato, Ichiro", "sato1@example.jp"), ("Sato, Ichiro", "sato2@example.jp"),
+             ("Chiba, Saburo", "chiba@example.jp"), ("Doi, Shiro", "doi@example.jp")]
+    players = {address: club.member(name, address) for name, address in twins}
+    club.cli("event", "new", "Twins", "--kind", "group", "--players",
+             ",".join(a for _, a in twins), "--start", club.clock.date().isoformat())
+    club.cycle()
+    with club.store.session() as s:
+        ids = {m.email: m.id for m in s.scalars(select(Member))}
+        game = s.scalars(select(Game).where(
+            Game.event == "Twins", Game.side0_id == ids["sato2@example.jp"],
+            Game.side1_id == ids["doi@example.jp"])).first()
+        assert game is not None
+        gid = game.id
+    resign_game(club, gid, players, loser_colour=1)  # the second Sato wins
+
+    import json
+
+    shown = json.loads(club.cli("event", "show", "Twins", "--json").stdout)
+    rows = {row["email"]: row for row in shown["standings"]}
+    assert set(rows) == {a for _, a in twins}
+    first, second = rows["sato1@example.jp"], rows["sato2@example.jp"]
+    assert first["name"] != second["name"]
+    assert f"(#{ids['sato2@example.jp']})" in second["name"]
+    assert (first["wins"], second["wins"]) == (0, 1)
+    text = club.cli("event", "show", "Twins").stdout
+    assert f"Ichiro Sato (#{ids['sato1@example.jp']})" in text
+    assert f"Ichiro Sato (#{ids['sato2@example.jp']})" in text
+    # the web page numbers both by their seats
+    from relaybot.web.data import event_page
+
+    with club.store.session() as s:
+        from relaybot.store.models import Event
+
+        event = s.scalar(select(Event).where(Event.name == "Twins"))
+        assert event is not None
+        page = event_page(s, event, "en", club.clock)
+    assert sorted(row["id"] for row in page["rows"]) == sorted(ids[a] for a in rows)
+    assert all(row["no"] for row in page["rows"])

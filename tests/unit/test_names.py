@@ -6,7 +6,7 @@ import copy
 import json
 import pickle
 
-from relaybot.core.names import PersonName, display_name, split_name
+from relaybot.core.names import PersonName, display_name, distinct, split_name
 
 
 def test_each_language_writes_a_name_its_own_way() -> None:
@@ -75,3 +75,21 @@ def test_a_member_who_reads_english_keeps_their_order_in_japanese_text() -> None
                       eastern=False).for_language("ja") == "スミス・アン"
     assert PersonName("Smith", "Ann", eastern=False).for_language("en") == "Ann Smith"
     assert PersonName("Smith", "Ann", eastern=False).pgn() == "Smith, Ann"
+
+
+def test_distinct_tags_only_the_names_two_members_share_in_every_form() -> None:
+    sato, other = PersonName("Sato", "Ichiro", eastern=False), PersonName("山田", "太郎")
+    names = distinct([(3, sato), (8, PersonName("Sato", "Ichiro", eastern=False)),
+                      (5, other)])
+    assert names[5] is other  # no one else's name: as it was
+    assert (str(names[3]), str(names[8])) == ("Sato, Ichiro (#3)", "Sato, Ichiro (#8)")
+    assert names[3] != names[8]
+    assert names[3].western() == "Ichiro Sato (#3)"
+    assert names[8].plain() == "Sato Ichiro (#8)"
+    assert display_name(names[3], "ja") == "Ichiro Sato (#3)"
+    kanji = distinct([(1, PersonName("山田", "太郎", ja="山田太郎")),
+                      (2, PersonName("山田", "太郎"))])
+    assert display_name(kanji[1], "ja") == "山田太郎 (#1)"
+    assert display_name(kanji[2], "en") == "山田太郎 (#2)"
+    # the tag survives a copy (a pickled value keeps its parts)
+    assert pickle.loads(pickle.dumps(names[8])).tag == "(#8)"
