@@ -40,23 +40,9 @@ def start_warm_up() -> threading.Thread:
 
 
 def _templates() -> None:
-    from relaybot.mail.render import (
-        AUDIENCES,
-        LANGS,
-        _environment,
-        _html_environment,
-        templates_dir,
-    )
+    from relaybot.mail.render import compile_templates
 
-    root = str(templates_dir())
-    text, html = _environment(root), _html_environment(root)
-    for name in text.list_templates(extensions=["j2"]):
-        lang, _, rest = name.partition("/")
-        if lang in LANGS and rest.split("/", 1)[0] in AUDIENCES and name.endswith(".txt.j2"):
-            text.get_template(name)
-    for lang in LANGS:
-        for page in _HTML:
-            html.get_template(f"{lang}/web/{page}.html.j2")
+    compile_templates(_HTML)
 
 
 def _pictures() -> None:

@@ -8,6 +8,7 @@ A template's first line is the subject, then one blank line, then the body.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,25 @@ def _html_environment(root: str) -> Environment:
         loader=FileSystemLoader(root), undefined=StrictUndefined, autoescape=True,
         trim_blocks=True, lstrip_blocks=True, auto_reload=False)
     return _with_filters(env)
+
+
+def compile_templates(html_pages: Iterable[str] = ()) -> int:
+    """Compile every mail template and the HTML pages named (``<lang>/web/<page>``) in
+    each language, once for the process (a service warms up with it: the first mail
+    after a start then pays nothing for it); returns how many were compiled."""
+    root = str(templates_dir())
+    text, html = _environment(root), _html_environment(root)
+    done = 0
+    for name in text.list_templates(extensions=["j2"]):
+        lang, _, rest = name.partition("/")
+        if lang in LANGS and rest.split("/", 1)[0] in AUDIENCES and name.endswith(".txt.j2"):
+            text.get_template(name)
+            done += 1
+    for lang in LANGS:
+        for page in html_pages:
+            html.get_template(f"{lang}/web/{page}.html.j2")
+            done += 1
+    return done
 
 
 def render_html(lang: str, name: str, /, **context: Any) -> str:

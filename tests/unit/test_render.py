@@ -27,3 +27,16 @@ def test_relaybot_templates_overrides_the_folder(tmp_path: Path,
     monkeypatch.setenv("RELAYBOT_TEMPLATES", str(tmp_path))
     assert templates_dir() == tmp_path
     assert render("en", "player", "help", who="the TD") == ("Club help", "Ask the TD.\n")
+
+
+def test_compile_templates_compiles_every_mail_template_in_both_languages() -> None:
+    """The service's warm-up compiles each mail template of every audience in each
+    language, and the HTML pages it is given (a template that does not compile fails
+    here, not on the first mail after a start)."""
+    from relaybot.mail.render import AUDIENCES, LANGS, compile_templates, templates_dir
+
+    root = templates_dir()
+    mails = [p for lang in LANGS for audience in AUDIENCES
+             for p in (root / lang / audience).glob("**/*.txt.j2")]
+    assert len(mails) > 40
+    assert compile_templates(("mail",)) == len(mails) + len(LANGS)
