@@ -34,6 +34,7 @@ from pathlib import Path
 
 from sqlalchemy import insert, select, update
 
+from bench.digest import config
 from relaybot.club.season_book import (
     SeasonInput,
     class_results,
@@ -42,7 +43,7 @@ from relaybot.club.season_book import (
     season_json,
     season_outcomes,
 )
-from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
+from relaybot.config import Config
 from relaybot.core.seasons.classes import S_SIZE, letters
 from relaybot.store.db import Store, migrate
 from relaybot.store.models import Event, Game, Member, SeasonClass
@@ -51,16 +52,6 @@ NOW = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 START = date(2026, 5, 1)
 CLASS_SIZE = 10
 NAME = "第1期"
-
-
-def config(url: str) -> Config:
-    return Config(
-        database=DatabaseConfig(url=url),
-        bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo", language="ja",
-                      td="td@club.example", secret=new_secret()),
-        imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
-        smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"),
-    )
 
 
 def classes_for(players: int) -> list[int]:
