@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,8 +22,9 @@ from relaybot.app.logs import event
 from relaybot.app.outbox import SendCounts, send_pending
 from relaybot.app.poller import PollCounts, poll_once, transient
 from relaybot.app.sweep import sweep
+from relaybot.app.wake import PushBudget, WakeListener, Wakeup
 from relaybot.app.warmup import start_warm_up
-from relaybot.config import Config
+from relaybot.config import Config, ConfigError
 from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
 from relaybot.store.db import Store
 from relaybot.store.locks import InstanceLock, LockHeld
@@ -94,9 +96,34 @@ class Service:
         # set when a transaction that queued mail has committed: the sender thread sends
         # at once (issue 29: the forward leaves while the poller moves the mail away)
         self.outgoing = threading.Event()
+        # the mail server's push ([imap] wake_listen): raised by the listener's thread,
+        # watched beside IDLE; None when no listener is configured
+        self.wakeup: Wakeup | None = None
+        self._listener: WakeListener | None = None
+        self._budget = PushBudget()
         self._idling = False
         self._lock: InstanceLock | None = None
         self._scheduler: Any = None
+
+    def listen(self) -> None:
+        """Bind the wake listener of ``[imap] wake_listen``, if set (before the service
+        says it serves, so a port in use is one line and exit 2, not a silent loss).
+
+        Raises :class:`ConfigError` when the address cannot be listened on.
+        """
+        address = self.cfg.imap.wake_address()
+        if address is None or self._listener is not None:
+            return
+        wakeup = Wakeup()
+        try:
+            self._listener = WakeListener(address, wakeup.set)
+        except OSError as exc:
+            wakeup.close()
+            raise ConfigError(f"imap.wake_listen = {self.cfg.imap.wake_listen}: cannot listen "
+                              f"there: {exc.strerror or exc}") from None
+        self.wakeup = wakeup
+        host, port = self._listener.address
+        log.info("listening for the mail server's wake-up on %s:%s (POST /wake)", host, port)
 
     def _signal(self, signum: int, _frame: FrameType | None) -> None:
         log.info("signal %s: stopping", signum)
@@ -146,10 +173,17 @@ class Service:
         sender = threading.Thread(target=self._sender, name="relaybot-sender")
         sender.start()
         try:
+            self.listen()
+            if self._listener is not None:
+                self._listener.start()
             self._imap_loop()
         finally:
             self.stop.set()
             self.outgoing.set()
+            if self._listener is not None:
+                self._listener.close()
+            if self.wakeup is not None:
+                self.wakeup.close()
             sender.join()
             scheduler.shutdown(wait=True)
 
@@ -209,6 +243,30 @@ class Service:
         except Exception:
             log.exception("sending the outbox failed")
 
+    def _wait(self, box: Mailbox, seconds: float) -> str:
+        """IDLE until new mail is reported (``news``), the mail server's push wakes the
+        service (``push``) or ``seconds`` pass (``timeout``): what starts the next poll.
+
+        A push over :class:`PushBudget` waits for its turn, IDLE-ing without the wake
+        meanwhile: a flood of wakes is held to the budget's polls a second, and the wake
+        that is pending is served, never dropped.
+        """
+        if self.wakeup is None:
+            return "news" if box.wait(seconds) else "timeout"
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            hold = self._budget.delay()
+            if hold > 0 and self.wakeup.is_set():
+                if box.watch(min(hold, left)) == "news":
+                    return "news"
+                continue
+            woke = box.watch(left, self.wakeup)
+            if woke == "interrupt":
+                self._budget.spend()
+                return "push"
+            return woke
+        return "timeout"
+
     def _imap_loop(self) -> None:
         backoff = 1.0
         while not self.stop.is_set():
@@ -221,6 +279,9 @@ class Service:
                     # when the bot starts looking (bench.latency splits a move's latency
                     # here: the server's notice before it, the bot's own work after it)
                     event(log, "poll", logging.DEBUG, after=woke)
+                    if self.wakeup is not None:
+                        # wakes so far are for mail this poll's SEARCH will see: one poll
+                        self.wakeup.take()
                     counts = poll_once(self.store, self.cfg, box, utcnow,
                                        committed=self.outgoing.set)
                     if counts.quarantined:  # a quarantine alert commits on its own
@@ -229,8 +290,8 @@ class Service:
                     self._idling = not self.stop.is_set()
                     try:
                         if self._idling:
-                            news = box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
-                            woke = "news" if news else "timeout"
+                            woke = self._wait(box, min(float(self.cfg.imap.poll_seconds),
+                                                       290.0))
                     finally:
                         self._idling = False
             except _Stopped:
