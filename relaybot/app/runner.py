@@ -257,14 +257,16 @@ class Service:
         while (left := deadline - time.monotonic()) > 0:
             hold = self._budget.delay()
             if hold > 0 and self.wakeup.is_set():
-                if box.watch(min(hold, left)) == "news":
-                    return "news"
-                continue
-            woke = box.watch(left, self.wakeup)
-            if woke == "interrupt":
-                self._budget.spend()
-                return "push"
-            return woke
+                # over the budget: IDLE without the wake until a poll may start (news of
+                # mail meanwhile starts the waiting push's poll at once)
+                if box.watch(min(hold, left)) != "news":
+                    continue
+            else:
+                woke = box.watch(left, self.wakeup)
+                if woke != "interrupt":
+                    return woke
+            self._budget.spend()
+            return "push"
         return "timeout"
 
     def _imap_loop(self) -> None:

@@ -440,10 +440,11 @@ class Mailbox:
         deadline = time.monotonic() + max(0.0, timeout)
         watched = [interrupt.fileno()] if interrupt is not None else []
         try:
-            if self._take_stashed_news():
-                return "news"
+            # the interrupt first: stashed news of the same mail must not hide its push
             if watched and _readable(watched, 0):
                 return "interrupt"
+            if self._take_stashed_news():
+                return "news"
             if not client.has_capability("IDLE"):
                 left = max(0.0, deadline - time.monotonic())
                 if watched and _readable(watched, left):
