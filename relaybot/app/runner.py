@@ -11,6 +11,7 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 
 from relaybot.app.digest import send_digests
 from relaybot.app.logs import event
-from relaybot.app.outbox import SendCounts, send_pending
+from relaybot.app.outbox import KeptConnections, SendCounts, send_pending
 from relaybot.app.poller import PollCounts, poll_once, transient
 from relaybot.app.sweep import sweep
 from relaybot.app.wake import PushBudget, WakeListener, Wakeup
@@ -96,6 +97,9 @@ class Service:
         # set when a transaction that queued mail has committed: the sender thread sends
         # at once (issue 29: the forward leaves while the poller moves the mail away)
         self.outgoing = threading.Event()
+        # set with ``outgoing`` when a poll starts on news of mail: the sender thread
+        # opens its SMTP connections while the mail is processed
+        self.warm = threading.Event()
         # the mail server's push ([imap] wake_listen): raised by the listener's thread,
         # watched beside IDLE; None when no listener is configured
         self.wakeup: Wakeup | None = None
@@ -191,13 +195,24 @@ class Service:
         """Send the outbox each time a commit queued mail (``outgoing``), until stopped.
 
         The event is cleared before sending, so a commit during a send is sent right
-        after it: nothing waits for the 30-second outbox job."""
-        while True:
-            self.outgoing.wait()
-            self.outgoing.clear()
-            if self.stop.is_set():
-                return
-            self._send()
+        after it: nothing waits for the 30-second outbox job. The SMTP connections stay
+        open between sends for a while (:class:`KeptConnections`) and are opened ahead
+        of a send when a poll starts on news of mail (``warm``)."""
+        connections = KeptConnections(self.cfg)
+        try:
+            while True:
+                if not self.outgoing.wait(connections.close_in()):
+                    connections.close_idle()  # nothing to send for a while
+                    continue
+                self.outgoing.clear()
+                if self.stop.is_set():
+                    return
+                if self.warm.is_set():
+                    self.warm.clear()
+                    self._guarded(connections.warm, "opening the SMTP connections")
+                self._send(connections)
+        finally:
+            self._guarded(connections.close, "closing the SMTP connections")
 
     def _heartbeat(self, lock: InstanceLock) -> None:
         try:
@@ -237,11 +252,19 @@ class Service:
         except Exception:
             log.exception("scheduled sweep failed")
 
-    def _send(self) -> None:
+    def _send(self, connections: KeptConnections) -> None:
         try:
-            send_pending(self.store, self.cfg, utcnow())
+            connections.send_pending(self.store, utcnow())
         except Exception:
             log.exception("sending the outbox failed")
+
+    @staticmethod
+    def _guarded(action: Callable[[], None], what: str) -> None:
+        """``action()``; a failure is logged, never the end of the sender thread."""
+        try:
+            action()
+        except Exception:
+            log.exception("%s failed", what)
 
     def _wait(self, box: Mailbox, seconds: float) -> str:
         """IDLE until new mail is reported (``news``), the mail server's push wakes the
@@ -296,6 +319,10 @@ class Service:
                                                        290.0))
                     finally:
                         self._idling = False
+                    if woke in ("push", "news"):
+                        # mail is (most likely) in: SMTP connects while it is processed
+                        self.warm.set()
+                        self.outgoing.set()
             except _Stopped:
                 log.info("IDLE ended by the stop signal")
             except ImapError as exc:

@@ -114,6 +114,18 @@ class SmtpSender:
         """False once the server closed the connection (421, a drop, a timeout)."""
         return self._client is not None and self._client.is_connected
 
+    async def alive(self) -> bool:
+        """True if the connection still answers (NOOP): a connection kept open between
+        sends may have been closed by the server meanwhile. Never raises."""
+        client = self._client
+        if client is None or not client.is_connected:
+            return False
+        try:
+            response = await client.noop()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            return False
+        return 200 <= response.code < 300
+
     async def send(self, envelope_from: str, recipient: str, raw: bytes) -> SendResult:
         """Send one message; a broken connection raises ``ConnectionError``."""
         client = self._client
