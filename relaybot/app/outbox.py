@@ -43,6 +43,9 @@ WARM_PAUSE = 60.0
 CHECK_AFTER = 2.0
 """A kept connection unused longer than this is checked (NOOP) before it carries mail, so
 one the server closed meanwhile is replaced instead of failing a send."""
+QUIT_SECONDS = 5.0
+"""How long a QUIT may wait for its answer: a connection being thrown away (after a
+failure, idle, at a stop) never holds the sender up for the whole SMTP timeout."""
 
 
 def _backoff(attempts: int) -> timedelta:
@@ -312,7 +315,7 @@ class KeptConnections:
 
 async def _drop(sender: SmtpSender) -> None:
     try:
-        await sender.__aexit__(None, None, None)
+        await sender.quit(QUIT_SECONDS)
     except Exception:  # the connection is being thrown away either way
         log.debug("closing SMTP connection failed", exc_info=True)
 
