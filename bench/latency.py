@@ -1,10 +1,15 @@
 """Latency of one move through ``relaybot run`` (issue 29), run by hand (see bench/README.md).
 
-    python -m bench.latency                # 100 mails, SQLite and PostgreSQL (~1 minute)
+    python -m bench.latency                # 100 mails, SQLite and PostgreSQL, with and
+                                           # without Dovecot's push (~3 minutes)
+    python -m bench.latency --push on      # only with the push (~20 s)
     python -m bench.latency --smoke        # 5 mails each, a few seconds (the test suite)
 
 A real Dovecot, the aiosmtpd sink in a child process and ``relaybot run`` as the operator
-starts it (a subprocess, IMAP IDLE, the default settings). One game between two members;
+starts it (a subprocess, IMAP IDLE, the default settings). With the push (``--push on``,
+the default runs both) the Dovecot runs the shipped ``deploy/dovecot/relaybot-wake.lua``
+and ``relaybot run`` listens for it (``[imap] wake_listen``); without it, on a Dovecot
+without the plugin, IDLE's notice alone tells the bot. One game between two members;
 each move mail is APPENDed to the bot's INBOX when the forward of the previous one has
 reached the sink, so exactly one mail is in flight. The figure per mail is from the start
 of its APPEND to the moment the sink accepted the forward to the opponent (both clocks are
@@ -194,8 +199,9 @@ def _club(store: Store, cfg: Any, plies: int, seed: int, start: datetime) -> Ben
                          random_game(random.Random(seed), plies), (reply_to[0], reply_to[1]))
 
 
-def _env(cfg: Any, url: str, workdir: Path) -> dict[str, str]:
-    """``relaybot run``'s environment: the club's settings, nothing else of ours."""
+def _env(cfg: Any, url: str, workdir: Path, wake: str = "") -> dict[str, str]:
+    """``relaybot run``'s environment: the club's settings, nothing else of ours;
+    ``wake``: its ``[imap] wake_listen`` ("" none)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELAYBOT_")}
     (workdir / "relaybot.toml").touch()
     env.update({
@@ -205,6 +211,7 @@ def _env(cfg: Any, url: str, workdir: Path) -> dict[str, str]:
         "RELAYBOT_IMAP_HOST": cfg.imap.host, "RELAYBOT_IMAP_PORT": str(cfg.imap.port),
         "RELAYBOT_IMAP_USER": cfg.imap.user, "RELAYBOT_IMAP_PASSWORD": cfg.imap.password,
         "RELAYBOT_SMTP_HOST": cfg.smtp.host, "RELAYBOT_SMTP_PORT": str(cfg.smtp.port),
+        "RELAYBOT_IMAP_WAKE_LISTEN": wake,
         "RELAYBOT_CONFIG": str(workdir / "relaybot.toml"),
         # JSON lines at debug level: the bench reads when each poll started
         "RELAYBOT_LOG_LEVEL": "debug", "RELAYBOT_LOG_FORMAT": "json",
@@ -238,9 +245,10 @@ def _append(account: Account, raw: bytes, when: datetime) -> None:
 
 
 def latency_bench(server: Dovecot, sink: Sink, backend: str, mails: int,
-                  seed: int) -> LatencyResult:
-    """``mails`` moves of one game through ``relaybot run`` on ``backend``."""
-    result = LatencyResult(backend)
+                  seed: int, wake: str = "") -> LatencyResult:
+    """``mails`` moves of one game through ``relaybot run`` on ``backend``; ``wake``: the
+    address ``relaybot run`` listens on for ``server``'s push ("" none)."""
+    result = LatencyResult(backend + ("+push" if wake else ""))
     sent: list[tuple[float, float]] = []  # (APPEND start, forward accepted), wall clock
     workdir = Path(tempfile.mkdtemp(prefix="relaybot-latency-"))
     start = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
@@ -257,7 +265,7 @@ def latency_bench(server: Dovecot, sink: Sink, backend: str, mails: int,
             store.dispose()
             sink.drain()
             # one connection kept open for the APPENDs, as an MTA's delivery agent would
-            with _service(_env(cfg, url, workdir), workdir) as proc, \
+            with _service(_env(cfg, url, workdir, wake), workdir) as proc, \
                     account.client(None) as imap:
                 # connected (its first poll logged) and settled into IDLE, the warm-up done
                 deadline = time.monotonic() + 30
@@ -303,7 +311,8 @@ def _row(r: LatencyResult) -> str:
             + ", ".join(f"{_WOKE.get(k, k)} {n}" for k, n in sorted(r.woke.items())))
 
 
-_WOKE = {"news": "IDLE notice", "timeout": "the poll interval", "connect": "the first poll"}
+_WOKE = {"news": "IMAP news (IDLE, EXISTS)", "timeout": "the poll interval",
+         "connect": "the first poll", "push": "Dovecot's push"}
 
 
 def _quartet(ms: Sequence[float]) -> str:
@@ -318,16 +327,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mails", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--push", choices=("on", "off", "both"), default="both",
+                        help="Dovecot's push to `relaybot run` ([imap] wake_listen), "
+                             "without it (IDLE alone), or both (default)")
     parser.add_argument("--smoke", action="store_true", help="5 mails per backend (the tests)")
     args = parser.parse_args(argv)
     mails = 5 if args.smoke else args.mails
     backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
+    pushes = {"on": (True,), "off": (False,), "both": (False, True)}[args.push]
     results = []
     sink = Sink()  # first: forks before Dovecot's threads exist
     try:
-        with Dovecot() as server:
-            for backend in backends:
-                results.append(latency_bench(server, sink, backend, mails, args.seed))
+        for push in pushes:
+            # one port for every run on this Dovecot: each `relaybot run` listens on it
+            # in turn (the Lua script reads the URL from Dovecot's settings)
+            wake = f"127.0.0.1:{free_port()}" if push else ""
+            with Dovecot(wake_url=f"http://{wake}/wake" if push else None) as server:
+                for backend in backends:
+                    results.append(latency_bench(server, sink, backend, mails, args.seed,
+                                                 wake))
     finally:
         sink.stop()
     print(f"relaybot latency bench: `relaybot run` (IMAP IDLE), one move mail at a time, "

@@ -52,6 +52,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "max_size": (10 * 1024 * 1024, "int"),
         # OAuth 2.0 (issue 28): a command printing an access token; "" logs in by password
         "oauth2_command": ("", "str"),
+        # issue 29: HOST:PORT where `relaybot run` takes Dovecot's push (an HTTP POST from
+        # deploy/dovecot/relaybot-wake.lua) and looks at once; "" listens nowhere
+        "wake_listen": ("", "listen"),
     },
     "smtp": {
         "host": ("127.0.0.1", "str"),
@@ -163,6 +166,13 @@ class ImapConfig:
     # OAuth 2.0 (Gmail, Microsoft 365): the command that prints an access token, run
     # before every login (relaybot.mail.oauth); "" logs in with the password
     oauth2_command: str = ""
+    # where `relaybot run` listens for the mail server's wake-up ("HOST:PORT", "" none):
+    # a hint to poll now, so new mail is not left waiting for IDLE's notice
+    wake_listen: str = ""
+
+    def wake_address(self) -> tuple[str, int] | None:
+        """``wake_listen`` as (host, port), None when it is "" (validated on load)."""
+        return split_listen(self.wake_listen)
 
 
 @dataclass(frozen=True)
@@ -269,6 +279,26 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+_LISTEN_RE = re.compile(
+    r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[A-Za-z0-9.\-]+)):(?P<port>\d{1,5})$")
+
+
+def split_listen(value: str) -> tuple[str, int] | None:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as (host, port); None for "".
+
+    Raises ValueError for anything else, a port outside 1-65535 included.
+    """
+    if not value:
+        return None
+    match = _LISTEN_RE.match(value.strip())
+    if match is None:
+        raise ValueError(value)
+    port = int(match["port"])
+    if not 1 <= port <= 65535:
+        raise ValueError(value)
+    return match["v6"] or match["host"], port
+
+
 # where a URL's userinfo starts: ``scheme://user:``; what follows is its password
 _URL_USERINFO_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^:/?#@\s]*:")
 
@@ -354,6 +384,13 @@ def _check(section: str, key: str, value: Any, kind: str, origin: str) -> Any:
         raise ConfigError(f"{where}: expected ja or en, got {value!r}")
     if kind == "url" and value and not re.match(r"^https?://[^\s/]+(/\S*)?$", value):
         raise ConfigError(f"{where}: expected an http(s) URL or \"\", got {value!r}")
+    if kind == "listen":
+        try:
+            split_listen(value)
+        except ValueError:
+            raise ConfigError(f"{where}: expected HOST:PORT such as 127.0.0.1:8025 (or \"\" "
+                              f"for none), got {value!r}") from None
+        return value.strip()
     if kind == "weekday" and value.lower() not in WEEKDAYS:
         raise ConfigError(f"{where}: expected a weekday ({', '.join(WEEKDAYS)}), got {value!r}")
     if kind == "weekday":
@@ -473,6 +510,9 @@ folder = "INBOX"
 # login instead of the password, e.g. "/usr/local/bin/mail-token imap" (see the docs).
 # OAuth 2.0 のメールボックスでは、アクセストークンを出力するコマンドを指定します。
 oauth2_command = ""
+# wake_listen = "127.0.0.1:8025"   # where Dovecot's push (deploy/dovecot/relaybot-wake.lua)
+                                   # wakes relaybot at once; without it IDLE tells it ~0.5 s
+                                   # later. Dovecot の push 通知を受ける場所（任意）。
 
 [smtp]
 host = "127.0.0.1"

@@ -81,8 +81,9 @@ def load_host(path: Path) -> list[ClubEntry]:
 
 
 def check_host(entries: list[ClubEntry]) -> None:
-    """Clubs kept apart: no two share a database, a mailbox, a bot address or a secret;
-    several instances of a club only on PostgreSQL (G9)."""
+    """Clubs kept apart: no two share a database, a mailbox, a bot address, a secret or a
+    wake listener address; several instances of a club only on PostgreSQL (G9) and
+    without a wake listener (one address takes one listener)."""
     seen: dict[tuple[str, str], str] = {}
     for e in entries:
         keys = {
@@ -90,10 +91,13 @@ def check_host(entries: list[ClubEntry]) -> None:
             "mailbox": f"{e.cfg.imap.user}@{e.cfg.imap.host}:{e.cfg.imap.port}",
             "bot address": e.cfg.bot.address.lower(),
             "secret": e.cfg.bot.secret,
+            "wake listener address ([imap] wake_listen)": e.cfg.imap.wake_listen,
         }
         for what, value in keys.items():
             if what == "secret" and not value:
                 raise ConfigError(f"club {e.name}: [bot] secret is empty (relaybot init)")
+            if not value:
+                continue  # no wake listener: nothing to share
             other = seen.setdefault((what, value), e.name)
             if other != e.name:
                 raise ConfigError(f"clubs {other} and {e.name} share a {what}: each club "
@@ -101,6 +105,10 @@ def check_host(entries: list[ClubEntry]) -> None:
         if e.instances > 1 and not e.cfg.database.url.startswith("postgresql"):
             raise ConfigError(f"club {e.name}: {e.instances} instances need PostgreSQL "
                               f"(SQLite serves one instance at a time)")
+        if e.instances > 1 and e.cfg.imap.wake_listen:
+            raise ConfigError(f"club {e.name}: {e.instances} instances cannot all listen on "
+                              f"imap.wake_listen = {e.cfg.imap.wake_listen}: run one, or "
+                              "leave wake_listen empty (IDLE finds the mail)")
 
 
 @dataclass

@@ -28,8 +28,12 @@ FIELDS = "relaybot_fields"
 
 _HANDLER = "relaybot"
 
-QUIET = ("apscheduler", "alembic", "mail.log", "aiosmtpd", "pymap", "asyncio")
-"""Libraries whose INFO lines are noise for an operator: WARNING and up only."""
+QUIET = ("apscheduler", "alembic", "mail.log", "aiosmtpd", "pymap", "asyncio", "imapclient",
+         "PIL")
+"""Libraries whose INFO lines are noise for an operator: WARNING and up only. At
+``debug`` imapclient would log the IMAP protocol trace, every mail's whole text with the
+reply tokens in its addresses, and Pillow every PNG chunk it reads: neither is an event
+of relaybot's, and both cost time on the path of every move (issue 29)."""
 
 
 def event(logger: logging.Logger, name: str, level: int = logging.INFO,

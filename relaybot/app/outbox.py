@@ -35,6 +35,18 @@ MARK_BATCH = 20  # rows claimed, sent and marked per transaction
 FIRST_RETRY = timedelta(minutes=2)
 MAX_RETRY = timedelta(hours=4)
 
+KEEP_SECONDS = 30.0
+"""``relaybot run`` closes an SMTP connection unused this long (a server drops an idle
+one after a few minutes; mail comes in bursts: a forward and a receipt, a round)."""
+WARM_PAUSE = 60.0
+"""After a warm-up could not connect, warm-ups wait this long (sends do not)."""
+CHECK_AFTER = 2.0
+"""A kept connection unused longer than this is checked (NOOP) before it carries mail, so
+one the server closed meanwhile is replaced instead of failing a send."""
+QUIT_SECONDS = 5.0
+"""How long a QUIT may wait for its answer: a connection being thrown away (after a
+failure, idle, at a stop) never holds the sender up for the whole SMTP timeout."""
+
 
 def _backoff(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (1 << max(0, attempts - 1)), MAX_RETRY)
@@ -77,8 +89,12 @@ def _due(now: datetime) -> ColumnElement[bool]:
 
 
 async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int,
-                        progress: Callable[[int, int], None] | None = None) -> SendCounts:
+                        progress: Callable[[int, int], None] | None = None,
+                        kept: _Lanes | None = None) -> SendCounts:
     """Claim due rows MARK_BATCH at a time, send them, record the outcome, commit.
+
+    ``kept``: connections kept open by the caller (:class:`KeptConnections`), used and
+    left open; without it the connections are opened here and closed at the end.
 
     The claim is ``SELECT ... FOR UPDATE SKIP LOCKED`` (G9): on PostgreSQL the rows stay
     locked by this transaction while they are sent and until they are marked, so another
@@ -96,7 +112,8 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int,
         if progress is not None:
             total = min(limit, session.scalar(
                 select(func.count()).select_from(Outbox).where(_due(now))) or 0)
-    lanes = _Lanes(cfg, counts, progress, total)
+    lanes = kept or _Lanes(cfg)
+    lanes.begin(counts, progress, total)
     tried = 0
     try:
         while tried < limit:
@@ -134,7 +151,8 @@ async def _send_pending(store: Store, cfg: Config, now: datetime, limit: int,
             if sent:
                 crash_point("after_mark_sent")
     finally:
-        await lanes.close()
+        if kept is None:
+            await lanes.close()
     return counts
 
 
@@ -143,11 +161,18 @@ class _Lanes:
     the server's round trips overlap. A recipient's mail always takes the same lane, so
     each member still gets their mail in queue order."""
 
-    def __init__(self, cfg: Config, counts: SendCounts,
-                 progress: Callable[[int, int], None] | None, total: int) -> None:
-        self.cfg, self.counts = cfg, counts
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
         self.senders: list[SmtpSender | None] = [None] * max(1, cfg.smtp.connections)
-        self.progress, self.total, self.tried = progress, total, 0
+        # when each lane's connection was last known to work (time.monotonic)
+        self.used: list[float] = [0.0] * len(self.senders)
+        self.warm_failed = -WARM_PAUSE  # when a warm-up last could not connect
+        self.begin(SendCounts(), None, 0)
+
+    def begin(self, counts: SendCounts, progress: Callable[[int, int], None] | None,
+              total: int) -> None:
+        """Count into ``counts`` from now on (one ``send_pending`` call)."""
+        self.counts, self.progress, self.total, self.tried = counts, progress, total, 0
 
     async def send(self, work: list[_Work]) -> list[tuple[_Work, SendResult, float]]:
         """Send a claimed batch; returns each row with its result and milliseconds."""
@@ -168,6 +193,10 @@ class _Lanes:
                 self.progress(self.tried, max(self.total, self.tried))
             started = time.monotonic()
             sender = self.senders[index]
+            if sender is not None and started - self.used[index] > CHECK_AFTER \
+                    and not await sender.alive():
+                await self._drop(index)  # kept open, then closed by the server: a new one
+                sender = None
             try:
                 if sender is None:
                     try:
@@ -185,8 +214,47 @@ class _Lanes:
                 await self._drop(index)  # 421 hung up: the next row gets a new connection
             if result.status == "ok":
                 crash_point("after_smtp_250")
+            if self.senders[index] is not None:
+                self.used[index] = time.monotonic()
             results.append((item, result, round((time.monotonic() - started) * 1000, 1)))
         return results
+
+    async def warm(self) -> None:
+        """Every lane connected and known to work: connect the missing ones, check (NOOP)
+        the ones idle for more than :data:`CHECK_AFTER`. Failures are left for the send
+        to meet, count and report."""
+        if time.monotonic() - self.warm_failed < WARM_PAUSE:
+            return
+        await asyncio.gather(*(self._warm(i) for i in range(len(self.senders))))
+
+    async def _warm(self, index: int) -> None:
+        sender = self.senders[index]
+        if sender is not None:
+            if time.monotonic() - self.used[index] <= CHECK_AFTER or await sender.alive():
+                self.used[index] = time.monotonic()
+                return
+            await self._drop(index)
+        try:
+            self.senders[index] = await SmtpSender(self.cfg.smtp).__aenter__()
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            # the send will meet it again, and count it; no more warm-ups for a while,
+            # so a server that is away does not cost each mail two connection attempts
+            self.warm_failed = time.monotonic()
+            log.debug("SMTP warm-up: %s: %s", type(exc).__name__, exc)
+            return
+        self.used[index] = time.monotonic()
+
+    def idle_for(self) -> float | None:
+        """Seconds since the lane used longest ago was used; None when none is open."""
+        times = [u for s, u in zip(self.senders, self.used, strict=True) if s is not None]
+        return time.monotonic() - min(times) if times else None
+
+    async def close_idle(self, seconds: float) -> None:
+        """Close the connections unused for ``seconds`` or more."""
+        now = time.monotonic()
+        for index, sender in enumerate(self.senders):
+            if sender is not None and now - self.used[index] >= seconds:
+                await self._drop(index)
 
     async def _drop(self, index: int) -> None:
         sender, self.senders[index] = self.senders[index], None
@@ -199,9 +267,55 @@ class _Lanes:
             await self._drop(index)
 
 
+class KeptConnections:
+    """The outbox sender of ``relaybot run``: one event loop of its own and the SMTP
+    connections kept open between sends (issue 29: connect and EHLO, and on a real server
+    TLS and AUTH, were paid for every forward).
+
+    Used from one thread (the service's sender thread). :meth:`warm` connects ahead of a
+    send, while the poller is still processing the mail; :meth:`close_idle` closes what
+    has not been used for :data:`KEEP_SECONDS`. What is sent, retried and counted is
+    exactly :func:`send_pending`'s.
+    """
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self._loop = asyncio.new_event_loop()
+        self._lanes = _Lanes(cfg)
+
+    def send_pending(self, store: Store, now: datetime, *, limit: int = 500) -> SendCounts:
+        """As :func:`send_pending`, over the kept connections."""
+        with _SENDING:
+            return self._loop.run_until_complete(
+                _send_pending(store, self.cfg, now, limit, None, self._lanes))
+
+    def warm(self) -> None:
+        """Open (or check) every lane's connection now, so the next send need not."""
+        with _SENDING:
+            self._loop.run_until_complete(self._lanes.warm())
+
+    def close_in(self) -> float | None:
+        """Seconds until an idle connection is due to be closed; None when none is open."""
+        idle = self._lanes.idle_for()
+        return None if idle is None else max(0.0, KEEP_SECONDS - idle)
+
+    def close_idle(self) -> None:
+        """Close the connections unused for :data:`KEEP_SECONDS`."""
+        with _SENDING:
+            self._loop.run_until_complete(self._lanes.close_idle(KEEP_SECONDS))
+
+    def close(self) -> None:
+        """Close every connection (QUIT) and the event loop."""
+        with _SENDING:
+            try:
+                self._loop.run_until_complete(self._lanes.close())
+            finally:
+                self._loop.close()
+
+
 async def _drop(sender: SmtpSender) -> None:
     try:
-        await sender.__aexit__(None, None, None)
+        await sender.quit(QUIT_SECONDS)
     except Exception:  # the connection is being thrown away either way
         log.debug("closing SMTP connection failed", exc_info=True)
 

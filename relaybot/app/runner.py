@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,11 +20,12 @@ from typing import Any
 
 from relaybot.app.digest import send_digests
 from relaybot.app.logs import event
-from relaybot.app.outbox import SendCounts, send_pending
+from relaybot.app.outbox import KeptConnections, SendCounts, send_pending
 from relaybot.app.poller import PollCounts, poll_once, transient
 from relaybot.app.sweep import sweep
+from relaybot.app.wake import PushBudget, WakeListener, Wakeup
 from relaybot.app.warmup import start_warm_up
-from relaybot.config import Config
+from relaybot.config import Config, ConfigError
 from relaybot.mail.imap import ImapError, ImapSettings, Mailbox
 from relaybot.store.db import Store
 from relaybot.store.locks import InstanceLock, LockHeld
@@ -94,9 +97,37 @@ class Service:
         # set when a transaction that queued mail has committed: the sender thread sends
         # at once (issue 29: the forward leaves while the poller moves the mail away)
         self.outgoing = threading.Event()
+        # set with ``outgoing`` when a poll starts on news of mail: the sender thread
+        # opens its SMTP connections while the mail is processed
+        self.warm = threading.Event()
+        # the mail server's push ([imap] wake_listen): raised by the listener's thread,
+        # watched beside IDLE; None when no listener is configured
+        self.wakeup: Wakeup | None = None
+        self._listener: WakeListener | None = None
+        self._budget = PushBudget()
         self._idling = False
         self._lock: InstanceLock | None = None
         self._scheduler: Any = None
+
+    def listen(self) -> None:
+        """Bind the wake listener of ``[imap] wake_listen``, if set (before the service
+        says it serves, so a port in use is one line and exit 2, not a silent loss).
+
+        Raises :class:`ConfigError` when the address cannot be listened on.
+        """
+        address = self.cfg.imap.wake_address()
+        if address is None or self._listener is not None:
+            return
+        wakeup = Wakeup()
+        try:
+            self._listener = WakeListener(address, wakeup.set)
+        except OSError as exc:
+            wakeup.close()
+            raise ConfigError(f"imap.wake_listen = {self.cfg.imap.wake_listen}: cannot listen "
+                              f"there: {exc.strerror or exc}") from None
+        self.wakeup = wakeup
+        host, port = self._listener.address
+        log.info("listening for the mail server's wake-up on %s:%s (POST /wake)", host, port)
 
     def _signal(self, signum: int, _frame: FrameType | None) -> None:
         log.info("signal %s: stopping", signum)
@@ -146,10 +177,17 @@ class Service:
         sender = threading.Thread(target=self._sender, name="relaybot-sender")
         sender.start()
         try:
+            self.listen()
+            if self._listener is not None:
+                self._listener.start()
             self._imap_loop()
         finally:
             self.stop.set()
             self.outgoing.set()
+            if self._listener is not None:
+                self._listener.close()
+            if self.wakeup is not None:
+                self.wakeup.close()
             sender.join()
             scheduler.shutdown(wait=True)
 
@@ -157,13 +195,24 @@ class Service:
         """Send the outbox each time a commit queued mail (``outgoing``), until stopped.
 
         The event is cleared before sending, so a commit during a send is sent right
-        after it: nothing waits for the 30-second outbox job."""
-        while True:
-            self.outgoing.wait()
-            self.outgoing.clear()
-            if self.stop.is_set():
-                return
-            self._send()
+        after it: nothing waits for the 30-second outbox job. The SMTP connections stay
+        open between sends for a while (:class:`KeptConnections`) and are opened ahead
+        of a send when a poll starts on news of mail (``warm``)."""
+        connections = KeptConnections(self.cfg)
+        try:
+            while True:
+                if not self.outgoing.wait(connections.close_in()):
+                    connections.close_idle()  # nothing to send for a while
+                    continue
+                self.outgoing.clear()
+                if self.stop.is_set():
+                    return
+                if self.warm.is_set():
+                    self.warm.clear()
+                    self._guarded(connections.warm, "opening the SMTP connections")
+                self._send(connections)
+        finally:
+            self._guarded(connections.close, "closing the SMTP connections")
 
     def _heartbeat(self, lock: InstanceLock) -> None:
         try:
@@ -203,11 +252,45 @@ class Service:
         except Exception:
             log.exception("scheduled sweep failed")
 
-    def _send(self) -> None:
+    def _send(self, connections: KeptConnections) -> None:
         try:
-            send_pending(self.store, self.cfg, utcnow())
+            connections.send_pending(self.store, utcnow())
         except Exception:
             log.exception("sending the outbox failed")
+
+    @staticmethod
+    def _guarded(action: Callable[[], None], what: str) -> None:
+        """``action()``; a failure is logged, never the end of the sender thread."""
+        try:
+            action()
+        except Exception:
+            log.exception("%s failed", what)
+
+    def _wait(self, box: Mailbox, seconds: float) -> str:
+        """IDLE until new mail is reported (``news``), the mail server's push wakes the
+        service (``push``) or ``seconds`` pass (``timeout``): what starts the next poll.
+
+        A push over :class:`PushBudget` waits for its turn, IDLE-ing without the wake
+        meanwhile: a flood of wakes is held to the budget's polls a second, and the wake
+        that is pending is served, never dropped.
+        """
+        if self.wakeup is None:
+            return "news" if box.wait(seconds) else "timeout"
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            hold = self._budget.delay()
+            if hold > 0 and self.wakeup.is_set():
+                # over the budget: IDLE without the wake until a poll may start (news of
+                # mail meanwhile starts the waiting push's poll at once)
+                if box.watch(min(hold, left)) != "news":
+                    continue
+            else:
+                woke = box.watch(left, self.wakeup)
+                if woke != "interrupt":
+                    return woke
+            self._budget.spend()
+            return "push"
+        return "timeout"
 
     def _imap_loop(self) -> None:
         backoff = 1.0
@@ -221,6 +304,9 @@ class Service:
                     # when the bot starts looking (bench.latency splits a move's latency
                     # here: the server's notice before it, the bot's own work after it)
                     event(log, "poll", logging.DEBUG, after=woke)
+                    if self.wakeup is not None:
+                        # wakes so far are for mail this poll's SEARCH will see: one poll
+                        self.wakeup.take()
                     counts = poll_once(self.store, self.cfg, box, utcnow,
                                        committed=self.outgoing.set)
                     if counts.quarantined:  # a quarantine alert commits on its own
@@ -229,10 +315,14 @@ class Service:
                     self._idling = not self.stop.is_set()
                     try:
                         if self._idling:
-                            news = box.wait(min(float(self.cfg.imap.poll_seconds), 290.0))
-                            woke = "news" if news else "timeout"
+                            woke = self._wait(box, min(float(self.cfg.imap.poll_seconds),
+                                                       290.0))
                     finally:
                         self._idling = False
+                    if woke in ("push", "news"):
+                        # mail is (most likely) in: SMTP connects while it is processed
+                        self.warm.set()
+                        self.outgoing.set()
             except _Stopped:
                 log.info("IDLE ended by the stop signal")
             except ImapError as exc:

@@ -62,6 +62,7 @@ def cmd_run(cfg: Config, args: argparse.Namespace) -> int:
                                   f"{s.retried} mails stay queued")
             return 0
         service = Service(store, cfg, Path(args.alive_file) if args.alive_file else None)
+        service.listen()  # [imap] wake_listen: a port in use is one line, before "serving"
         service.install_signals()
         logging.getLogger("relaybot").info(
             "serving %s as %s, %s (database %s)", cfg.bot.address, lock.holder,

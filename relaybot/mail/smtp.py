@@ -114,6 +114,32 @@ class SmtpSender:
         """False once the server closed the connection (421, a drop, a timeout)."""
         return self._client is not None and self._client.is_connected
 
+    async def alive(self, timeout: float = 3.0) -> bool:
+        """True if the connection still answers NOOP within ``timeout`` seconds: one kept
+        open between sends may have been dropped by the server, or silently by a NAT on
+        the way. A connection that does not answer is closed (no QUIT waits on it later).
+        Never raises."""
+        client = self._client
+        if client is None or not client.is_connected:
+            return False
+        try:
+            response = await client.noop(timeout=timeout)
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            client.close()
+            return False
+        return 200 <= response.code < 300
+
+    async def quit(self, timeout: float) -> None:
+        """QUIT, waiting at most ``timeout`` seconds for the answer; closed either way.
+        Never raises."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            await client.quit(timeout=timeout)
+        except (aiosmtplib.SMTPException, OSError, TimeoutError):
+            client.close()
+
     async def send(self, envelope_from: str, recipient: str, raw: bytes) -> SendResult:
         """Send one message; a broken connection raises ``ConnectionError``."""
         client = self._client

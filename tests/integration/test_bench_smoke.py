@@ -44,16 +44,20 @@ def test_relay_bench_prints_the_bot_against_the_fair_baseline_on_both_stores() -
 def test_latency_bench_prints_its_percentiles_on_both_stores() -> None:
     out = _bench("bench.latency", "--smoke")
     for backend in ("sqlite", "postgresql"):
-        rows = [row for row in out.splitlines() if row.strip().startswith(backend)]
-        # the whole latency, then its split at the poll that found each mail
-        for label in ("APPEND -> sink", "seen after", "the bot's own"):
-            line = next(row for row in rows if label in row)
-            assert "5 mails" in line
-            for figure in ("p50", "p90", "p99", "max"):
-                assert figure in line
-        # every mail was found by a poll the bot logged, and the reason is named
-        found = next(row for row in rows if "found by:" in row)
-        assert sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found)) == 5, found
+        # without Dovecot's push (IDLE alone) and with it ([imap] wake_listen)
+        for run in (backend, f"{backend}+push"):
+            rows = [row for row in out.splitlines() if row.split()[:1] == [run]]
+            # the whole latency, then its split at the poll that found each mail
+            for label in ("APPEND -> sink", "seen after", "the bot's own"):
+                line = next(row for row in rows if label in row)
+                assert "5 mails" in line
+                for figure in ("p50", "p90", "p99", "max"):
+                    assert figure in line
+            # every mail was found by a poll the bot logged, and the reason is named
+            found = next(row for row in rows if "found by:" in row)
+            assert sum(int(n) for n in re.findall(r" (\d+)(?:,|$)", found)) == 5, found
+            # with the push, the bot was woken by it (the first mail lands while it idles)
+            assert ("Dovecot's push" in found) == run.endswith("+push"), found
 
 
 def test_season_bench_prints_how_standings_grow_with_the_players() -> None:

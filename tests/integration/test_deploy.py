@@ -340,22 +340,43 @@ def test_entrypoints_are_shell_scripts_that_parse() -> None:
 def test_dovecot_config_delivers_plus_addresses_into_the_bots_inbox() -> None:
     """The deploy Dovecot config, run on this machine (paths and ports moved into a temp
     folder, nothing else changed): mail for relay+<game>@ arriving over LMTP, as Postfix
-    hands it on, lands in relay@'s INBOX with the full address in Delivered-To, and the
-    folders relaybot moves mail to exist."""
+    hands it on, lands in relay@'s INBOX with the full address in Delivered-To, the
+    folders relaybot moves mail to exist, and the delivery wakes relaybot's listener
+    (Dovecot's push, relaybot-wake.lua: MessageNew)."""
     import smtplib
+    import threading
     import time
 
     from imapclient import IMAPClient  # type: ignore[import-untyped]
 
+    from relaybot.app.wake import WakeListener
     from tests.servers.dovecot import ensure_mail_user, free_port
 
     uid, gid = ensure_mail_user()
     root = Path(tempfile.mkdtemp(prefix="relaybot-deploy-dovecot-"))
     root.chmod(0o755)  # Dovecot's auth runs as another user and reads the users file here
     lmtp, imap = free_port(), free_port()
+    woken = threading.Event()
+    listener = WakeListener(("127.0.0.1", 0), woken.set)
+    listener.start()
+    shutil.copy(DEPLOY / "dovecot" / "relaybot-wake.lua", root / "relaybot-wake.lua")
+    (root / "relaybot-wake.lua").chmod(0o644)
+    assert _entrypoint_defaults("dovecot") == {
+        "RELAY_USER": "relay", "DOVECOT_LISTEN": "*", "LMTP_PORT": "24", "IMAP_PORT": "143"}
+    wake_url = re.search(r'RELAYBOT_WAKE_URL=([^}]+)\}',
+                         (DEPLOY / "dovecot" / "entrypoint.sh").read_text()).group(1)
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+    run = compose["services"]["relaybot-run"]
+    # the entrypoint's URL is relaybot-run's fixed address and the port it listens on
+    assert wake_url == (f"http://{run['networks']['mail']['ipv4_address']}:"
+                        f"{run['environment']['RELAYBOT_IMAP_WAKE_LISTEN'].split(':')[1]}"
+                        "/wake")
+    host, port = listener.address
     main = _render(DEPLOY / "dovecot" / "dovecot.conf.in",
                    _entrypoint_names("dovecot", "relaybot.conf.in"), root / "deploy.conf",
                    {"/var/mail/vhosts": f"{root}/mail", "/etc/dovecot/users": f"{root}/users",
+                    "/etc/dovecot/relaybot-wake.lua": f"{root}/relaybot-wake.lua",
+                    "relaybot_wake_url = ": f"relaybot_wake_url = http://{host}:{port}/wake",
                     "/dev/stderr": f"{root}/dovecot.log", "/dev/stdout": f"{root}/dovecot.log",
                     "port = 24": f"port = {lmtp}", "port = 143": f"port = {imap}",
                     "listen = *": "listen = 127.0.0.1", "first_valid_uid = 100":
@@ -394,7 +415,11 @@ def test_dovecot_config_delivers_plus_addresses_into_the_bots_inbox() -> None:
             [msg_uid] = box.search("ALL")
             header = box.fetch([msg_uid], ["BODY.PEEK[HEADER]"])[msg_uid][b"BODY[HEADER]"]
             assert b"Delivered-To: relay+k7m2qx@club.example" in header, header
+        # the LMTP delivery woke relaybot (the push is sent before LMTP answers 250)
+        assert woken.wait(10), (root / "dovecot.log").read_text()
+        assert listener.wakes == 1
     finally:
+        listener.close()
         subprocess.run([_tool("doveadm"), "-c", str(root / "test.conf"), "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(root, ignore_errors=True)

@@ -4,6 +4,7 @@ each with its own mailbox, bot address, TD, language, zone, secret and database.
 from __future__ import annotations
 
 import email
+import re
 import signal
 import subprocess
 import sys
@@ -74,6 +75,26 @@ def test_a_host_file_keeps_clubs_apart(tmp_path: Path) -> None:
     shogi = _club_toml(tmp_path, "shogi", None, None)
     with pytest.raises(ConfigError, match="need PostgreSQL"):
         load_host(_host_toml(tmp_path, {"chess": chess, "shogi": shogi}, instances=2))
+    # one wake listener address per club, and per instance ([imap] wake_listen)
+    for path in (chess, shogi):
+        _listening(path, "127.0.0.1:8025")
+    with pytest.raises(ConfigError, match=r"share a wake listener address"):
+        load_host(_host_toml(tmp_path, {"chess": chess, "shogi": shogi}))
+    _listening(shogi, "127.0.0.1:8026")
+    assert len(load_host(_host_toml(tmp_path, {"chess": chess, "shogi": shogi}))) == 2
+    on_pg = _listening(_club_toml(tmp_path, "chess", None, None,
+                                  db="postgresql+psycopg://x@127.0.0.1/x"), "127.0.0.1:8027")
+    with pytest.raises(ConfigError, match=r"cannot all listen on imap\.wake_listen"):
+        load_host(_host_toml(tmp_path, {"chess": on_pg}, instances=2))
+
+
+def _listening(path: Path, address: str) -> Path:
+    """The club config at ``path`` with ``[imap] wake_listen = address`` (replaced)."""
+    text = re.sub(r'wake_listen = "[^"]*"\n', "", path.read_text(encoding="utf-8"))
+    path.write_text(text.replace("poll_seconds = 1\n",
+                                 f'poll_seconds = 1\nwake_listen = "{address}"\n'),
+                    encoding="utf-8")
+    return path
 
 
 def _reply(start_mail: EmailMessage, sender: str, text: str) -> bytes:

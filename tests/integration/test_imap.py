@@ -183,6 +183,40 @@ def test_wait_reports_mail_that_arrived_before_it_was_called(
     assert time.monotonic() - start < 2
 
 
+def test_watch_ends_at_once_on_an_interrupt_and_keeps_the_connection(
+    imap_account: Account, box: Mailbox
+) -> None:
+    """The mail server's push (relaybot.app.wake) ends a wait, before or during IDLE; the
+    connection is ready for the poll; without it, mail is still reported by IDLE."""
+    from relaybot.app.wake import Wakeup
+
+    wakeup = Wakeup()
+    try:
+        wakeup.set()
+        assert box.watch(30, wakeup) == "interrupt"  # raised before: no IDLE at all
+        assert wakeup.take()
+        timer = threading.Timer(0.3, wakeup.set)
+        timer.start()
+        try:
+            assert box.watch(30, wakeup) == "interrupt"  # raised during IDLE
+        finally:
+            timer.join()
+        assert wakeup.take()
+        uid = imap_account.append(mail(), datetime(2024, 1, 1, tzinfo=UTC))
+        assert box.pending_uids() == [uid]  # IDLE ended with DONE: the session goes on
+        timer = threading.Timer(
+            0.3, imap_account.append, args=(mail(2), datetime(2024, 1, 1, tzinfo=UTC)))
+        timer.start()
+        try:
+            assert box.watch(30, wakeup) == "news"  # no push: IDLE's notice, as before
+        finally:
+            timer.join()
+        assert box.watch(0.2, wakeup) == "timeout"
+        assert len(box.pending_uids()) == 2
+    finally:
+        wakeup.close()
+
+
 def test_reconnect_after_dovecot_restart(imap_account: Account, dovecot: Dovecot) -> None:
     """RELIABILITY T3: the server goes away under an open connection and under IDLE;
     reconnect works."""

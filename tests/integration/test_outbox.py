@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from relaybot.app.outbox import send_pending
 from relaybot.mail.inbound import verp_id
 from relaybot.store.models import Outbox
 from tests.integration.relay_harness import RELAY, TD, Club
+from tests.servers.dovecot import free_port
 
 pytestmark = pytest.mark.integration
 
@@ -155,3 +157,101 @@ def test_many_rows_over_several_connections_each_member_in_queue_order(club: Clu
     for person in people:
         mine = [int(str(c.parsed["Subject"])[1:]) for c in got if c.rcpt_tos == [person]]
         assert mine == sorted(mine) and len(mine) == 8
+
+
+# -- relaybot run's kept connections (issue 29) ---------------------------------------------
+
+
+def _more_mail(club: Club) -> None:
+    """Two more start mails queued (a second game between the same members)."""
+    from relaybot.app.service import start_mails
+    from relaybot.club.admin import GameInput, create_game
+
+    with club.store.session() as s:
+        game = create_game(s, club.cfg, GameInput("brown@example.org", "sato@example.jp"),
+                           club.clock)
+        start_mails(s, club.cfg, game, club.clock)
+
+
+def _peers(club: Club) -> set[tuple[str, int] | None]:
+    """The SMTP connections the captured mail came over."""
+    return {c.peer for c in club.sink.captured}
+
+
+def test_kept_connections_carry_the_next_sends_and_close_when_idle(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaybot.app import outbox
+
+    queued_game(club)
+    kept = outbox.KeptConnections(club.cfg)
+    try:
+        assert kept.close_in() is None  # nothing open yet
+        assert kept.send_pending(club.store, club.clock).sent == 2
+        first = _peers(club)
+        assert len(first) <= club.cfg.smtp.connections
+        assert kept.close_in() is not None  # open, to be closed when idle
+        _more_mail(club)
+        assert kept.send_pending(club.store, club.clock).sent == 2
+        assert _peers(club) == first  # the same connections: no connect, no EHLO
+        monkeypatch.setattr(outbox, "KEEP_SECONDS", 0.0)
+        kept.close_idle()
+        assert kept.close_in() is None
+        _more_mail(club)
+        assert kept.send_pending(club.store, club.clock).sent == 2
+        assert _peers(club) - first  # new ones
+    finally:
+        kept.close()
+    assert all(r.status == "sent" for r in rows(club))
+
+
+def test_a_kept_connection_the_server_closed_is_replaced_not_a_retry(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two sends the server went away and came back (or dropped the idle
+    connection): the next mail goes out at once on a new connection, no backoff."""
+    from relaybot.app import outbox
+
+    queued_game(club)
+    kept = outbox.KeptConnections(club.cfg)
+    try:
+        assert kept.send_pending(club.store, club.clock).sent == 2
+        first = _peers(club)
+        club.sink.drop_connections()  # the server closes the idle connections
+        monkeypatch.setattr(outbox, "CHECK_AFTER", 0.0)  # check before each reuse
+        _more_mail(club)
+        counts = kept.send_pending(club.store, club.clock)
+        assert (counts.sent, counts.retried, counts.unreachable) == (2, 0, 0)
+        assert _peers(club) - first  # over new connections
+    finally:
+        kept.close()
+    assert all(r.status == "sent" and r.attempts == 1 for r in rows(club))
+
+
+def test_warm_up_connects_ahead_and_a_server_away_costs_no_second_try(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    from relaybot.app import outbox
+
+    queued_game(club)
+    kept = outbox.KeptConnections(club.cfg)
+    try:
+        kept.warm()
+        assert kept.close_in() is not None  # connected before any mail was due
+        assert kept.send_pending(club.store, club.clock).sent == 2
+        assert len(_peers(club)) <= club.cfg.smtp.connections
+        kept.close_idle()
+        monkeypatch.setattr(outbox, "KEEP_SECONDS", 0.0)
+        kept.close_idle()
+        # nobody answers on the SMTP port: the warm-up says nothing, the send meets it
+        # and counts it; and no warm-up tries again for a while
+        away = replace(club.cfg, smtp=replace(club.cfg.smtp, port=free_port()))
+        gone = outbox.KeptConnections(away)
+        try:
+            gone.warm()
+            assert gone.close_in() is None
+            _more_mail(club)
+            counts = gone.send_pending(club.store, club.clock)
+            assert counts.unreachable >= 1 and counts.retried == 2
+            assert gone._lanes.warm_failed > 0
+        finally:
+            gone.close()
+    finally:
+        kept.close()

@@ -258,6 +258,26 @@ service submission-login {{
     return text
 
 
+WAKE_SCRIPT = Path(__file__).resolve().parents[2] / "deploy" / "dovecot" / "relaybot-wake.lua"
+"""The Lua script relaybot ships for Dovecot's push_notification plugin (the tests use it
+as an operator would)."""
+
+
+def _wake_23(text: str, root: Path, wake_url: str) -> str:
+    """*text* with Dovecot's push_notification plugin (Lua driver) running the shipped
+    :data:`WAKE_SCRIPT`, which POSTs to *wake_url* when mail lands in INBOX."""
+    script = root / "relaybot-wake.lua"
+    shutil.copyfile(WAKE_SCRIPT, script)
+    script.chmod(0o644)
+    return text + f"""\
+mail_plugins = $mail_plugins mail_lua notify push_notification push_notification_lua
+plugin {{
+  push_notification_driver = lua:file={script}
+  relaybot_wake_url = {wake_url}
+}}
+"""
+
+
 def _tls_23(text: str, cert: tuple[Path, Path], imaps_port: int) -> str:
     """*text* with TLS on: STARTTLS on the plain port, implicit TLS on *imaps_port*
     (plain-text logins stay allowed, as the other tests log in without TLS)."""
@@ -397,6 +417,7 @@ class Dovecot:
         oauth2_mechanisms: tuple[str, ...] = ("xoauth2", "oauthbearer"),
         submission_relay: tuple[str, int] | None = None,
         tls_cert: tuple[Path, Path] | None = None,
+        wake_url: str | None = None,
     ) -> None:
         self.binary = find_binary("dovecot")
         self.doveadm_binary = find_binary("doveadm")
@@ -418,9 +439,10 @@ class Dovecot:
         text = render(self.root, self.port, uid, gid)
         self.submission_port: int | None = None
         self.imaps_port: int | None = None
-        if introspection_url is not None or submission_relay is not None or tls_cert:
+        if (introspection_url is not None or submission_relay is not None or tls_cert
+                or wake_url is not None):
             if self.version >= (2, 4):
-                raise DovecotError("the OAuth 2.0, submission and TLS test servers are "
+                raise DovecotError("the OAuth 2.0, submission, TLS and wake test servers are "
                                    "written in Dovecot 2.3 syntax; this is "
                                    f"{self.version[0]}.{self.version[1]}")
             if submission_relay is not None:
@@ -431,6 +453,8 @@ class Dovecot:
                               submission_relay, self.submission_port)
             if tls_cert is not None:
                 text = _tls_23(text, tls_cert, self.imaps_port or 0)
+            if wake_url is not None:
+                text = _wake_23(text, self.root, wake_url)
         self.conf_path.write_text(text)
         self.conf_path.chmod(0o644)
         self._proc: subprocess.Popen[bytes] | None = None

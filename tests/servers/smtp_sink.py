@@ -13,6 +13,7 @@ scripted, each for *times* transactions:
   with the reply. A ``421`` reply also closes the connection, as RFC 5321 says.
 - ``drop_after_data()``: after the message data, close the connection without a reply.
   The message is not captured.
+- ``drop_connections()``: close the open connections now (a server dropping idle ones).
 - ``stall(seconds)``: after the message data, wait *seconds* before the ``250``. If the
   client gives up and disconnects meanwhile, the message is not captured, unless
   ``accept=True``: then it is captured before the stall (the "delivered, but the 250 was
@@ -47,6 +48,8 @@ class Captured:
     mail_from: str
     rcpt_tos: list[str]
     raw: bytes
+    # the client's (address, port): one per SMTP connection
+    peer: tuple[str, int] | None = None
 
     @functools.cached_property
     def parsed(self) -> EmailMessage:
@@ -85,6 +88,7 @@ class _Handler:
     async def handle_MAIL(
         self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]
     ) -> str:
+        self.sink._transports.add(server.transport)
         rule = await self._scripted(server, "mail")
         if rule is not None:
             return rule.reply
@@ -105,7 +109,7 @@ class _Handler:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         rule = await self._scripted(server, "data")
         if rule is None:
-            self.sink._capture(envelope)
+            self.sink._capture(envelope, session.peer)
             return "250 2.0.0 OK queued"
         if rule.action == "reply":
             return rule.reply
@@ -132,6 +136,7 @@ class SmtpSink:
         self._cond = threading.Condition()
         self._captured: list[Captured] = []
         self._rules: list[_Rule] = []
+        self._transports: set[Any] = set()  # of connections that sent a MAIL
         self.controller = Controller(
             _Handler(self),
             hostname=self.host,
@@ -149,6 +154,19 @@ class SmtpSink:
     def stop(self) -> None:
         """Stop listening and drop open connections."""
         self.controller.stop()
+
+    def drop_connections(self) -> None:
+        """Close every connection that has sent mail, as a server drops idle ones; the
+        sink keeps listening. Returns when they are closed."""
+        transports, self._transports = self._transports, set()
+
+        def close() -> None:
+            for transport in transports:
+                transport.close()
+
+        done = threading.Event()
+        self.controller.loop.call_soon_threadsafe(lambda: (close(), done.set()))
+        done.wait(5)
 
     def __enter__(self) -> SmtpSink:
         self.start()
@@ -187,9 +205,10 @@ class SmtpSink:
             self._captured.clear()
             self._rules.clear()
 
-    def _capture(self, envelope: Any) -> None:
+    def _capture(self, envelope: Any, peer: Any = None) -> None:
         raw = bytes(envelope.original_content or envelope.content or b"")
-        item = Captured(str(envelope.mail_from), [str(r) for r in envelope.rcpt_tos], raw)
+        item = Captured(str(envelope.mail_from), [str(r) for r in envelope.rcpt_tos], raw,
+                        tuple(peer) if peer else None)
         with self._cond:
             self._captured.append(item)
             self._cond.notify_all()

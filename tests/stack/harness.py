@@ -45,7 +45,7 @@ MAIL_HOSTNAME = "mx.club.test"
 # the stack's services, each on a loopback port of its own (their names resolve to 127.0.0.1)
 PORTS = {"smtp": 25025, "submission": 25587, "lmtp": 25024, "imap": 25143,
          "opendkim": 25891, "opendmarc": 25893, "postgres": 25432, "web": 25080,
-         "relayhost": 25026}
+         "relayhost": 25026, "wake": 25825}
 SERVICE_NAMES = ("postgres", "dovecot", "opendkim", "opendmarc", "postfix")
 # The member's mail server: another loopback address than the stack's own 127.0.0.1, which
 # OpenDMARC skips and OpenDKIM signs for (their loopback-only trust, docs/deploy.md)
@@ -153,7 +153,10 @@ def loopback_compose(work: Path) -> Path:
     env_for = {
         "postgres": {"PGPORT": str(p["postgres"]), "POSTGRES_LISTEN": "127.0.0.1"},
         "dovecot": {"DOVECOT_LISTEN": "127.0.0.1", "LMTP_PORT": str(p["lmtp"]),
-                    "IMAP_PORT": str(p["imap"])},
+                    "IMAP_PORT": str(p["imap"]),
+                    # relaybot-run's wake listener, on loopback here (its fixed address
+                    # on the compose network there)
+                    "RELAYBOT_WAKE_URL": f"http://127.0.0.1:{p['wake']}/wake"},
         "opendkim": {"MILTER_SOCKET": f"inet:{p['opendkim']}@127.0.0.1",
                      "MAIL_NETWORK": "127.0.0.1/32"},
         "opendmarc": {"MILTER_SOCKET": f"inet:{p['opendmarc']}@127.0.0.1"},
@@ -166,7 +169,8 @@ def loopback_compose(work: Path) -> Path:
                     "OPENDMARC_MILTER": f"127.0.0.1:{p['opendmarc']}"},
     }
     relaybot_env = {"RELAYBOT_DATABASE_URL": db_url, "RELAYBOT_IMAP_PORT": str(p["imap"]),
-                    "RELAYBOT_SMTP_PORT": str(p["submission"])}
+                    "RELAYBOT_SMTP_PORT": str(p["submission"]),
+                    "RELAYBOT_IMAP_WAKE_LISTEN": f"127.0.0.1:{p['wake']}"}
     health_ports = {"/143": f"/{p['imap']}", "/8891": f"/{p['opendkim']}",
                     "/8893": f"/{p['opendmarc']}", "127.0.0.1:8080": f"127.0.0.1:{p['web']}"}
     for name, service in list(data["services"].items()):

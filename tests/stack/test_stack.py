@@ -210,6 +210,12 @@ def test_the_stack_relays_a_move_and_keeps_its_data(
             "DKIM-Signature of the forward verifies: "
             + re.sub(r"\s+", " ", str(email.message_from_bytes(forward)["DKIM-Signature"])
                      )[:110] + "...")
+        # Dovecot's push reached relaybot-run (Dovecot logs a warning for each one that
+        # did not), so the move did not wait for IDLE's notice
+        assert "listening for the mail server's wake-up" in stack("logs", "relaybot-run")
+        dovecot_log = stack("logs", "dovecot")
+        assert "relaybot wake:" not in dovecot_log, dovecot_log[-2000:]
+        log("Dovecot's push woke relaybot run (no failed wake in Dovecot's log)")
 
         # What the stack wrote on the move as it arrived: the one header relaybot trusts
         imap = imaplib.IMAP4("127.0.0.1", PORTS["imap"])

@@ -9,6 +9,8 @@ The poller's loop is, in outline::
                 ...commit...
                 box.move(uid, "Processed")    # only after the commit (G1)
             box.wait(timeout)                 # IDLE, renewed; a UID SEARCH poll is the backstop
+                                              # (box.watch(timeout, wakeup): also ended by
+                                              # the mail server's push, relaybot.app.wake)
 
 Rules kept here:
 
@@ -31,7 +33,7 @@ BYE) and ``values`` holds the settings, results, errors and argument checks, bot
 
 from __future__ import annotations
 
-from relaybot.mail.imap.mailbox import IDLE_RENEW_SECONDS, Mailbox
+from relaybot.mail.imap.mailbox import IDLE_RENEW_SECONDS, Interrupt, Mailbox, Woke
 from relaybot.mail.imap.values import (
     PROCESSED,
     QUARANTINE,
@@ -49,5 +51,7 @@ __all__ = [
     "ImapAuthError",
     "ImapError",
     "ImapSettings",
+    "Interrupt",
     "Mailbox",
+    "Woke",
 ]

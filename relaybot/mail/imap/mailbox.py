@@ -9,11 +9,12 @@ connection.
 from __future__ import annotations
 
 import imaplib
+import select
 import ssl
 import time
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, Literal, Protocol
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 from imapclient.exceptions import (  # type: ignore[import-untyped]
@@ -36,7 +37,7 @@ from relaybot.mail.oauth import TokenCommandError, access_token
 from relaybot.mail.preflight import PROBE_SECONDS, tls_hint
 from relaybot.store.faults import crash_point
 
-__all__ = ["IDLE_RENEW_SECONDS", "Mailbox", "open_client"]
+__all__ = ["IDLE_RENEW_SECONDS", "Interrupt", "Mailbox", "Woke", "open_client"]
 
 IDLE_RENEW_SECONDS: Final = 290.0
 """IDLE is ended and restarted at least this often (RFC 2177 asks for < 29 minutes;
@@ -45,6 +46,28 @@ NATs and firewalls often forget idle TCP flows much sooner)."""
 _SIZE: Final = b"RFC822.SIZE"
 _DATE: Final = b"INTERNALDATE"
 _BODY: Final = b"BODY[]"
+
+
+Woke = Literal["news", "timeout", "interrupt"]
+"""Why :meth:`Mailbox.watch` returned: the server reported mail, the time was up, or the
+caller's interrupt was raised."""
+
+
+class Interrupt(Protocol):
+    """Something another thread raises to end a wait at once (a self-pipe, say): readable
+    while raised. Reading it is the owner's business; the mailbox only watches it."""
+
+    def fileno(self) -> int:
+        """The descriptor that is readable while the interrupt is raised."""
+        ...
+
+
+def _readable(fds: list[int], seconds: float) -> set[int]:
+    """Which of ``fds`` are readable (or closed) within ``seconds``."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    return {fd for fd, _mask in poller.poll(max(0, round(seconds * 1000)))}
 
 
 def _is_network_error(exc: BaseException) -> bool:
@@ -404,20 +427,39 @@ class Mailbox:
         sleeps and sends NOOP. False means only that nothing was reported: callers still
         poll with :meth:`pending_uids` as a backstop.
         """
+        return self.watch(timeout) == "news"
+
+    def watch(self, timeout: float, interrupt: Interrupt | None = None) -> Woke:
+        """As :meth:`wait`, and also ended at once when ``interrupt`` is raised (or is
+        raised already): ``"news"``, ``"timeout"`` or ``"interrupt"``.
+
+        An interrupt (the mail server's wake-up, relaybot.app.wake) ends the IDLE with
+        DONE like a timeout does; the connection stays ready for the poll.
+        """
         client = self._require()
         deadline = time.monotonic() + max(0.0, timeout)
+        watched = [interrupt.fileno()] if interrupt is not None else []
         try:
+            # the interrupt first: stashed news of the same mail must not hide its push
+            if watched and _readable(watched, 0):
+                return "interrupt"
             if self._take_stashed_news():
-                return True
+                return "news"
             if not client.has_capability("IDLE"):
-                time.sleep(max(0.0, deadline - time.monotonic()))
-                return has_news(client.noop()[1]) or self._take_stashed_news()
+                left = max(0.0, deadline - time.monotonic())
+                if watched and _readable(watched, left):
+                    return "interrupt"
+                if not watched:
+                    time.sleep(left)
+                news = has_news(client.noop()[1]) or self._take_stashed_news()
+                return "news" if news else "timeout"
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    return False
-                if self._idle_once(client, min(left, IDLE_RENEW_SECONDS)):
-                    return True
+                    return "timeout"
+                woke = self._idle_once(client, min(left, IDLE_RENEW_SECONDS), interrupt)
+                if woke != "timeout":
+                    return woke
         except BaseException as exc:
             if _is_network_error(exc):
                 raise self._fail("IDLE", exc) from exc
@@ -426,10 +468,12 @@ class Mailbox:
             self._fail("IDLE", exc)
             raise
 
-    def _idle_once(self, client: Any, seconds: float) -> bool:
-        """One IDLE ... DONE round of at most *seconds*; True if new mail was reported."""
+    def _idle_once(self, client: Any, seconds: float, interrupt: Interrupt | None = None
+                   ) -> Woke:
+        """One IDLE ... DONE round of at most *seconds*: ``"news"`` if new mail was
+        reported, ``"interrupt"`` if ``interrupt`` was raised first, else ``"timeout"``."""
         end = time.monotonic() + seconds
-        news = False
+        news = interrupted = False
         client.idle()
         if self._buffered(client):
             end = 0.0  # responses already read along with "+ idling": let DONE collect them
@@ -437,12 +481,25 @@ class Mailbox:
             left = end - time.monotonic()
             if left <= 0:
                 break
-            responses = client.idle_check(timeout=left)
+            if interrupt is None:
+                responses = client.idle_check(timeout=left)
+            else:
+                # the server's socket and the interrupt together (imapclient's own
+                # idle_check watches the socket alone)
+                ready = _readable([client.socket().fileno(), interrupt.fileno()], left)
+                if interrupt.fileno() in ready:
+                    interrupted = True
+                    break
+                if not ready:
+                    continue  # the time is up: the loop ends above
+                responses = client.idle_check(timeout=0)
             news = has_news(responses)
             if not responses and end - time.monotonic() > 0.05:
                 break  # woke with nothing to read: EOF? DONE below will tell
         _text, responses = client.idle_done()
-        return has_news(responses) or news
+        if interrupted:
+            return "interrupt"  # what came with DONE is found by the poll that follows
+        return "news" if has_news(responses) or news else "timeout"
 
     def _buffered(self, client: Any) -> bool:
         """True if bytes wait in imaplib's read buffer (or the socket) right now.
