@@ -90,8 +90,15 @@ class Member(Base):
         form ``member add --name`` takes and PGN writes), so every place that shows it
         can write it as its reader does."""
         # a member who reads English is written in their own order in Japanese text too
-        return PersonName(self.family, self.given or "", self.name_ja or "",
-                          eastern=self.lang != "en")
+        parts = (self.family, self.given or "", self.name_ja or "", self.lang != "en")
+        # made once per instance while its parts stay the same: a mail asks for a
+        # player's name dozens of times (its contexts, headers and pictures, issue 29)
+        kept = self.__dict__.get("_person_name")
+        if kept is not None and kept[0] == parts:
+            return kept[1]  # type: ignore[no-any-return]
+        name = PersonName(*parts[:3], eastern=parts[3])
+        self.__dict__["_person_name"] = (parts, name)
+        return name
 
     @name.inplace.setter
     def _name_setter(self, value: str) -> None:
