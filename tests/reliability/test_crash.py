@@ -77,10 +77,12 @@ def _t1(club: Club, test_id: str) -> None:
     state.report(test_id, points=len(CRASH_POINTS))
 
 
+@pytest.mark.slow
 def test_t01_crash_at_every_point_then_restart(club: Club) -> None:
     _t1(club, "T1")
 
 
+@pytest.mark.slow
 def test_t01_crash_at_every_point_then_restart_postgresql(pg_club: Club) -> None:
     _t1(pg_club, "T1/pg")
 
