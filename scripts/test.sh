@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run the whole suite:
 # ruff, mypy --strict on the core and the games (mypy on the whole package), the import
-# contracts (import-linter), pytest (unit, integration, reliability), and the README's
-# set-up from a clean clone (scripts/check_setup.sh).
+# contracts (import-linter), pytest on two workers (unit, integration, reliability,
+# security), and the README's set-up from a clean clone (scripts/check_setup.sh).
 #
 # Debian's own python3 refuses `pip install` (PEP 668, "externally-managed-environment"):
 # there the Python tools go into a venv of their own, .venv-test ($RELAYBOT_TEST_VENV).
@@ -89,8 +89,12 @@ echo "== mypy --strict relaybot/core relaybot/games relaybot/pipeline; mypy rela
 "$PY" -m mypy relaybot
 echo "== import contracts (lint-imports)"
 lint-imports --no-cache
-echo "== pytest"
-"$PY" -m pytest -q -p no:cacheprovider "$@"
+# two workers (pytest-xdist), one per core of the 2-core machine this runs on; each test
+# file stays whole on one worker, the files with slow tests handed out first
+# (tests/conftest.py); the 25 slowest tests are listed at the end
+echo "== pytest -n 2"
+"$PY" -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --no-loadscope-reorder \
+  --durations=25 "$@"
 echo "== the README's set-up from a clean clone (scripts/check_setup.sh)"
 PYTHON=python3 bash scripts/check_setup.sh
 echo "== stack test (scripts/stack_test.sh)"

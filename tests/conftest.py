@@ -15,6 +15,17 @@ from tests.servers.smtp_sink import SmtpSink
 collect_ignore = [] if os.environ.get("RELAYBOT_STACK_TEST") == "1" else ["stack"]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (scripts/test.sh, ``--dist loadfile``): the files holding a test
+    marked ``slow`` come first, in their own order, so that the workers start on the long
+    ones and the run does not end with one worker alone on a long file. Each file stays
+    whole and in order; a plain ``pytest`` keeps the usual order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)  # stable: the rest as collected
+
+
 @pytest.fixture(scope="session")
 def dovecot() -> Iterator[Dovecot]:
     """One Dovecot for the session; never skipped: a missing Dovecot fails loudly."""

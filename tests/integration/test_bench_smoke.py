@@ -41,6 +41,7 @@ def test_relay_bench_prints_the_bot_against_the_fair_baseline_on_both_stores() -
     assert "ms/move" in out
 
 
+@pytest.mark.slow
 def test_latency_bench_prints_its_percentiles_on_both_stores() -> None:
     out = _bench("bench.latency", "--smoke")
     for backend in ("sqlite", "postgresql"):

@@ -35,6 +35,7 @@ def decide(club: Club, game: dict[str, str], winner: str | None, day: str) -> No
     club.cli("td", "adjudicate", game["id"], result, "--now", now(day))
 
 
+@pytest.mark.slow
 def test_simulated_club_year(club: Club) -> None:
     """The year from April 2025 to March 2026, worked out as seed 000 gives it.
 

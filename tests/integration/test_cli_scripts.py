@@ -182,6 +182,7 @@ def test_td_help_lists_every_td_command(tmp_path: Path) -> None:
     assert "--now" in shown
 
 
+@pytest.mark.slow
 def test_digest_send_says_why_nothing_was_queued(tmp_path: Path) -> None:
     ok(tmp_path, "init")
     none = ok(tmp_path, "digest", "send", "--now", "2026-11-24T12:00:00+09:00")

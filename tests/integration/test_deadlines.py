@@ -28,6 +28,7 @@ def run_at(club: Club, days: float) -> None:
     club.cli("run", "--once", "--now", (club.clock + timedelta(days=days)).isoformat())
 
 
+@pytest.mark.slow
 def test_j11_reminder_day_10_escalation_day_20_once_each_across_downtime(club: Club) -> None:
     white, _black, gid = setup(club)
     white.send("1. e4")

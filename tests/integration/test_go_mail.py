@@ -66,6 +66,7 @@ def _pasted_sgf(line: list[tuple[str, str]], upto: int) -> str:
     return game.serialise().decode()
 
 
+@pytest.mark.slow
 def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: Club) -> None:
     """Every move by mail, in mixed styles (coordinates, lower case, SGF points, SGF nodes,
     full width), now and then the whole record from move 1 (numbered, or an SGF file

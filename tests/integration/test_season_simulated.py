@@ -43,6 +43,7 @@ def _show(club: Club, name: str) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 def test_t3_rules_4_to_19_a_simulated_season_of_three_classes(club: Club) -> None:
     """Seed 002 played as its 順位戦幹事 would, results worked out by hand.
 

@@ -185,6 +185,7 @@ def test_t3_rule4_to_rule8_season_next_builds_the_classes(store: Store, db_url: 
         assert created.number == 2 and len(games) == 28 + 28 + 36
 
 
+@pytest.mark.slow
 def test_t3_season_commands_from_the_command_line(tmp_path: Path) -> None:
     """INTERFACE "Seasons": ``season new`` (refusing a class of 3, rule 2), ``season show
     --json``, the TD's ``rest`` with ``--now``, ``season next`` refused before the end."""

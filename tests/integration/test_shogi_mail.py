@@ -21,6 +21,7 @@ from tests.shogi_styles import RULES, pro_game, written
 pytestmark = pytest.mark.integration
 
 
+@pytest.mark.slow
 def test_a_professional_game_replayed_by_mail(club: Club) -> None:
     """Habu - Fujii, 2006 (tests/data): 181 moves by mail, each in another style; the
     record the bot writes (KIF, UTF-8) equals the source move for move."""

@@ -132,6 +132,7 @@ def _done(club: Club, games: list[str], stale: list[str]) -> bool:
             and folder_ids(club, "INBOX") == [])
 
 
+@pytest.mark.slow
 def test_g9_two_instances_one_killed_at_random_points_lose_nothing(pg_club: Club) -> None:
     club = pg_club
     rng = random.Random(int(os.environ.get("RELAYBOT_FAILOVER_SEED", "31")))

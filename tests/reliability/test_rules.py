@@ -122,10 +122,12 @@ def _t9(club: Club, test_id: str) -> None:
                     else {"second_followed": 1}), digests=sum(digests.values()))
 
 
+@pytest.mark.slow
 def test_t09_deadlines_across_downtime_and_a_second_instance(club: Club) -> None:
     _t9(club, "T9")
 
 
+@pytest.mark.slow
 def test_t09_deadlines_across_downtime_and_a_second_instance_postgresql(
     pg_club: Club,
 ) -> None:
@@ -283,6 +285,7 @@ def test_t13_no_header_injection_and_identity_tricks_rejected(club: Club) -> Non
 # ------------------------------------------------------------------------ T14
 
 
+@pytest.mark.slow
 def test_t14_every_outgoing_mail_is_well_formed(club: Club) -> None:
     white, black, _gid = two_players(club)
     delivered = [white.send("1. e4")]

@@ -35,6 +35,7 @@ from tests.servers.dovecot import Dovecot
 pytestmark = [pytest.mark.integration, pytest.mark.reliability]
 
 
+@pytest.mark.slow
 def test_t02_smtp_421_451_550_drop_and_stall(club: Club) -> None:
     white, black, gid = two_players(club)
     env = {"RELAYBOT_SMTP_TIMEOUT": "2"}
