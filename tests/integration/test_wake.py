@@ -23,6 +23,7 @@ import pytest
 from tests.integration.relay_harness import Club
 from tests.servers.dovecot import Dovecot, DovecotError, free_port
 from tests.servers.smtp_sink import SmtpSink
+from tests.servers.wake_client import WAKE, ask
 
 pytestmark = pytest.mark.integration
 
@@ -109,17 +110,11 @@ class Running:
 
 
 def _ask(address: str, request: bytes) -> bytes:
-    """``request`` to the wake listener at ``address``; its whole answer."""
+    """``request`` to the wake listener at ``address`` ("HOST:PORT"); its whole answer."""
     host, port = address.rsplit(":", 1)
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(request)
-        chunks = []
-        while chunk := sock.recv(4096):
-            chunks.append(chunk)
-    return b"".join(chunks)
+    return ask((host, int(port)), request)
 
 
-WAKE = b"POST /wake HTTP/1.1\r\nHost: relaybot\r\nContent-Length: 0\r\n\r\n"
 
 
 def _started(club: Club, wake: str) -> Running:

@@ -18,6 +18,7 @@ from relaybot.app.wake import (
     judge,
 )
 from relaybot.config import ConfigError, load_config, split_listen
+from tests.servers.wake_client import WAKE, ask
 
 # -- what a request gets -------------------------------------------------------------------
 
@@ -123,27 +124,16 @@ def listener() -> Iterator[tuple[WakeListener, Woken]]:
         server.close()
 
 
-def _ask(address: tuple[str, int], request: bytes) -> bytes:
-    """Send ``request``, read the whole answer (the listener closes after it)."""
-    with socket.create_connection(address, timeout=10) as sock:
-        sock.sendall(request)
-        chunks = []
-        while chunk := sock.recv(4096):
-            chunks.append(chunk)
-    return b"".join(chunks)
-
-
-WAKE = b"POST /wake HTTP/1.1\r\nHost: relaybot\r\nContent-Length: 0\r\n\r\n"
 
 
 def test_post_wake_wakes_once_and_is_answered_204(
         listener: tuple[WakeListener, Woken]) -> None:
     server, woken = listener
-    answer = _ask(server.address, WAKE)
+    answer = ask(server.address, WAKE)
     assert answer.startswith(b"HTTP/1.1 204 No Content\r\n")
     assert woken.count == 1 and server.wakes == 1
     # a body, sent along or after the head, is read and thrown away; still one wake each
-    assert _ask(server.address, WAKE.replace(b"Length: 0", b"Length: 11") + b'{"uid": 17}'
+    assert ask(server.address, WAKE.replace(b"Length: 0", b"Length: 11") + b'{"uid": 17}'
                 ).startswith(b"HTTP/1.1 204")
     assert woken.count == 2
 
@@ -151,13 +141,13 @@ def test_post_wake_wakes_once_and_is_answered_204(
 def test_anything_else_is_refused_and_wakes_nothing(
         listener: tuple[WakeListener, Woken]) -> None:
     server, woken = listener
-    assert _ask(server.address, b"GET /wake HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 405")
-    assert _ask(server.address, b"POST /admin HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 404")
-    assert _ask(server.address, b"\x00\xff garbage\r\n\r\n").startswith(b"HTTP/1.1 400")
+    assert ask(server.address, b"GET /wake HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 405")
+    assert ask(server.address, b"POST /admin HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 404")
+    assert ask(server.address, b"\x00\xff garbage\r\n\r\n").startswith(b"HTTP/1.1 400")
     huge = b"POST /wake HTTP/1.1\r\nX: " + b"a" * (2 * MAX_HEAD)
-    assert _ask(server.address, huge).startswith(b"HTTP/1.1 431")
+    assert ask(server.address, huge).startswith(b"HTTP/1.1 431")
     assert woken.count == 0 and server.refused == 4
-    assert _ask(server.address, WAKE).startswith(b"HTTP/1.1 204")  # and it still serves
+    assert ask(server.address, WAKE).startswith(b"HTTP/1.1 204")  # and it still serves
     assert woken.count == 1
 
 
@@ -168,7 +158,7 @@ def test_silent_and_half_open_clients_do_not_hold_up_a_wake(
     half = socket.create_connection(server.address, timeout=10)
     half.sendall(b"POST /wake HTTP/1.1\r\nHost: x\r\n")  # never finished
     try:
-        assert _ask(server.address, WAKE).startswith(b"HTTP/1.1 204")
+        assert ask(server.address, WAKE).startswith(b"HTTP/1.1 204")
         assert woken.count == 1
         # the silent ones are closed at their deadline (a read then sees the end)
         half.settimeout(10)
@@ -199,7 +189,7 @@ def test_a_flood_of_connections_is_cut_and_the_listener_lives_on(
             sock.close()
     assert 1 <= woken.count <= MAX_CLIENTS + 20
     before = woken.count
-    assert _ask(server.address, WAKE).startswith(b"HTTP/1.1 204")
+    assert ask(server.address, WAKE).startswith(b"HTTP/1.1 204")
     assert woken.count == before + 1
 
 
