@@ -192,11 +192,7 @@ class _Lanes:
             if self.progress is not None:
                 self.progress(self.tried, max(self.total, self.tried))
             started = time.monotonic()
-            sender = self.senders[index]
-            if sender is not None and started - self.used[index] > CHECK_AFTER \
-                    and not await sender.alive():
-                await self._drop(index)  # kept open, then closed by the server: a new one
-                sender = None
+            sender = await self._checked(index)
             try:
                 if sender is None:
                     try:
@@ -227,13 +223,21 @@ class _Lanes:
             return
         await asyncio.gather(*(self._warm(i) for i in range(len(self.senders))))
 
-    async def _warm(self, index: int) -> None:
+    async def _checked(self, index: int) -> SmtpSender | None:
+        """The lane's open connection if it still works: one unused for more than
+        :data:`CHECK_AFTER` is checked with NOOP first, and dropped when it does not
+        answer (kept open, then closed by the server); None when there is none."""
         sender = self.senders[index]
-        if sender is not None:
-            if time.monotonic() - self.used[index] <= CHECK_AFTER or await sender.alive():
-                self.used[index] = time.monotonic()
-                return
+        if sender is not None and time.monotonic() - self.used[index] > CHECK_AFTER \
+                and not await sender.alive():
             await self._drop(index)
+            return None
+        return sender
+
+    async def _warm(self, index: int) -> None:
+        if await self._checked(index) is not None:
+            self.used[index] = time.monotonic()
+            return
         try:
             self.senders[index] = await SmtpSender(self.cfg.smtp).__aenter__()
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:

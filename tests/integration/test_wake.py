@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.relay_harness import Club
+from tests.integration.relay_harness import Club, Player
 from tests.servers.dovecot import Dovecot, DovecotError, free_port
 from tests.servers.smtp_sink import SmtpSink
 from tests.servers.wake_client import WAKE, ask
@@ -124,13 +124,18 @@ def _started(club: Club, wake: str) -> Running:
     return run
 
 
+def _game_served(club: Club, wake: str) -> tuple[Player, Player, Running]:
+    """White and Black in one game, and ``relaybot run`` serving it with the listener."""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    club.game(white, black)
+    return white, black, _started(club, wake)
+
+
 def test_a_mail_is_picked_up_because_of_the_push(
         push_club: Club, pushing: tuple[Dovecot, str]) -> None:
     _server, wake = pushing
-    white = push_club.member("Sato, Hanako", "sato@example.jp")
-    black = push_club.member("Brown, Tom", "brown@example.org")
-    push_club.game(white, black)
-    run = _started(push_club, wake)
+    white, black, run = _game_served(push_club, wake)
     try:
         # a wake with no mail behind it (forged, or Dovecot's for mail already taken):
         # one more poll, which finds nothing
@@ -153,10 +158,7 @@ def test_a_mail_is_picked_up_because_of_the_push(
 def test_garbage_and_forged_wakes_do_no_harm(
         push_club: Club, pushing: tuple[Dovecot, str]) -> None:
     _server, wake = pushing
-    white = push_club.member("Sato, Hanako", "sato@example.jp")
-    black = push_club.member("Brown, Tom", "brown@example.org")
-    push_club.game(white, black)
-    run = _started(push_club, wake)
+    white, black, run = _game_served(push_club, wake)
     host, port = wake.rsplit(":", 1)
     silent = socket.create_connection((host, int(port)), timeout=10)  # says nothing
     try:
