@@ -33,7 +33,7 @@ BYE) and ``values`` holds the settings, results, errors and argument checks, bot
 
 from __future__ import annotations
 
-from relaybot.mail.imap.mailbox import IDLE_RENEW_SECONDS, Interrupt, Mailbox, Woke
+from relaybot.mail.imap.mailbox import IDLE_RENEW_SECONDS, Mailbox
 from relaybot.mail.imap.values import (
     PROCESSED,
     QUARANTINE,
@@ -42,6 +42,7 @@ from relaybot.mail.imap.values import (
     ImapError,
     ImapSettings,
 )
+from relaybot.mail.imap.watching import Interrupt, Woke
 
 __all__ = [
     "IDLE_RENEW_SECONDS",

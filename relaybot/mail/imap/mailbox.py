@@ -9,12 +9,11 @@ connection.
 from __future__ import annotations
 
 import imaplib
-import select
 import ssl
 import time
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 from imapclient.exceptions import (  # type: ignore[import-untyped]
@@ -33,11 +32,12 @@ from relaybot.mail.imap.values import (
     check_folder_name,
     check_uid,
 )
+from relaybot.mail.imap.watching import Interrupt, Woke, readable
 from relaybot.mail.oauth import TokenCommandError, access_token
 from relaybot.mail.preflight import PROBE_SECONDS, tls_hint
 from relaybot.store.faults import crash_point
 
-__all__ = ["IDLE_RENEW_SECONDS", "Interrupt", "Mailbox", "Woke", "open_client"]
+__all__ = ["IDLE_RENEW_SECONDS", "Mailbox", "open_client"]
 
 IDLE_RENEW_SECONDS: Final = 290.0
 """IDLE is ended and restarted at least this often (RFC 2177 asks for < 29 minutes;
@@ -46,28 +46,6 @@ NATs and firewalls often forget idle TCP flows much sooner)."""
 _SIZE: Final = b"RFC822.SIZE"
 _DATE: Final = b"INTERNALDATE"
 _BODY: Final = b"BODY[]"
-
-
-Woke = Literal["news", "timeout", "interrupt"]
-"""Why :meth:`Mailbox.watch` returned: the server reported mail, the time was up, or the
-caller's interrupt was raised."""
-
-
-class Interrupt(Protocol):
-    """Something another thread raises to end a wait at once (a self-pipe, say): readable
-    while raised. Reading it is the owner's business; the mailbox only watches it."""
-
-    def fileno(self) -> int:
-        """The descriptor that is readable while the interrupt is raised."""
-        ...
-
-
-def _readable(fds: list[int], seconds: float) -> set[int]:
-    """Which of ``fds`` are readable (or closed) within ``seconds``."""
-    poller = select.poll()
-    for fd in fds:
-        poller.register(fd, select.POLLIN)
-    return {fd for fd, _mask in poller.poll(max(0, round(seconds * 1000)))}
 
 
 def _is_network_error(exc: BaseException) -> bool:
@@ -441,13 +419,13 @@ class Mailbox:
         watched = [interrupt.fileno()] if interrupt is not None else []
         try:
             # the interrupt first: stashed news of the same mail must not hide its push
-            if watched and _readable(watched, 0):
+            if watched and readable(watched, 0):
                 return "interrupt"
             if self._take_stashed_news():
                 return "news"
             if not client.has_capability("IDLE"):
                 left = max(0.0, deadline - time.monotonic())
-                if watched and _readable(watched, left):
+                if watched and readable(watched, left):
                     return "interrupt"
                 if not watched:
                     time.sleep(left)
@@ -486,7 +464,7 @@ class Mailbox:
             else:
                 # the server's socket and the interrupt together (imapclient's own
                 # idle_check watches the socket alone)
-                ready = _readable([client.socket().fileno(), interrupt.fileno()], left)
+                ready = readable([client.socket().fileno(), interrupt.fileno()], left)
                 if interrupt.fileno() in ready:
                     interrupted = True
                     break
