@@ -18,13 +18,6 @@ from relaybot.store.models import Event, Game, Member, Move, Season, SeasonClass
 _MOVES = select(Move).where(Move.game_id == bindparam("game_id")).order_by(Move.ply)
 
 
-def event_td(session: Session, event: str | None) -> str | None:
-    """The TD the event named ``event`` has of its own (``event new --td``), or None."""
-    if not event:
-        return None
-    return session.scalar(select(Event.td).where(Event.name == event))
-
-
 @dataclass(frozen=True)
 class EventFacts:
     """What a game's mail needs to know of its event, read in one query."""

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.gamefile import event_td
+from relaybot.club.gamefile import event_facts
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
@@ -87,7 +87,7 @@ def to_td(cfg: Config, address: str | None = None) -> Recipient:
 def td_of(session: Session, cfg: Config, game: Game | None) -> str:
     """The TD of a game: its event's ``--td``, else ``[bot] td`` (INTERFACE.md "TD
     commands")."""
-    return (event_td(session, game.event) if game is not None else None) or \
+    return (event_facts(session, game.event).td if game is not None else None) or \
         cfg.bot.td.strip().lower()
 
 
