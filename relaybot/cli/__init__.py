@@ -17,6 +17,7 @@ times it. (No import cycle is behind these imports: ``python
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -73,8 +74,14 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``relaybot`` argument parser: every command and option, each with its help."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``relaybot`` argument parser: every command and option, each with its help.
+
+    ``command``, the command word typed: the groups are registered in order up to the one
+    that holds it, since a command needs no other group's parsers (building them all is
+    a fifth of ``relaybot game show``'s own start-up). Without one (``--help``), or for
+    a word no group holds, every group is registered, so the listing and the error name
+    every command."""
     parser = argparse.ArgumentParser(prog="relaybot", description=(
         "Correspondence games (chess, shogi, go) by e-mail: checks every move mail and "
         "relays it. Settings: relaybot.toml (or RELAYBOT_CONFIG) and RELAYBOT_<SECTION>_<KEY>."))
@@ -83,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for group in GROUPS:
         group.register(sub)
+        if command is not None and command in sub.choices:
+            break
     return parser
 
 
@@ -124,6 +133,14 @@ def _failure_line(exc: Exception) -> str | None:
     return None
 
 
+SERVICES = frozenset({"run", "demo", "web", "host"})
+"""Commands that run until stopped (or that start such a service)."""
+
+ONE_SHOT_GC_THRESHOLD = 50_000
+"""Allocations between the cyclic collector's young-generation passes in a one-shot command
+(the interpreter's default is 700)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``relaybot`` console script."""
     bad = _undecodable(sys.argv[1:] if argv is None else argv)
@@ -131,8 +148,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         shown = bad.encode("utf-8", "backslashreplace").decode("ascii", "replace")
         print(f"relaybot: not valid UTF-8 text: {shown}", file=sys.stderr)
         return 2
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # the one top-level option is --version (and -h): a first word without a dash is
+    # the command
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    args = parser.parse_args(words)
+    if args.command not in SERVICES:
+        # Loading SQLAlchemy, the mapped tables and a game's library makes some hundred
+        # thousand objects that live as long as the process; at the default threshold the
+        # collector walks them again and again while they load (about 5% of `game show`).
+        # A command that ends soon collects less often; a service keeps the default.
+        gc.set_threshold(ONE_SHOT_GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         # init writes the config that RELAYBOT_CONFIG names (a container's first start) and
         # loads it itself; the demo needs none

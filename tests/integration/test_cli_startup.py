@@ -88,3 +88,5 @@ def test_bench_cli_smoke_prints_each_command_beside_python() -> None:
     assert rows["python -c pass"][1] == 1.0  # the baseline's own ratio
     assert all(0 < best <= median and cpu > 0 for median, _ratio, best, cpu in rows.values())
     assert "< 0.3" in proc.stdout and "< 0.5" in proc.stdout  # the targets are shown
+    # timed as installed (bytecode compiled), checked to import that copy
+    assert "relaybot as installed: a copy of the package" in proc.stdout

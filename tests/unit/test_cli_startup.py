@@ -58,3 +58,23 @@ def test_help_texts_read_from_code_still_list_them() -> None:
     assert "chess|shogi|go" in " ".join(out.split())
     td_help, _modules = _run("td", "--help")
     assert "  forfeit <game> <side>\n    没収 <対局ID>" in td_help
+
+
+def test_a_command_builds_its_own_group_only_and_a_typo_sees_them_all() -> None:
+    """``relaybot game show`` registers the groups up to the one holding ``game``; the
+    help, and a word no group holds, register every command (so the error lists them)."""
+    from relaybot.cli import build_parser
+
+    def commands(parser: object) -> set[str]:
+        sub = next(a for a in parser._actions  # type: ignore[attr-defined]
+                   if a.dest == "command")
+        return set(sub.choices)
+
+    every = commands(build_parser())
+    assert every == commands(build_parser("gmae"))
+    game = commands(build_parser("game"))
+    assert "game" in game and "web" not in game and game < every
+    assert commands(build_parser("web")) == every  # the last group: all of them
+    # the command still parses as it did
+    args = build_parser("game").parse_args(["game", "show", "x7"])
+    assert (args.command, args.func.__name__) == ("game", "cmd_game_show")

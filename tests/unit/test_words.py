@@ -69,6 +69,20 @@ def test_score_lines_in_each_games_words_and_plurals() -> None:
 def test_english_plurals_by_cldr() -> None:
     assert [count(n, "ply") for n in (0, 1, 2)] == ["0 plies", "1 ply", "2 plies"]
     assert count(1, "day") == "1 day" and count(3, "day", "ja") == "3日"
+    assert count(1.5, "day") == "1.5 days" and count(21, "game") == "21 games"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_plural_rules_are_babels_cldr_data(lang: str) -> None:
+    """The rules written into relaybot.mail.plurals (read without unpickling a whole
+    locale) give every number the category Babel's own locale data gives it."""
+    from babel import Locale
+
+    from relaybot.mail.plurals import plural_form
+
+    locale = Locale.parse(lang)
+    numbers = [0, 1, 2, 3, 11, 21, 100, 1001, 0.0, 1.0, 1.5, 2.5, 0.1]
+    assert [plural_form(n, lang) for n in numbers] == [locale.plural_form(n) for n in numbers]
 
 
 def test_list_unsubscribe_is_never_an_encoded_word() -> None:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 import chess
-import chess.pgn
 
 from relaybot.games.base import RecordInfo, one_line
+
+if TYPE_CHECKING:
+    import chess.pgn
+
+# chess.pgn (and chess.engine, which it imports) is imported when a record is written,
+# not when the game package is: `relaybot game show` and the referee never need it
 
 
 def pgn_tag_value(text: str) -> str:
@@ -15,11 +23,22 @@ def pgn_tag_value(text: str) -> str:
     return one_line(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
-class _Exporter(chess.pgn.StringExporter):
+@cache
+def _exporter_class() -> type[chess.pgn.StringExporter]:
     """python-chess's exporter (1.11 writes tag values as they are), escaping them."""
+    import chess.pgn
 
-    def visit_header(self, tagname: str, tagvalue: str) -> None:
-        super().visit_header(tagname, pgn_tag_value(tagvalue))
+    class _Exporter(chess.pgn.StringExporter):
+        def visit_header(self, tagname: str, tagvalue: str) -> None:
+            super().visit_header(tagname, pgn_tag_value(tagvalue))
+
+    return _Exporter
+
+
+def _new_game() -> chess.pgn.Game:
+    import chess.pgn
+
+    return chess.pgn.Game()
 
 
 def _pgn_date(text: str) -> str:
@@ -55,7 +74,7 @@ def write_pgn(info: RecordInfo) -> str:
     carries its send date as a comment."""
     if info.standard:
         return _standard_pgn(info)
-    pgn = chess.pgn.Game()
+    pgn = _new_game()
     headers = pgn.headers
     headers["Event"] = info.event or "relaybot"
     headers["Site"] = info.site
@@ -73,7 +92,7 @@ def write_pgn(info: RecordInfo) -> str:
 def _standard_pgn(info: RecordInfo) -> str:
     """PGN as programs and servers write it: the seven tags, then EventDate, the Elo
     tags where ratings are known, TimeControl, Termination and Mode "EM" (email)."""
-    pgn = chess.pgn.Game()
+    pgn = _new_game()
     headers = pgn.headers
     headers["Event"] = info.event or "?"
     headers["Site"] = info.site or "?"
@@ -97,5 +116,5 @@ def _moves(pgn: chess.pgn.Game, info: RecordInfo) -> str:
     for ply, day in info.moves:
         node = node.add_variation(chess.Move.from_uci(ply))
         node.comment = day
-    exporter = _Exporter(headers=True, variations=False, comments=True)
+    exporter = _exporter_class()(headers=True, variations=False, comments=True)
     return pgn.accept(exporter)
