@@ -431,3 +431,25 @@ def test_the_receipt_shows_the_board_not_the_record_again(
         assert any(part.get_content_type() == "image/png" for part in msg.walk()), text
         assert ("Days used" if lang == "en" else "消費") in text, text
     assert any(record.search(text) for text in forwards)  # the forward keeps it
+
+
+def test_only_the_player_to_move_is_asked_for_a_move(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The forward asks its reader, who is to move, for the game and a new move; the
+    receipt of a move (the opponent is to move now) says their move will come by mail
+    instead of asking for one; the receipt of a draw offer made without a move (its
+    sender still to move) asks. In both languages."""
+    ask = {"en": "Reply to this mail with", "ja": "このメールに返信し、"}
+    wait = {"en": "Your opponent is to move: their move will reach you by mail.",
+            "ja": "相手の手番です。相手の指し手はメールでお知らせします。"}
+    moved = re.compile(r"^(?:Your move |あなたの指し手 )", re.MULTILINE)
+    receipts = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "ack"]
+    forwards = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "move"]
+    offers = [(lang, text) for lang, text in receipts if not moved.search(text)]
+    receipts = [(lang, text) for lang, text in receipts if moved.search(text)]
+    assert {lang for lang, _ in receipts} == {lang for lang, _ in forwards} == {"en", "ja"}
+    assert offers
+    for lang, text in receipts:
+        assert wait[lang] in text and ask[lang] not in text, text
+    for lang, text in offers + forwards:
+        assert ask[lang] in text and wait[lang] not in text, text
