@@ -453,3 +453,14 @@ def test_only_the_player_to_move_is_asked_for_a_move(
         assert wait[lang] in text and ask[lang] not in text, text
     for lang, text in offers + forwards:
         assert ask[lang] in text and wait[lang] not in text, text
+
+
+def test_a_draw_offer_tells_a_waiting_reader_when_it_lapses(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """A draw offered without a move reaches a reader who is not to move: they cannot
+    decline it by playing, so the mail says it lapses with the offerer's next move."""
+    offers = {lang: _text(msg) for kind, lang, msg in mails if kind == "draw_offer"}
+    assert set(offers) == {"en", "ja"}
+    assert "the offer lapses with Tom Brown's next move." in offers["en"]
+    assert "if you play a move instead" not in offers["en"]
+    assert "次の指し手で消えます。" in offers["ja"] and "指し手を送ると" not in offers["ja"]

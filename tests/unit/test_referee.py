@@ -127,6 +127,15 @@ def test_draw_declined_by_playing_on() -> None:
     assert v.kind == "move" and v.draw_declined and v.draw_offer_by is None
 
 
+def test_an_offer_without_a_move_lapses_with_the_offerers_next_move() -> None:
+    """J15: White offers a draw without moving (the draw offer mail tells Black it lapses
+    with White's next move); White's move then ends it, not as Black's refusal."""
+    base = stored("e4 e5")
+    game = StoredGame(plies=base.plies, keys=base.keys, position=base.position, draw_offer_by=0)
+    v = mail(game, 0, "1. e4 e5 2. Nf3")
+    assert v.kind == "move" and v.draw_offer_by is None and not v.draw_declined
+
+
 def test_threefold_claim_with_draw_keyword() -> None:
     game = stored("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8")
     v = mail(game, 0, "draw")
