@@ -36,6 +36,10 @@ def test_relay_bench_prints_the_bot_against_the_fair_baseline_on_both_stores() -
         assert f"relaybot run_once, {backend}" in out
         assert f"null relay, {backend}" in out
         assert f"ratio relaybot/null, {backend}" in out
+        # one part of the bot's work measured alone, beside what the target leaves it
+        found = re.search(rf"composing alone, {backend}\s+(\d+\.\d+) ms/move .*"
+                          r"the target leaves the bot (\d+\.\d+) ms/move", out)
+        assert found and float(found.group(1)) > 0, out
     # the baseline replays the bot's own mails: their sizes are printed with it
     assert "the bot's forward (" in out and "receipt (" in out
     assert "ms/move" in out
