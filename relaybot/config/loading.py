@@ -5,7 +5,6 @@ environment overrides, every key checked (:mod:`relaybot.config.checks`).
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,8 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
     data: dict[str, Any] = {}
     source = "defaults"
     if path.exists():
+        import tomllib  # here: `relaybot --help` reads no file
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

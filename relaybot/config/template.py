@@ -5,7 +5,6 @@ random ``secret``, and the keys of a new file added to an older one on an upgrad
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 from relaybot.config.checks import ConfigError
@@ -142,6 +141,8 @@ def add_missing_keys(text: str, origin: str = "relaybot.toml") -> tuple[str, lis
     when the keys cannot be placed safely (say, a ``[bot]`` written as an inline table):
     the operator then adds them by hand.
     """
+    import tomllib  # here: only `relaybot init` on an existing file asks
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
