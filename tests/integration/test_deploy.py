@@ -144,7 +144,7 @@ def test_relaybot_settings_are_schema_keys_and_load(compose: dict[str, Any]) -> 
     for name in RELAYBOT_SERVICES:
         env = services[name]["environment"]
         unknown = {k for k in env if k.startswith("RELAYBOT_")} - known - {"RELAYBOT_CONFIG"}
-        assert not unknown, f"{name}: not settings of relaybot/config.py: {unknown}"
+        assert not unknown, f"{name}: not settings of relaybot/config/settings.py: {unknown}"
         assert all(k.startswith("RELAYBOT_") for k in env), name
         # the values as Docker passes them make a valid config, with the secret init wrote
         cfg = load_config(Path("/nonexistent.toml"), environ={

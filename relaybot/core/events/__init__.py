@@ -1,8 +1,10 @@
 """Events (T1-T5): pairings for JCCA and ICCF events, standings and crosstables.
 
-Pure: stdlib only, no I/O. See :mod:`.pairings` and :mod:`.standings`.
+Pure: stdlib only, no I/O. See :mod:`.pairings`, :mod:`.standings` and
+:mod:`.crosstables`.
 """
 
+from relaybot.core.events.crosstables import crosstable_data, crosstable_text, standings_lines
 from relaybot.core.events.pairings import (
     ICCF_SECTION_SIZES,
     JCCA_GROUP_SIZE,
@@ -25,12 +27,9 @@ from relaybot.core.events.standings import (
     TIED_FIRST_70,
     GameResult,
     StandingRow,
-    crosstable_data,
-    crosstable_text,
     final_entries,
     final_entry,
     standings,
-    standings_lines,
 )
 
 __all__ = [

@@ -1,0 +1,82 @@
+"""Loading the configuration: the TOML file, then ``RELAYBOT_<SECTION>_<KEY>``
+environment overrides, every key checked (:mod:`relaybot.config.checks`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from relaybot.config.checks import ConfigError, check_value
+from relaybot.config.settings import (
+    SCHEMA,
+    BotConfig,
+    Config,
+    DatabaseConfig,
+    DigestConfig,
+    ImapConfig,
+    LogConfig,
+    MailConfig,
+    SmtpConfig,
+    WebConfig,
+)
+
+
+def config_path(environ: dict[str, str] | None = None) -> Path:
+    """Where the configuration file is looked for."""
+    env = os.environ if environ is None else environ
+    return Path(env.get("RELAYBOT_CONFIG", "relaybot.toml"))
+
+
+def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
+    """Read the TOML file (if any) and apply environment overrides; validate all keys."""
+    env = dict(os.environ if environ is None else environ)
+    path = path or config_path(env)
+    data: dict[str, Any] = {}
+    source = "defaults"
+    if path.exists():
+        import tomllib  # here: `relaybot --help` reads no file
+
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        source = str(path)
+    elif "RELAYBOT_CONFIG" in env:
+        raise ConfigError(f"RELAYBOT_CONFIG points to {path}, which does not exist")
+    for section in data:
+        if section not in SCHEMA:
+            raise ConfigError(f"{path}: unknown section [{section}]")
+        if not isinstance(data[section], dict):
+            raise ConfigError(f"{path}: [{section}] must be a table")
+        for key in data[section]:
+            if key not in SCHEMA[section]:
+                raise ConfigError(f"{path}: unknown key {section}.{key}")
+    values: dict[str, dict[str, Any]] = {}
+    for section, keys in SCHEMA.items():
+        values[section] = {}
+        for key, (default, kind) in keys.items():
+            env_name = f"RELAYBOT_{section.upper()}_{key.upper()}"
+            if env_name in env:
+                raw, origin = env[env_name], env_name
+            elif key in data.get(section, {}):
+                raw, origin = data[section][key], str(path)
+            else:
+                raw, origin = default, "default"
+            values[section][key] = check_value(section, key, raw, kind, origin)
+    smtp = SmtpConfig(**values["smtp"])
+    problem = smtp.plaintext_auth_problem()
+    if problem is not None:
+        raise ConfigError(problem)
+    return Config(
+        database=DatabaseConfig(**values["database"]),
+        bot=BotConfig(**values["bot"]),
+        imap=ImapConfig(**values["imap"]),
+        smtp=smtp,
+        source=source,
+        log=LogConfig(**values["log"]),
+        mail=MailConfig(**values["mail"]),
+        web=WebConfig(**values["web"]),
+        digest=DigestConfig(**values["digest"]),
+    )

@@ -1,0 +1,312 @@
+"""The referee's checks and ``decide``, which runs them on one mail in the order of
+``CHECKS``: each answers with a ``Verdict`` or passes, and the first answer is the verdict.
+
+Pure: no I/O, no clock. Each check reads the ``Mail`` (:mod:`.mail`) and asks it for the
+board, the reply and its plies only when it needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from relaybot.core.bounds import MAX_CONDITIONALS, record_limit
+from relaybot.core.conditionals import Conditional
+from relaybot.core.game import Declared, GameRules, MoveError, Outcome, Termination, replay_from
+from relaybot.core.intent import Intent
+from relaybot.core.referee.mail import Mail, first_difference, read_mail
+from relaybot.core.referee.verdict import StoredGame, Verdict, VerdictKind
+
+Check = Callable[[Mail], Verdict | None]
+
+
+def decide(
+    rules: GameRules,
+    game: StoredGame,
+    sender: int,
+    text: str,
+    *,
+    letters: str = "en",
+    allow_claims: bool = True,
+    conditionals: Sequence[Conditional] = (),
+    mode: str = "binding",
+    intent: Intent | None = None,
+    line_near: bool = True,
+    near: bool = True,
+) -> Verdict:
+    """Decide what one mail from the player of side ``sender`` does to ``game``.
+
+    ``conditionals`` are the opponent's accepted proposals that bind the sender's reply
+    (J16) under ``mode`` (binding, optional, off). ``intent``: the keywords of ``text``
+    when the caller has read them already (they are read once per mail). The checks of
+    :data:`CHECKS` run in order; the first that answers makes the verdict, a value made
+    once; a mail none of them answers has no new move.
+
+    Seed 002 rule 16: where proposals are optional, a mating line that answers every
+    defence binds only when it was sent near the game's deadline (「対局期限が迫っていて、
+    詰みを読み切り、詰みの先読みを行った場合、その先読みは無視できない」): ``line_near`` for
+    the opponent's proposals (sent with the last move), ``near`` for this mail's own.
+    """
+    mail = read_mail(rules, game, sender, text, letters=letters, allow_claims=allow_claims,
+                     conditionals=conditionals, mode=mode, intent=intent,
+                     line_near=line_near, near=near)
+    for check in CHECKS:
+        verdict = check(mail)
+        if verdict is not None:
+            return verdict
+    return _no_move(mail)
+
+
+# The checks before any move is read
+
+
+def _game_over(m: Mail) -> Verdict | None:
+    """A finished game takes no more moves, keywords or claims."""
+    return m.answer("game_over") if not m.game.active else None
+
+
+def _too_many_conditionals(m: Mail) -> Verdict | None:
+    """Issue 12 item 10 (J16): more proposal lines and variations than
+    ``MAX_CONDITIONALS``; nothing is read, nothing applied."""
+    record = m.record
+    if m.distinct + sum(len(v) for v in record.variations.values()) > MAX_CONDITIONALS:
+        return m.answer("too_many_conditionals")
+    return None
+
+
+def _too_long(m: Mail) -> Verdict | None:
+    """Issue 12 item 10: a record far longer than the game and its longest binding
+    proposal (J16) is refused before a move of it is read (a wrong move number is a J1
+    sync error, not this)."""
+    longest = max((len(c.plies) for c in m.conditionals), default=0)
+    if len(m.record.tokens) > record_limit(len(m.game.plies), longest):
+        return m.answer("too_long")
+    return None
+
+
+def _help_or_status(m: Mail) -> Verdict | None:
+    """A mail that only asks for help or the game's status and carries no record (help
+    first); one that also resigns, offers or declares is that, as the gate read it (a
+    keyword that changes the game is never answered with help alone, issue 22)."""
+    if (m.intent.help or m.intent.status) and not m.record.tokens and not m.intent.does("game"):
+        return m.answer("help" if m.intent.help else "status")
+    return None
+
+
+def _resign(m: Mail) -> Verdict | None:
+    """A player may resign at any time, whatever else the mail says."""
+    if not m.intent.resign:
+        return None
+    return Verdict(kind="resign", outcome=Outcome.loss(Termination.RESIGNATION, m.sender),
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   record=m.record)
+
+
+def _declared(m: Mail) -> Verdict | None:
+    """A game's own keyword (shogi: 入玉宣言; go: a result), by the side to move; one the
+    position does not allow costs what a wrong move costs (J5)."""
+    if m.intent.declared is None:
+        return None
+    position = m.rules.load(m.game.position)
+    any_time = getattr(m.rules, "any_time", None)  # a keyword either side may write
+    if not m.rules.may_declare(position, m.sender) and not (
+            any_time is not None and any_time(m.intent.declared)):
+        return m.answer("not_your_turn")
+    try:
+        declared = m.rules.declare(position, m.sender, m.intent.declared)
+    except MoveError as exc:
+        return Verdict(kind="bad_move", error=exc, penalty_days=m.penalty,
+                       draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                       record=m.record)
+    if isinstance(declared, Declared):  # recorded, the game goes on (go: a result)
+        return Verdict(kind="declared", position=declared.position, declared=declared,
+                       draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                       record=m.record)
+    return Verdict(kind="declared", outcome=declared, draw_offer_by=m.game.draw_offer_by,
+                   notes=[*m.notes], intent=m.intent, record=m.record)
+
+
+def _fragment(m: Mail) -> Verdict | None:
+    """J1: a whole-game record (chess) that starts at a later move: said plainly."""
+    if m.record.tokens and m.first == 0 < m.record.first_ply:
+        return Verdict(kind="sync_error", diff_ply=0, starts_at=m.record.first_ply,
+                       draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                       record=m.record)
+    return None
+
+
+def _out_of_sync(m: Mail) -> Verdict | None:
+    """J1: the mail's earlier moves must be the record's, all of them up to the new move;
+    the verdict names the first ply that differs."""
+    tokens, first, stored = m.record.tokens, m.first, len(m.game.plies)
+    if not tokens:
+        return None
+    diff: int | None = stored  # a mail that starts after moves it does not carry
+    if first <= stored:
+        diff = first_difference(m.rules, m.game, tokens, m.letters, first)
+        if diff is None and first + len(tokens) < stored:
+            diff = first + len(tokens)
+    if diff is None:
+        return None
+    if (m.rules.record_policy == "numbered" and diff == 0 < stored
+            and len(tokens) == 1 and m.record.first_ply == 0):
+        # one move and no number (shogi, go): most likely the next move with its number
+        # left out; the reply shows how to write it (J1 holds)
+        return Verdict(kind="sync_error", diff_ply=stored, diff_token=tokens[0],
+                       draw_offer_by=m.game.draw_offer_by, notes=[*m.notes, "unnumbered"],
+                       intent=m.intent, record=m.record)
+    written = diff - first
+    return Verdict(kind="sync_error", diff_ply=diff,
+                   diff_token=tokens[written] if 0 <= written < len(tokens) else None,
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   record=m.record)
+
+
+def _draw_agreed(m: Mail) -> Verdict | None:
+    """The opponent's standing draw offer accepted: the game is drawn (a move written
+    with the acceptance is not played)."""
+    if m.intent.draw_accept and m.game.draw_offer_by == m.opponent:
+        return Verdict(kind="draw_agreed", outcome=Outcome.draw(Termination.AGREEMENT),
+                       draw_offer_by=None, notes=[*m.notes], intent=m.intent, record=m.record)
+    return None
+
+
+# The checks of the new move
+
+
+def _not_your_turn(m: Mail) -> Verdict | None:
+    """A new move from the side not to move is refused (nothing applied)."""
+    if m.new_tokens and m.rules.to_move(m.board) != m.sender:
+        return m.answer("not_your_turn")
+    return None
+
+
+def _too_many_moves(m: Mail) -> Verdict | None:
+    """J1, J16: one new move at a time (plus the proposals' bound answers restated)."""
+    if m.new_tokens and m.reply.kind == "too_many_moves":
+        return m.answer("too_many_moves")
+    return None
+
+
+def _bad_move(m: Mail) -> Verdict | None:
+    """J5: an illegal, ambiguous or unreadable new move is refused and costs the game's
+    penalty; nothing is applied."""
+    if not m.new_tokens or m.reply.kind != "bad_move":
+        return None
+    return Verdict(kind="bad_move", penalty_days=m.penalty,
+                   error=m.reply.error or MoveError("unreadable", m.new_tokens[0]),
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   record=m.record)
+
+
+def _contradiction(m: Mail) -> Verdict | None:
+    """J16: the predicted move played with a different answer than the bound one written;
+    nothing applied, the cost is the mode's (J21: a mating line costs a wrong move's)."""
+    if not m.new_tokens or m.reply.kind != "contradiction":
+        return None
+    index = m.reply.token_index if m.reply.token_index is not None else 0
+    return Verdict(kind="contradiction", penalty_days=m.reply.penalty_days,
+                   expected=m.reply.expected,
+                   diff_token=m.new_tokens[index] if index < len(m.new_tokens) else None,
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   record=m.record)
+
+
+# The checks after the new move is played (a mail without one skips what needs it)
+
+
+def _move_ends_the_game(m: Mail) -> Verdict | None:
+    """The new move ends the game on the board (mate, 詰み ...): keywords and proposals
+    sent with it no longer matter."""
+    if not m.new_tokens or m.moved.ending is None:
+        return None
+    return _with_move(m, "move", outcome=m.moved.ending)
+
+
+def _draw_claimed(m: Mail) -> Verdict | None:
+    """A draw the sender may claim (threefold repetition ...), after their new move if
+    they sent one, ends the game drawn when they write the draw keyword."""
+    if not (m.intent.draw_accept and m.allow_claims):
+        return None
+    new_plies = m.moved.new_plies if m.new_tokens else []
+    claim = _claim(m.rules, m.game, new_plies)
+    if claim is None:
+        return None
+    if m.new_tokens:
+        return _with_move(m, "draw_claimed", outcome=Outcome.draw(claim))
+    return Verdict(kind="draw_claimed", outcome=Outcome.draw(claim),
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   record=m.record)
+
+
+def _draw_offered(m: Mail) -> Verdict | None:
+    """A draw offer, with the new move or alone; the draw keyword with no offer to accept
+    and no draw to claim is an offer too (and the reply says so)."""
+    if not (m.intent.draw_offer or m.intent.draw_accept):
+        return None
+    extra = ["accept_without_offer"] if m.intent.draw_accept and not m.intent.draw_offer else []
+    if m.new_tokens:
+        return _with_move(m, "move", draw_offer_by=m.sender, extra_notes=extra)
+    return Verdict(kind="draw_offer", draw_offer_by=m.sender, notes=[*m.notes, *extra],
+                   intent=m.intent, record=m.record)
+
+
+def _move(m: Mail) -> Verdict | None:
+    """The new move applied, with the proposals sent with it (J16)."""
+    return _with_move(m, "move") if m.new_tokens else None
+
+
+# The checks of a mail without a new move
+
+
+def _aside(m: Mail) -> Verdict | None:
+    """Only a leave notice, a question to the TD or a long-thinking notice: the service
+    handles those."""
+    if m.intent.does("aside", "member"):  # what each keyword does, as its class declares
+        return m.answer("aside")
+    return None
+
+
+def _status_or_help(m: Mail) -> Verdict | None:
+    """Status or help asked with a record that has no new move (status first)."""
+    if m.intent.status or m.intent.help:
+        return m.answer("status" if m.intent.status else "help")
+    return None
+
+
+def _no_move(m: Mail) -> Verdict:
+    """J1: nothing new: the record, if any, is the stored game's and says so."""
+    return Verdict(kind="no_move", draw_offer_by=m.game.draw_offer_by,
+                   notes=[*m.notes, *(["no_new_move"] if m.record.tokens else [])],
+                   intent=m.intent, record=m.record)
+
+
+CHECKS: tuple[Check, ...] = (
+    _game_over, _too_many_conditionals, _too_long, _help_or_status, _resign, _declared,
+    _fragment, _out_of_sync, _draw_agreed,
+    _not_your_turn, _too_many_moves, _bad_move, _contradiction,
+    _move_ends_the_game, _draw_claimed, _draw_offered, _move,
+    _aside, _status_or_help,
+)
+"""The checks of :func:`decide`, in the order that decides (the first verdict wins)."""
+
+
+def _with_move(m: Mail, kind: VerdictKind, *, outcome: Outcome | None = None,
+               draw_offer_by: int | None = None, extra_notes: Sequence[str] = ()) -> Verdict:
+    """A verdict that applies the new move: a standing offer is declined by it, binding
+    proposals are spent (J16)."""
+    moved = m.moved
+    return Verdict(kind=kind, new_plies=moved.new_plies, new_keys=moved.new_keys,
+                   new_texts=moved.new_texts, position=moved.position, outcome=outcome,
+                   draw_offer_by=draw_offer_by,
+                   draw_declined=m.game.draw_offer_by == m.opponent, auto=moved.auto,
+                   nonstandard=moved.nonstandard, sender_to_move=moved.sender_to_move,
+                   new_conditionals=moved.new_conditionals, rejected=moved.rejected,
+                   proposals_cleared=bool(m.conditionals),
+                   notes=[*m.notes, *moved.notes, *extra_notes], intent=m.intent,
+                   record=m.record)
+
+
+def _claim(rules: GameRules, game: StoredGame, new_plies: Sequence[str]) -> str | None:
+    """A draw the sender may claim after their new plies (threefold needs history)."""
+    board = replay_from(rules, game.position, [*game.plies, *new_plies])
+    return rules.claimable_draw(board)
