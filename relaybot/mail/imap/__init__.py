@@ -27,8 +27,11 @@ Rules kept here:
   names from configuration, which are checked for CR, LF and NUL.
 
 The modules: ``mailbox`` is the facade (:class:`Mailbox`, the only part that talks to
-the server); ``responses`` reads server answers (INTERNALDATE, COPYUID, EXISTS/RECENT,
-BYE) and ``values`` holds the settings, results, errors and argument checks, both pure.
+the server once logged in); ``connection`` opens a session (TLS, login) and drops one,
+and says which failures are the network's, for the facade and for ``survey`` (the
+read-only look of ``relaybot check``); ``watching`` is what a watch waits on besides the
+server; ``responses`` reads server answers (INTERNALDATE, COPYUID, EXISTS/RECENT, BYE)
+and ``values`` holds the settings, results, errors and argument checks, both pure.
 """
 
 from __future__ import annotations
