@@ -5,10 +5,11 @@ The poller's loop is, in outline::
     with Mailbox(settings) as box:            # login, select, ensure Processed/Quarantine
         while True:
             for uid in box.pending_uids():    # what is still in INBOX is not yet processed
+                                              # (box.pending_heads(): with the sizes)
                 fetched = box.fetch(uid)      # None: another client took it (RELIABILITY T5)
                 ...commit...
                 box.move(uid, "Processed")    # only after the commit (G1)
-            box.wait(timeout)                 # IDLE, renewed; a UID SEARCH poll is the backstop
+            box.wait(timeout)                 # IDLE, renewed; the poll is the backstop
                                               # (box.watch(timeout, wakeup): also ended by
                                               # the mail server's push, relaybot.app.wake)
 

@@ -16,6 +16,9 @@ from types import TracebackType
 from typing import Any, Final
 
 from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
+from imapclient.response_parser import (  # type: ignore[import-untyped]
+    parse_fetch_response,
+)
 
 from relaybot.mail.imap.connection import is_network_error, open_client, shutdown
 from relaybot.mail.imap.responses import as_bytes, copyuid_sources, has_news, nonzero, to_utc
@@ -178,8 +181,7 @@ class Mailbox:
         """
         client = self._require()
         try:
-            client.noop()  # Dovecot searches the session's view; NOOP brings it up to date
-            self._take_stashed_news()  # the search below covers all mail announced so far
+            self._sync_view(client)
             uids = client.search(["ALL"])
         except Exception as exc:
             if is_network_error(exc):
@@ -187,6 +189,47 @@ class Mailbox:
             raise
         self._drop_untagged()
         return sorted(int(uid) for uid in uids)
+
+    def pending_heads(self) -> tuple[list[int], dict[int, dict[bytes, Any]]]:
+        """:meth:`pending_uids` and their :meth:`heads` in one round trip after the NOOP:
+        ``UID FETCH 1:* (RFC822.SIZE INTERNALDATE)`` answers for every message in the
+        folder, as UID SEARCH ALL does, with the sizes that FETCH would bring next.
+
+        Every message, not those above the last UID seen: what a poll must see again
+        (a mail whose processing failed, one left behind by a crash between the commit
+        and the MOVE) has an old UID. Where the server refuses the FETCH, the SEARCH and
+        the FETCH of the sizes are sent as before; a message the answer gives no size or
+        date for is left out and stays in the folder for the next poll.
+        """
+        client = self._require()
+        # imapclient's fetch() takes UIDs, not a range: imaplib's own UID command, read
+        # by imapclient's parser as fetch() reads it
+        imap: Any = getattr(client, "_imap", None)
+        found: dict[int, dict[bytes, Any]] | None = None
+        if imap is not None:
+            try:
+                self._sync_view(client)
+                typ, data = imap.uid("FETCH", "1:*", f"({_SIZE.decode()} {_DATE.decode()})")
+                if typ == "OK":
+                    found = _complete_heads(parse_fetch_response(
+                        data, normalise_times=False, uid_is_key=True))
+            except IMAPClientError:
+                pass  # BAD, or an answer imapclient cannot read: the old way below
+            except Exception as exc:
+                if is_network_error(exc):
+                    raise self._fail("UID FETCH 1:*", exc) from exc
+                raise
+        if found is None:
+            uids = self.pending_uids()
+            return uids, self.heads(uids) if uids else {}
+        self._drop_untagged()
+        return sorted(found), found
+
+    def _sync_view(self, client: Any) -> None:
+        """NOOP before a look at the whole folder: Dovecot answers from the session's
+        view, and NOOP brings it up to date; the look covers all mail announced so far."""
+        client.noop()
+        self._take_stashed_news()
 
     def heads(self, uids: list[int]) -> dict[int, dict[bytes, Any]]:
         """RFC822.SIZE and INTERNALDATE of many UIDs in one FETCH per 500 (G13: sizes are
@@ -196,9 +239,7 @@ class Mailbox:
         try:
             for start in range(0, len(uids), 500):
                 chunk = [check_uid(u) for u in uids[start:start + 500]]
-                for uid, entry in client.fetch(chunk, [_SIZE, _DATE]).items():
-                    if _SIZE in entry and _DATE in entry:
-                        out[int(uid)] = dict(entry)
+                out |= _complete_heads(client.fetch(chunk, [_SIZE, _DATE]))
         except IMAPClientError:
             return {}  # the caller falls back to one FETCH per message
         except Exception as exc:
@@ -486,6 +527,14 @@ class Mailbox:
             return False
         finally:
             sock.settimeout(self.settings.timeout)
+
+
+def _complete_heads(data: dict[Any, Any]) -> dict[int, dict[bytes, Any]]:
+    """The entries of a FETCH answer that carry both the size and the INTERNALDATE: an
+    unsolicited FETCH (flags another client changed) has neither, and may be keyed by its
+    sequence number rather than a UID."""
+    return {int(uid): dict(entry) for uid, entry in data.items()
+            if _SIZE in entry and _DATE in entry}
 
 
 def _untagged_ok(client: Any) -> list[bytes]:
