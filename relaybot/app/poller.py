@@ -116,8 +116,7 @@ def poll_once(
     folder = cfg.imap.folder
     uidvalidity = mailbox.uidvalidity
     _note_uidvalidity(store, folder, uidvalidity)
-    uids = mailbox.pending_uids()
-    heads = mailbox.heads(uids) if uids else {}  # every size first, in one round trip
+    uids, heads = mailbox.pending_heads()  # every UID and size first, in one round trip
     for batch in _batches(uids, heads):
         crash_point("after_search")
         bodies = mailbox.fetch_many(batch, heads)

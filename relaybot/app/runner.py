@@ -305,13 +305,13 @@ class Service:
                     # here: the server's notice before it, the bot's own work after it)
                     event(log, "poll", logging.DEBUG, after=woke)
                     if self.wakeup is not None:
-                        # wakes so far are for mail this poll's SEARCH will see: one poll
+                        # wakes so far are for mail this poll's look will see: one poll
                         self.wakeup.take()
                     counts = poll_once(self.store, self.cfg, box, utcnow,
                                        committed=self.outgoing.set)
                     if counts.quarantined:  # a quarantine alert commits on its own
                         self.outgoing.set()
-                    # IDLE, renewed by the poll interval: the UID SEARCH poll is the backstop
+                    # IDLE, renewed by the poll interval: the poll is the backstop
                     self._idling = not self.stop.is_set()
                     try:
                         if self._idling:

@@ -6,8 +6,8 @@ also listens for one HTTP request, ``POST /wake``, which Dovecot's push_notifica
 plugin sends the moment a delivery to the bot's folder commits
 (``deploy/dovecot/relaybot-wake.lua``); the service then ends its IDLE and polls.
 
-A wake is only a hint. The poll it starts is the same UID SEARCH as any other, so a
-forged or repeated wake costs one poll and nothing else; wakes that arrive while one is
+A wake is only a hint. The poll it starts is the same look at the whole folder as any
+other, so a forged or repeated wake costs one poll and nothing else; wakes that arrive while one is
 pending (or during a poll) are one wake; :class:`PushBudget` caps the polls wakes may
 start, so a flood of requests cannot turn into a flood of polls. Without any wake (no
 listener, Dovecot not configured, the request lost) IDLE and the poll interval find the

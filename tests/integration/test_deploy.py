@@ -85,6 +85,30 @@ def test_compose_has_the_stack_a_club_needs(compose: dict[str, Any]) -> None:
     assert published == {"postfix", "relaybot-web"}
 
 
+def test_the_stack_tests_file_is_valid_compose_with_the_runs_own_ports_and_tags(
+        tmp_path: Path) -> None:
+    """What scripts/stack_test.sh starts (tests/stack/harness.py): docker-compose.yml
+    moved onto the host's network, on this run's loopback ports and image tags, as
+    Debian's docker-compose reads it."""
+    from tests.stack import harness
+
+    (tmp_path / "tls").mkdir()
+    file = harness.loopback_compose(tmp_path)
+    env = {**os.environ, **harness.stack_environment(tmp_path)}
+    proc = subprocess.run([_tool("docker-compose"), "-p", harness.PROJECT, "-f", str(file),
+                           "--project-directory", str(ROOT), "config"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "WARNING" not in proc.stderr, proc.stderr
+    services = yaml.safe_load(proc.stdout)["services"]
+    assert {s["image"].partition(":")[2] for s in services.values()} == {harness.PROJECT}
+    assert not any(s.get("ports") for s in services.values())  # nothing published
+    assert {s["network_mode"] for s in services.values()} == {"host"}
+    text = proc.stdout
+    for port in harness.PORTS.values():
+        assert str(port) in text
+    assert f"nameserver {harness.DNS_ADDRESS}" in (tmp_path / "resolv.conf").read_text()
+
+
 def test_images_come_from_debian_packages() -> None:
     for dockerfile in sorted(DEPLOY.glob("*/Dockerfile")):
         text = dockerfile.read_text(encoding="utf-8")

@@ -86,6 +86,68 @@ def test_pending_uids_ascending_and_only_what_is_left(imap_account: Account, box
     assert len(left) == 4
 
 
+def _commands(box: Mailbox) -> list[str]:
+    """The IMAP commands the box sends from now on, as they leave on the socket (imaplib's
+    ``send``, which imapclient's own commands use too)."""
+    imap = box._client._imap
+    sent: list[str] = []
+    send = imap.send
+
+    def counting(data: bytes) -> None:
+        words = data.decode("ascii", "replace").split()
+        if words and words[0].startswith(imap.tagpre.decode()):  # a command, by its tag
+            sent.append(" ".join(words[1:3] if words[1] == "UID" else words[1:2]))
+        send(data)
+
+    imap.send = counting
+    return sent
+
+
+def test_pending_heads_is_pending_uids_and_heads_in_one_round_trip(
+        imap_account: Account, box: Mailbox) -> None:
+    sent = _commands(box)
+    assert box.pending_heads() == ([], {})  # an empty folder: OK and nothing (Dovecot)
+    assert sent == ["NOOP", "UID FETCH"]
+    when = datetime(2024, 1, 1, tzinfo=UTC)
+    uids = [imap_account.append(mail(n), when + timedelta(minutes=n)) for n in range(1, 5)]
+    imap_account.append(mail(9), when, flags=[b"\\Seen"])
+    box.move(uids[0], PROCESSED)  # the others keep their old UIDs: all of them are seen
+    sent.clear()
+    found, heads = box.pending_heads()
+    assert sent == ["NOOP", "UID FETCH"]  # not NOOP, UID SEARCH, UID FETCH
+    sent.clear()
+    assert found == box.pending_uids() == sorted(heads) and uids[0] not in found
+    assert heads == box.heads(found)
+    assert sent == ["NOOP", "UID SEARCH", "UID FETCH"]
+    assert [box.fetch(uid, heads[uid]) for uid in found] == [box.fetch(uid) for uid in found]
+
+
+def test_pending_heads_falls_back_to_search_where_the_fetch_is_refused(
+        imap_account: Account, box: Mailbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    when = datetime(2024, 1, 1, tzinfo=UTC)
+    uids = [imap_account.append(mail(n), when) for n in range(1, 4)]
+    expected = box.pending_heads()
+    imap = box._client._imap
+    real = imap.uid
+
+    def refusing(command: str, *args: object) -> tuple[str, list[bytes]]:
+        if command == "FETCH" and args[0] == "1:*":
+            return "NO", [b"[SERVERBUG] not today"]
+        return real(command, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(imap, "uid", refusing)
+    assert box.pending_heads() == expected and expected[0] == uids
+
+    def bad(command: str, *args: object) -> tuple[str, list[bytes]]:
+        if command == "FETCH" and args[0] == "1:*":
+            raise imap.error("BAD Error in IMAP command UID FETCH: Invalid messageset")
+        return real(command, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(imap, "uid", bad)
+    assert box.pending_heads() == expected
+    assert box.connected
+
+
 def test_connect_creates_folders_and_move_targets_them(imap_account: Account, box: Mailbox) -> None:
     assert {PROCESSED, QUARANTINE} <= set(imap_account.folders())
     when = datetime(2024, 1, 1, tzinfo=UTC)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -145,14 +146,15 @@ def test_t04_uidvalidity_change_and_redelivery_reapply_nothing(club: Club) -> No
 
 
 class _Meddler(Mailbox):
-    """Between our UID SEARCH and the FETCHes, another client meddles with INBOX."""
+    """Between our look at INBOX (the UIDs and sizes, Mailbox.pending_heads) and the
+    FETCHes of the bodies, another client meddles with it."""
 
     def __init__(self, club: Club, seen: int, moved: int, expunged: int) -> None:
         super().__init__(imap_settings(club.cfg))
         self.club, self.targets, self.done = club, (seen, moved, expunged), False
 
-    def pending_uids(self) -> list[int]:
-        uids = super().pending_uids()
+    def pending_heads(self) -> tuple[list[int], dict[int, dict[bytes, Any]]]:
+        found = super().pending_heads()
         if not self.done:
             self.done = True
             seen, moved, expunged = self.targets
@@ -163,7 +165,7 @@ class _Meddler(Mailbox):
                 other.move([moved], "Elsewhere")
                 other.delete_messages([expunged])
                 other.uid_expunge([expunged])
-        return uids
+        return found
 
 
 def test_t05_another_client_between_search_and_fetch(club: Club) -> None:

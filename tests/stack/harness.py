@@ -5,8 +5,10 @@
   ``docker import`` (unless the daemon has one already).
 - :func:`loopback_compose`: ``docker-compose.yml`` as a club runs it, with every service on
   the host's network and on loopback ports of its own (the daemon here runs without a
-  bridge or iptables, and nothing may clash with the host's PostgreSQL on 5432 or with
-  other tests' servers). Written from the real file each run, so it follows every change;
+  bridge or iptables, and nothing may clash with the host's PostgreSQL on 5432, with
+  other tests' servers or with another stack test run: :data:`PORTS`, chosen per run),
+  its images tagged with the run's :data:`PROJECT` (another run, maybe of other code,
+  builds its own). Written from the real file each run, so it follows every change;
   Compose v1 cannot drop a list key in an override file, hence a derived file, not an
   override.
 - :class:`DnsStub`: the DNS the stack's milters ask (a ``resolv.conf`` mounted into them):
@@ -19,6 +21,8 @@
 from __future__ import annotations
 
 import copy
+import os
+import random
 import shutil
 import socket
 import ssl
@@ -35,22 +39,29 @@ import yaml
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
+from tests.stack import ports
+
 ROOT = Path(__file__).resolve().parents[2]
 BASE_IMAGE = "debian:12-slim"
 DEBIAN_MIRROR = "http://deb.debian.org/debian"
-PROJECT = "relaybot-stacktest"
+# This run's compose project (scripts/stack_test.sh names it, one per run): its containers,
+# volumes and image tags are its own, so another run beside it neither meets nor removes them
+PROJECT = os.environ.get("RELAYBOT_STACK_PROJECT") or f"relaybot-stacktest-{os.getpid()}"
 
 MAIL_DOMAIN = "club.test"
 MAIL_HOSTNAME = "mx.club.test"
-# the stack's services, each on a loopback port of its own (their names resolve to 127.0.0.1)
-PORTS = {"smtp": 25025, "submission": 25587, "lmtp": 25024, "imap": 25143,
-         "opendkim": 25891, "opendmarc": 25893, "postgres": 25432, "web": 25080,
-         "relayhost": 25026, "wake": 25825}
+# the stack's services, each on a loopback port of its own (their names resolve to
+# 127.0.0.1), and the DNS stub's address: as scripts/stack_test.sh reserved them for this
+# run, else free ones (tests/stack/ports.py)
+_rng = random.Random()
+PORTS = ports.choose_ports(ports.parse_ports(os.environ.get("RELAYBOT_STACK_PORTS", "")),
+                           (), _rng)
+DNS_ADDRESS = os.environ.get("RELAYBOT_STACK_DNS") or ports.choose_dns((), _rng)
 SERVICE_NAMES = ("postgres", "dovecot", "opendkim", "opendmarc", "postfix")
 # The member's mail server: another loopback address than the stack's own 127.0.0.1, which
-# OpenDMARC skips and OpenDKIM signs for (their loopback-only trust, docs/deploy.md)
+# OpenDMARC skips and OpenDKIM signs for (their loopback-only trust, docs/deploy.md); only
+# a source address (any port), so runs side by side share it
 CLIENT_ADDRESS = "127.0.0.2"
-DNS_ADDRESS = "127.0.25.53"
 SECRETS = {"POSTGRES_PASSWORD": "stack-test-postgres", "RELAY_IMAP_PASSWORD": "stack-test-imap",
            "RELAYHOST_USER": "club-account", "RELAYHOST_PASSWORD": "relay-host-secret"}
 
@@ -181,6 +192,8 @@ def loopback_compose(work: Path) -> Path:
         service.pop("hostname", None)  # the host's network: the host's name (main.cf has ours)
         service["network_mode"] = "host"
         service["extra_hosts"] = [f"{host}:127.0.0.1" for host in SERVICE_NAMES]
+        if "image" in service:  # relaybot/dovecot:local -> relaybot/dovecot:<PROJECT>
+            service["image"] = f"{service['image'].rpartition(':')[0]}:{PROJECT}"
         build = service.get("build")
         if build is not None:
             build = {"context": build} if isinstance(build, str) else build

@@ -3,8 +3,9 @@ through the stack's Postfix and out again, restarts and an upgrade that keep the
 
 Run by ``scripts/stack_test.sh`` (which ``scripts/test.sh`` starts beside the rest of the
 suite), where a Docker daemon can be started; it writes its log with timings to
-``$RELAYBOT_STACK_LOG`` (docs/stack-test.log is a real run's). It is collected only there:
-a second run beside it would share its ports and its compose project.
+``$RELAYBOT_STACK_LOG`` (docs/stack-test.log is a real run's). It is collected only there.
+Each run has its own compose project, image tags, loopback ports and DNS stub address
+(tests/stack/ports.py), so two runs on one machine do not clash.
 
 The path of the move: the member's server (``127.0.0.2``, DKIM-signed for ``sender.test``,
 whose key, SPF and DMARC records the :class:`~tests.stack.harness.DnsStub` serves) ->
@@ -143,7 +144,7 @@ def test_the_stack_relays_a_move_and_keeps_its_data(
     stack("build", *(["--parallel"] if stack.compose[0] == "docker-compose" else []),
           timeout=1800)
     images = run(["docker", "images", "--format", "{{.Repository}}:{{.Tag}} {{.Size}}",
-                  "relaybot/*"]).stdout.strip()
+                  f"relaybot/*:{PROJECT}"]).stdout.strip()
     log("images built", images)
     assert len(images.splitlines()) == 6, images
 

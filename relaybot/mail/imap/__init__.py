@@ -5,10 +5,11 @@ The poller's loop is, in outline::
     with Mailbox(settings) as box:            # login, select, ensure Processed/Quarantine
         while True:
             for uid in box.pending_uids():    # what is still in INBOX is not yet processed
+                                              # (box.pending_heads(): with the sizes)
                 fetched = box.fetch(uid)      # None: another client took it (RELIABILITY T5)
                 ...commit...
                 box.move(uid, "Processed")    # only after the commit (G1)
-            box.wait(timeout)                 # IDLE, renewed; a UID SEARCH poll is the backstop
+            box.wait(timeout)                 # IDLE, renewed; the poll is the backstop
                                               # (box.watch(timeout, wakeup): also ended by
                                               # the mail server's push, relaybot.app.wake)
 
@@ -27,8 +28,11 @@ Rules kept here:
   names from configuration, which are checked for CR, LF and NUL.
 
 The modules: ``mailbox`` is the facade (:class:`Mailbox`, the only part that talks to
-the server); ``responses`` reads server answers (INTERNALDATE, COPYUID, EXISTS/RECENT,
-BYE) and ``values`` holds the settings, results, errors and argument checks, both pure.
+the server once logged in); ``connection`` opens a session (TLS, login) and drops one,
+and says which failures are the network's, for the facade and for ``survey`` (the
+read-only look of ``relaybot check``); ``watching`` is what a watch waits on besides the
+server; ``responses`` reads server answers (INTERNALDATE, COPYUID, EXISTS/RECENT, BYE)
+and ``values`` holds the settings, results, errors and argument checks, both pure.
 """
 
 from __future__ import annotations

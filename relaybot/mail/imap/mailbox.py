@@ -1,43 +1,40 @@
 """The imapclient facade: :class:`Mailbox`, one UID-only connection to one folder.
 
-Everything that talks to the server lives here (connect, SEARCH, FETCH, MOVE, IDLE);
-reading the answers is left to :mod:`relaybot.mail.imap.responses`. Any network or
+Everything that talks to the server lives here (SEARCH, FETCH, MOVE, IDLE); opening
+and dropping a session is :mod:`relaybot.mail.imap.connection`'s, reading the answers
+is left to :mod:`relaybot.mail.imap.responses`. Any network or
 protocol failure becomes an :class:`~relaybot.mail.imap.values.ImapError` and drops the
 connection.
 """
 
 from __future__ import annotations
 
-import imaplib
 import ssl
 import time
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Final
 
-from imapclient import IMAPClient  # type: ignore[import-untyped]
-from imapclient.exceptions import (  # type: ignore[import-untyped]
-    IMAPClientError,
-    LoginError,
+from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
+from imapclient.response_parser import (  # type: ignore[import-untyped]
+    parse_fetch_response,
 )
 
+from relaybot.mail.imap.connection import is_network_error, open_client, shutdown
 from relaybot.mail.imap.responses import as_bytes, copyuid_sources, has_news, nonzero, to_utc
 from relaybot.mail.imap.values import (
     PROCESSED,
     QUARANTINE,
     Fetched,
-    ImapAuthError,
     ImapError,
     ImapSettings,
     check_folder_name,
     check_uid,
 )
 from relaybot.mail.imap.watching import Interrupt, Woke, readable
-from relaybot.mail.oauth import TokenCommandError, access_token
-from relaybot.mail.preflight import PROBE_SECONDS, tls_hint
 from relaybot.store.faults import crash_point
 
-__all__ = ["IDLE_RENEW_SECONDS", "Mailbox", "open_client"]
+__all__ = ["IDLE_RENEW_SECONDS", "Mailbox"]
 
 IDLE_RENEW_SECONDS: Final = 290.0
 """IDLE is ended and restarted at least this often (RFC 2177 asks for < 29 minutes;
@@ -46,10 +43,6 @@ NATs and firewalls often forget idle TCP flows much sooner)."""
 _SIZE: Final = b"RFC822.SIZE"
 _DATE: Final = b"INTERNALDATE"
 _BODY: Final = b"BODY[]"
-
-
-def _is_network_error(exc: BaseException) -> bool:
-    return isinstance(exc, OSError | IMAPClientError | imaplib.IMAP4.error)
 
 
 class Mailbox:
@@ -75,8 +68,8 @@ class Mailbox:
     def connect(self) -> None:
         """Connect, log in, create Processed and Quarantine if missing, select the folder.
 
-        Raises :class:`ImapAuthError` if the login is refused, :class:`ImapError` for any
-        other failure. Retries nothing.
+        Raises :class:`~relaybot.mail.imap.values.ImapAuthError` if the login is refused,
+        :class:`ImapError` for any other failure. Retries nothing.
         """
         self.close()
         s = self.settings
@@ -91,11 +84,11 @@ class Mailbox:
             self._drop_untagged()  # the SELECT's EXISTS is not news: pending_uids covers it
             self._news = False
         except ImapError:
-            _shutdown(client)
+            shutdown(client)
             raise
         except Exception as exc:
-            _shutdown(client)
-            if _is_network_error(exc) or isinstance(exc, KeyError | ValueError):
+            shutdown(client)
+            if is_network_error(exc) or isinstance(exc, KeyError | ValueError):
                 raise ImapError(f"IMAP connect to {s.host}:{s.port} failed: {exc}") from exc
             raise
 
@@ -117,7 +110,7 @@ class Mailbox:
         try:
             client.logout()
         except Exception:
-            _shutdown(client)
+            shutdown(client)
 
     def __enter__(self) -> Mailbox:
         self.connect()
@@ -151,7 +144,7 @@ class Mailbox:
     def _fail(self, what: str, exc: BaseException) -> ImapError:
         """Drop the broken connection and return the ImapError to raise."""
         client, self._client = self._client, None
-        _shutdown(client)
+        shutdown(client)
         if isinstance(exc, ImapError):
             return exc
         return ImapError(f"IMAP {what} failed: {exc}")
@@ -188,15 +181,55 @@ class Mailbox:
         """
         client = self._require()
         try:
-            client.noop()  # Dovecot searches the session's view; NOOP brings it up to date
-            self._take_stashed_news()  # the search below covers all mail announced so far
+            self._sync_view(client)
             uids = client.search(["ALL"])
         except Exception as exc:
-            if _is_network_error(exc):
+            if is_network_error(exc):
                 raise self._fail("UID SEARCH", exc) from exc
             raise
         self._drop_untagged()
         return sorted(int(uid) for uid in uids)
+
+    def pending_heads(self) -> tuple[list[int], dict[int, dict[bytes, Any]]]:
+        """:meth:`pending_uids` and their :meth:`heads` in one round trip after the NOOP:
+        ``UID FETCH 1:* (RFC822.SIZE INTERNALDATE)`` answers for every message in the
+        folder, as UID SEARCH ALL does, with the sizes that FETCH would bring next.
+
+        Every message, not those above the last UID seen: what a poll must see again
+        (a mail whose processing failed, one left behind by a crash between the commit
+        and the MOVE) has an old UID. Where the server refuses the FETCH, the SEARCH and
+        the FETCH of the sizes are sent as before; a message the answer gives no size or
+        date for is left out and stays in the folder for the next poll.
+        """
+        client = self._require()
+        # imapclient's fetch() takes UIDs, not a range: imaplib's own UID command, read
+        # by imapclient's parser as fetch() reads it
+        imap: Any = getattr(client, "_imap", None)
+        found: dict[int, dict[bytes, Any]] | None = None
+        if imap is not None:
+            try:
+                self._sync_view(client)
+                typ, data = imap.uid("FETCH", "1:*", f"({_SIZE.decode()} {_DATE.decode()})")
+                if typ == "OK":
+                    found = _complete_heads(parse_fetch_response(
+                        data, normalise_times=False, uid_is_key=True))
+            except IMAPClientError:
+                pass  # BAD, or an answer imapclient cannot read: the old way below
+            except Exception as exc:
+                if is_network_error(exc):
+                    raise self._fail("UID FETCH 1:*", exc) from exc
+                raise
+        if found is None:
+            uids = self.pending_uids()
+            return uids, self.heads(uids) if uids else {}
+        self._drop_untagged()
+        return sorted(found), found
+
+    def _sync_view(self, client: Any) -> None:
+        """NOOP before a look at the whole folder: Dovecot answers from the session's
+        view, and NOOP brings it up to date; the look covers all mail announced so far."""
+        client.noop()
+        self._take_stashed_news()
 
     def heads(self, uids: list[int]) -> dict[int, dict[bytes, Any]]:
         """RFC822.SIZE and INTERNALDATE of many UIDs in one FETCH per 500 (G13: sizes are
@@ -206,13 +239,11 @@ class Mailbox:
         try:
             for start in range(0, len(uids), 500):
                 chunk = [check_uid(u) for u in uids[start:start + 500]]
-                for uid, entry in client.fetch(chunk, [_SIZE, _DATE]).items():
-                    if _SIZE in entry and _DATE in entry:
-                        out[int(uid)] = dict(entry)
+                out |= _complete_heads(client.fetch(chunk, [_SIZE, _DATE]))
         except IMAPClientError:
             return {}  # the caller falls back to one FETCH per message
         except Exception as exc:
-            if _is_network_error(exc):
+            if is_network_error(exc):
                 raise self._fail("UID FETCH (sizes)", exc) from exc
             raise
         return out
@@ -245,7 +276,7 @@ class Mailbox:
                 raise ImapError(f"no message body for UID {uid}")
             return Fetched(uid, raw, internaldate, size, too_big=False)
         except Exception as exc:
-            if _is_network_error(exc):
+            if is_network_error(exc):
                 raise self._fail(f"UID FETCH {uid}", exc) from exc
             raise
 
@@ -276,7 +307,7 @@ class Mailbox:
         except IMAPClientError:
             return out  # e.g. NO [EXPUNGEISSUED]: the caller fetches one by one
         except Exception as exc:
-            if _is_network_error(exc):
+            if is_network_error(exc):
                 raise self._fail("UID FETCH (bodies)", exc) from exc
             raise
         for uid, (size, internaldate) in small.items():
@@ -335,7 +366,7 @@ class Mailbox:
                 self._move_or_create(client, uid, folder)  # False again: it is gone
             self._drop_untagged()
         except Exception as exc:
-            if _is_network_error(exc):
+            if is_network_error(exc):
                 raise self._fail(f"UID MOVE {uid} to {folder!r}", exc) from exc
             raise
 
@@ -364,7 +395,7 @@ class Mailbox:
             except IMAPClientError:
                 moved = set()  # TRYCREATE, a vanished UID, ...: the careful path below
             except Exception as exc:
-                if _is_network_error(exc):
+                if is_network_error(exc):
                     raise self._fail(f"UID MOVE {len(wanted)} to {folder!r}", exc) from exc
                 raise
         for uid in wanted:
@@ -439,7 +470,7 @@ class Mailbox:
                 if woke != "timeout":
                     return woke
         except BaseException as exc:
-            if _is_network_error(exc):
+            if is_network_error(exc):
                 raise self._fail("IDLE", exc) from exc
             # Interrupted mid-IDLE (a stop signal): the session may still be idling and
             # would ignore a LOGOUT until the socket timeout. Drop it without one.
@@ -498,73 +529,12 @@ class Mailbox:
             sock.settimeout(self.settings.timeout)
 
 
-def open_client(s: ImapSettings) -> Any:
-    """A logged-in IMAPClient for ``s``, no folder selected: the connection, STARTTLS
-    and the login, by password or by OAuth 2.0 (OAUTHBEARER where the server offers it,
-    else XOAUTH2) with a token from ``s.oauth2_command``.
-
-    Raises :class:`ImapAuthError` when the login is refused or no token could be had,
-    :class:`ImapError` when the server cannot be reached; when the TLS mode does not
-    fit the port, that error says what to set (relaybot.mail.preflight).
-    """
-    client: Any = None
-    try:
-        context = ssl.create_default_context() if s.tls != "none" else None
-        client = IMAPClient(
-            s.host,
-            port=s.port,
-            use_uid=True,
-            ssl=s.tls == "ssl",
-            ssl_context=context,
-            timeout=s.timeout,
-        )
-        client.normalise_times = False
-        if s.tls == "starttls":
-            client.starttls(context)
-    except Exception as exc:
-        _shutdown(client)
-        if not _is_network_error(exc):
-            raise
-        hint = tls_hint("imap", s.host, s.port, s.tls, min(s.timeout, PROBE_SECONDS))
-        if hint is not None:
-            raise ImapError(f"IMAP connect to {s.host}:{s.port} failed: {hint}") from exc
-        raise ImapError(f"IMAP connect to {s.host}:{s.port} failed: {exc}") from exc
-    try:
-        _login(client, s)
-    except Exception as exc:
-        _shutdown(client)
-        if isinstance(exc, ImapError):
-            raise
-        if _is_network_error(exc):
-            raise ImapError(f"IMAP login to {s.host}:{s.port} failed: {exc}") from exc
-        raise
-    return client
-
-
-def _login(client: Any, s: ImapSettings) -> None:
-    """Log in with the password, or with an OAuth 2.0 access token."""
-    if not s.oauth2_command.strip():
-        try:
-            client.login(s.user, s.password)
-        except LoginError as exc:
-            raise ImapAuthError(f"IMAP login refused for {s.user!r}: {exc}") from exc
-        return
-    try:
-        token = access_token(s.oauth2_command, "imap.oauth2_command")
-    except TokenCommandError as exc:
-        raise ImapAuthError(str(exc)) from exc
-    bearer = client.has_capability("AUTH=OAUTHBEARER")
-    try:
-        if bearer:
-            client.oauthbearer_login(s.user, token)
-        else:
-            client.oauth2_login(s.user, token)
-    except LoginError as exc:
-        mechanism = "OAUTHBEARER" if bearer else "XOAUTH2"
-        raise ImapAuthError(
-            f"IMAP login refused for {s.user!r} with the access token from "
-            f"imap.oauth2_command ({mechanism}): {exc}; is the token for this mailbox "
-            "and still valid?") from exc
+def _complete_heads(data: dict[Any, Any]) -> dict[int, dict[bytes, Any]]:
+    """The entries of a FETCH answer that carry both the size and the INTERNALDATE: an
+    unsolicited FETCH (flags another client changed) has neither, and may be keyed by its
+    sequence number rather than a UID."""
+    return {int(uid): dict(entry) for uid, entry in data.items()
+            if _SIZE in entry and _DATE in entry}
 
 
 def _untagged_ok(client: Any) -> list[bytes]:
@@ -573,12 +543,3 @@ def _untagged_ok(client: Any) -> list[bytes]:
     stash = getattr(getattr(client, "_imap", None), "untagged_responses", {})
     return [bytes(line) for line in stash.get("OK", ())]
 
-
-def _shutdown(client: Any) -> None:
-    """Close the socket without a LOGOUT round trip; never raises."""
-    if client is None:
-        return
-    try:
-        client.shutdown()
-    except (OSError, IMAPClientError, imaplib.IMAP4.error):
-        pass

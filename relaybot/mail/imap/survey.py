@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from imapclient.exceptions import IMAPClientError  # type: ignore[import-untyped]
 
-from relaybot.mail.imap.mailbox import _is_network_error, _shutdown, open_client
+from relaybot.mail.imap.connection import is_network_error, open_client, shutdown
 from relaybot.mail.imap.values import PROCESSED, ImapError, ImapSettings
 
 __all__ = ["MailboxSurvey", "survey"]
@@ -57,8 +57,8 @@ def survey(settings: ImapSettings, count: int = 10) -> MailboxSurvey:
         client.logout()
         return MailboxSurvey(exists, waiting, results[-count:])
     except Exception as exc:
-        _shutdown(client)
-        if _is_network_error(exc) or isinstance(exc, IMAPClientError):
+        shutdown(client)
+        if is_network_error(exc) or isinstance(exc, IMAPClientError):
             raise ImapError(f"IMAP {settings.host}:{settings.port}: {exc}") from exc
         raise
 
