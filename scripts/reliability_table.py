@@ -23,7 +23,7 @@ WHAT = {
     "T1": "crash (os._exit) at each of 7 points, restart", "T2": "SMTP 421/451/550/drop/stall",
     "T3": "IMAP killed mid-FETCH, mid-IDLE; Dovecot restarted",
     "T4": "UIDVALIDITY changed, same mail redelivered",
-    "T5": "another client: \\Seen, MOVE, EXPUNGE between SEARCH and FETCH",
+    "T5": "another client: \\Seen, MOVE, EXPUNGE between finding the mail and fetching it",
     "T6": "a mail whose processing raises", "T7": "SQLite lock held / PostgreSQL backend killed",
     "T8": "two moves for one (game, ply)", "T9": "clock frozen, 3-day stops, 2nd instance",
     "T10": "automated mail, ping-pong responder", "T11": "many games plus junk",

@@ -1,5 +1,6 @@
 """T2 SMTP failures, T3 IMAP connection killed and Dovecot restarted, T4 UIDVALIDITY
-change, T5 another client between SEARCH and FETCH (RELIABILITY.md)."""
+change, T5 another client between finding the new mail and fetching it (RELIABILITY.md:
+"between SEARCH and FETCH"; the poller finds new mail with one UID FETCH of sizes)."""
 
 from __future__ import annotations
 

@@ -340,7 +340,7 @@ class Mailbox:
                 return dict(entry)
             if attempt == 1:
                 client.noop()
-        return None  # expunged between SEARCH and FETCH (or only an unsolicited FETCH)
+        return None  # expunged between finding and fetching it (or only an unsolicited FETCH)
 
     @staticmethod
     def _uid_exists(client: Any, uid: int) -> bool:
