@@ -144,8 +144,8 @@ def game_options(parser: argparse.ArgumentParser) -> None:
 
 def check_tutorial(session: Session, args: argparse.Namespace) -> tuple[Member, Member] | None:
     """Before ``game new --tutorial`` makes the game: the tutor and the student, checked."""
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import check_tutorial as check
+    from relaybot.club.members import find_member
 
     if not getattr(args, "tutorial", False):
         if getattr(args, "tutor", None):
@@ -176,8 +176,8 @@ def record_tutorial(session: Session, game: Game, pair: tuple[Member, Member] | 
 
 def cmd_member_renew(cfg: Config, args: argparse.Namespace) -> int:
     """A year's fee paid: the new expiry, and pawns deposited from yen over the fee."""
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import renew
+    from relaybot.club.members import find_member
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -190,8 +190,8 @@ def cmd_member_renew(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
     """The member's pawn ledger (after --add / --pay), one movement a line."""
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import add_pawns, balance, ledger, pay_pawns, rules_of
+    from relaybot.club.members import find_member
     from relaybot.core.books_rules import yen_to_pawns
 
     now = now_of(args)
@@ -214,8 +214,8 @@ def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_quit(cfg: Config, args: argparse.Namespace) -> int:
     """The member leaves the club; the pawns left are forfeited."""
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import quit_club
+    from relaybot.club.members import find_member
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -301,8 +301,8 @@ def cmd_club_settings(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_club_ladder(cfg: Config, args: argparse.Namespace) -> int:
     """The ladder, one member a line with the place."""
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import ladder_order, set_ladder
+    from relaybot.club.members import find_member
 
     with open_store(cfg).session() as session:
         if args.set is not None:
@@ -338,8 +338,8 @@ def cmd_club_fees(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_club_paid(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import record_entry_paid
+    from relaybot.club.members import find_member
     from relaybot.club.tournaments import find_event
 
     with open_store(cfg).session() as session:
@@ -366,8 +366,8 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
     own rating first; lapsed and departed members left out."""
     from sqlalchemy import select
 
-    from relaybot.club.admin import find_member
     from relaybot.club.ledger import membership_states
+    from relaybot.club.members import find_member
     from relaybot.club.rating_book import ratings_of
     from relaybot.core.books_rules import fits, parse_wish
     from relaybot.store.models import Member

@@ -194,7 +194,7 @@ def member_list_document(session: Session, members: Sequence[Member]) -> list[Do
 def member_document(session: Session, member: Member) -> Document:
     """``member show ADDR --json``: ``{"email", "name", "ratings": {KIND: {...}}, ...}`` with
     the other addresses, the chess grade and titles."""
-    from relaybot.club.admin import member_addresses
+    from relaybot.club.members import member_addresses
     from relaybot.club.rating_book import grade_of, ratings_json, titles_of
 
     points, grade = grade_of(session, member)

@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.admin import AdminError, find_member
+from relaybot.club.errors import AdminError
+from relaybot.club.members import find_member
 from relaybot.club.results import result_form
 from relaybot.core.books_rules import (
     MEMBER_KINDS,

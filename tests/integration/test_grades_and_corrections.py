@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game, update_member
+from relaybot.club.members import MemberInput, add_member, update_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.club.rating_book import grade_of, rate_game, rating_row
 from relaybot.club.tournaments import EventInput, create_event, event_standings, find_event
 from relaybot.config import Config
