@@ -324,7 +324,7 @@ def _books(club: SampleClub) -> None:
     the TD is told once of each); a tutorial game whose pupil tries to end it (only the
     tutor may: the pupil's refusal)."""
     from relaybot.app.runner import run_scheduled
-    from relaybot.club.ledger import set_membership
+    from relaybot.club.memberships import set_membership
     from relaybot.club.new_games import GameInput, create_game
     from relaybot.store.models import Tutorial
 

@@ -214,7 +214,8 @@ def books_document(session: Session, member: Member) -> Document:
     """The books' keys of ``member show --json`` (issue 30): ``membership`` (``kind``,
     ``family_of``, ``born``, ``valid_until``, ``left_on``; null outside the books) and
     ``pawns``."""
-    from relaybot.club.ledger import balance, membership_of, valid_until
+    from relaybot.club.memberships import membership_of, valid_until
+    from relaybot.club.pawns import balance
     from relaybot.store.models import Member as MemberRow
 
     ms = membership_of(session, member)
