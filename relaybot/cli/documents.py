@@ -194,8 +194,9 @@ def member_list_document(session: Session, members: Sequence[Member]) -> list[Do
 def member_document(session: Session, member: Member) -> Document:
     """``member show ADDR --json``: ``{"email", "name", "ratings": {KIND: {...}}, ...}`` with
     the other addresses, the chess grade and titles."""
+    from relaybot.club.grade_book import grade_of, titles_of
     from relaybot.club.members import member_addresses
-    from relaybot.club.rating_book import grade_of, ratings_json, titles_of
+    from relaybot.club.rating_book import ratings_json
 
     points, grade = grade_of(session, member)
     ratings = ratings_document(session, member)

@@ -151,7 +151,8 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
 
 
 def _ratings_line(session: Session, member: Member) -> str:
-    from relaybot.club.rating_book import KINDS, display, ratings_of, titles_of
+    from relaybot.club.grade_book import titles_of
+    from relaybot.club.rating_book import KINDS, display, ratings_of
     from relaybot.core.ratings import titles_text
 
     rows = ratings_of(session, member.id)
@@ -221,15 +222,9 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     """A member's settings, then one line per game the member plays (has a rating in or
     a game of): the rating and games, for chess the grade and titles, for go the salon
     points and rank."""
+    from relaybot.club.grade_book import grade_of, titles_of
     from relaybot.club.members import find_member
-    from relaybot.club.rating_book import (
-        KINDS,
-        display,
-        grade_of,
-        ratings_json,
-        ratings_of,
-        titles_of,
-    )
+    from relaybot.club.rating_book import KINDS, display, ratings_json, ratings_of
     from relaybot.club.season_book import member_league_titles
     from relaybot.core.ratings import titles_text
 

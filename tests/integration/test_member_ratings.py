@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.club.errors import AdminError
+from relaybot.club.grade_book import grade_of, titles_of
 from relaybot.club.members import (
     MemberInput,
     add_member,
@@ -21,15 +22,7 @@ from relaybot.club.members import (
     update_member,
 )
 from relaybot.club.new_games import GameInput, create_game
-from relaybot.club.rating_book import (
-    display,
-    grade_of,
-    rate_game,
-    rating_row,
-    ratings_json,
-    ratings_of,
-    titles_of,
-)
+from relaybot.club.rating_book import display, rate_game, rating_row, ratings_json, ratings_of
 from relaybot.config import Config
 from relaybot.games import rules_for
 from relaybot.store.db import Store
