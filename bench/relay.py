@@ -60,7 +60,8 @@ from bench.shogi import row as shogi_row
 from relaybot.app.poller import BATCH_MAILS
 from relaybot.app.runner import CycleReport, run_once
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig, new_secret
 from relaybot.core import tokens
 from relaybot.core.referee import StoredGame, decide, first_difference

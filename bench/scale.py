@@ -43,7 +43,8 @@ from bench.child import Child
 from bench.relay import BenchGame, Member, append_all, make_config, move_mail, random_game
 from relaybot.app.runner import run_once
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.store.db import Store, migrate

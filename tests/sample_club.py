@@ -21,7 +21,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from relaybot.app.service import Arrival, process_mail, start_mails
-from relaybot.club.admin import MemberInput, add_member
+from relaybot.club.members import MemberInput, add_member
 from relaybot.club.tournaments import EventInput, create_event
 from relaybot.config import (
     BotConfig,
@@ -324,8 +324,8 @@ def _books(club: SampleClub) -> None:
     the TD is told once of each); a tutorial game whose pupil tries to end it (only the
     tutor may: the pupil's refusal)."""
     from relaybot.app.runner import run_scheduled
-    from relaybot.club.admin import GameInput, create_game
-    from relaybot.club.ledger import set_membership
+    from relaybot.club.memberships import set_membership
+    from relaybot.club.new_games import GameInput, create_game
     from relaybot.store.models import Tutorial
 
     club.now += timedelta(days=7)
@@ -383,7 +383,7 @@ def board_games(club: SampleClub) -> tuple[str, str]:
 def _go_and_shogi(club: SampleClub) -> str:
     """A shogi game and a 9x9 go game with a few moves each (their move mails), the go
     game passed out and its result disputed (the TD decides); returns the go game."""
-    from relaybot.club.admin import GameInput, create_game
+    from relaybot.club.new_games import GameInput, create_game
 
     with club.store.session() as session:
         shogi = create_game(session, club.cfg, GameInput(EMAILS[0], EMAILS[1], kind="shogi"),

@@ -25,8 +25,9 @@ from pathlib import Path
 from relaybot.app.demo_servers import Delivered, DemoMailServers
 from relaybot.app.runner import run_once
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
 from relaybot.club.gamefile import GameFile
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.club.views import game_record
 from relaybot.config import (
     BotConfig,

@@ -25,8 +25,11 @@ from sqlalchemy.orm import Session
 
 from relaybot.club.daybooks import compute
 from relaybot.club.gamefile import GameFile
-from relaybot.club.ledger import club_news, ladders_of, lapsed_to_tell, membership_states, settle
+from relaybot.club.ladders import ladders_of
+from relaybot.club.memberships import lapsed_to_tell, membership_states
+from relaybot.club.prizes import club_news
 from relaybot.club.rating_book import KINDS
+from relaybot.club.settlement import settle
 from relaybot.club.tournaments import event_results, event_standings
 from relaybot.club.views import unsubscribe_path, unsubscribe_token
 from relaybot.config import Config

@@ -119,8 +119,8 @@ def _failure_line(exc: Exception) -> str | None:
     once its module was loaded, so a module not in ``sys.modules`` rules it out, and the
     command line never loads SQLAlchemy or the club's ledgers just to catch their errors.
     """
-    if "relaybot.club.admin" in sys.modules:
-        from relaybot.club.admin import AdminError
+    if "relaybot.club.errors" in sys.modules:
+        from relaybot.club.errors import AdminError
 
         if isinstance(exc, AdminError):
             return str(exc)

@@ -54,7 +54,7 @@ def member_options(parser: argparse.ArgumentParser) -> None:
 
 def apply_member_options(session: Session, member: Member, args: argparse.Namespace) -> str:
     """Write ``member add/set``'s membership options; a line to print, or ""."""
-    from relaybot.club.ledger import set_membership, valid_until
+    from relaybot.club.memberships import set_membership, valid_until
 
     # the year of birth is the member's (Member.born, written by member add/set before
     # this): a junior's membership reads it there
@@ -68,7 +68,8 @@ def apply_member_options(session: Session, member: Member, args: argparse.Namesp
 
 def books_line(session: Session, member: Member) -> str:
     """``member show``'s line of the books: the membership, its expiry, the pawns."""
-    from relaybot.club.ledger import balance, membership_of, valid_until
+    from relaybot.club.memberships import membership_of, valid_until
+    from relaybot.club.pawns import balance
 
     ms = membership_of(session, member)
     pawns = balance(session, member)
@@ -120,7 +121,8 @@ def event_options(parser: argparse.ArgumentParser) -> None:
 def after_event(session: Session, event: Event, games: list[Game], args: argparse.Namespace,
                 now: datetime) -> list[str]:
     """The books' part of ``event new``: the entry fee, a ladder challenge."""
-    from relaybot.club.ledger import register_challenge, set_event_fee
+    from relaybot.club.entry_fees import set_event_fee
+    from relaybot.club.ladders import register_challenge
 
     lines = []
     if event.kind == "ladder" and games:
@@ -144,8 +146,8 @@ def game_options(parser: argparse.ArgumentParser) -> None:
 
 def check_tutorial(session: Session, args: argparse.Namespace) -> tuple[Member, Member] | None:
     """Before ``game new --tutorial`` makes the game: the tutor and the student, checked."""
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import check_tutorial as check
+    from relaybot.club.members import find_member
+    from relaybot.club.tutorials import check_tutorial as check
 
     if not getattr(args, "tutorial", False):
         if getattr(args, "tutor", None):
@@ -176,8 +178,8 @@ def record_tutorial(session: Session, game: Game, pair: tuple[Member, Member] | 
 
 def cmd_member_renew(cfg: Config, args: argparse.Namespace) -> int:
     """A year's fee paid: the new expiry, and pawns deposited from yen over the fee."""
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import renew
+    from relaybot.club.members import find_member
+    from relaybot.club.memberships import renew
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -190,8 +192,9 @@ def cmd_member_renew(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
     """The member's pawn ledger (after --add / --pay), one movement a line."""
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import add_pawns, balance, ledger, pay_pawns, rules_of
+    from relaybot.club.book_settings import rules_of
+    from relaybot.club.members import find_member
+    from relaybot.club.pawns import add_pawns, balance, ledger, pay_pawns
     from relaybot.core.books_rules import yen_to_pawns
 
     now = now_of(args)
@@ -214,8 +217,8 @@ def cmd_member_pawns(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_member_quit(cfg: Config, args: argparse.Namespace) -> int:
     """The member leaves the club; the pawns left are forfeited."""
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import quit_club
+    from relaybot.club.members import find_member
+    from relaybot.club.memberships import quit_club
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -284,7 +287,7 @@ def cmd_club_settings(cfg: Config, args: argparse.Namespace) -> int:
     """Every figure and its value, after the changes asked."""
     from dataclasses import asdict
 
-    from relaybot.club.ledger import rules_of, set_settings
+    from relaybot.club.book_settings import rules_of, set_settings
 
     with open_store(cfg).session() as session:
         values = {}
@@ -301,8 +304,8 @@ def cmd_club_settings(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_club_ladder(cfg: Config, args: argparse.Namespace) -> int:
     """The ladder, one member a line with the place."""
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import ladder_order, set_ladder
+    from relaybot.club.ladders import ladder_order, set_ladder
+    from relaybot.club.members import find_member
 
     with open_store(cfg).session() as session:
         if args.set is not None:
@@ -324,7 +327,7 @@ def cmd_club_ladder(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_club_fees(cfg: Config, args: argparse.Namespace) -> int:
     """Each player's entry fee and how it was paid."""
-    from relaybot.club.ledger import entry_lines
+    from relaybot.club.entry_fees import entry_lines
     from relaybot.club.tournaments import find_event
 
     with open_store(cfg).session() as session:
@@ -338,8 +341,8 @@ def cmd_club_fees(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_club_paid(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import record_entry_paid
+    from relaybot.club.entry_fees import record_entry_paid
+    from relaybot.club.members import find_member
     from relaybot.club.tournaments import find_event
 
     with open_store(cfg).session() as session:
@@ -349,7 +352,7 @@ def cmd_club_paid(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_club_settle(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club.ledger import settle
+    from relaybot.club.settlement import settle
 
     now = now_of(args)
     with open_store(cfg).session() as session:
@@ -366,8 +369,8 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
     own rating first; lapsed and departed members left out."""
     from sqlalchemy import select
 
-    from relaybot.club.admin import find_member
-    from relaybot.club.ledger import membership_states
+    from relaybot.club.members import find_member
+    from relaybot.club.memberships import membership_states
     from relaybot.club.rating_book import ratings_of
     from relaybot.core.books_rules import fits, parse_wish
     from relaybot.store.models import Member
@@ -401,7 +404,7 @@ def cmd_club_opponents(cfg: Config, args: argparse.Namespace) -> int:
 def cmd_club_tutorial_end(cfg: Config, args: argparse.Namespace) -> int:
     """End a tutorial game (ゲーム進行に関する疑問点がなくなったとチューターが判断したところ
     でゲームは中断され、最後にゲームの結果報告を経験して終了します)."""
-    from relaybot.club.ledger import is_tutorial
+    from relaybot.club.tutorials import is_tutorial
     from relaybot.core.game import Outcome, Termination
     from relaybot.pipeline.lifecycle import end_game, load_game
     from relaybot.store.models import Game

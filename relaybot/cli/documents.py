@@ -194,8 +194,9 @@ def member_list_document(session: Session, members: Sequence[Member]) -> list[Do
 def member_document(session: Session, member: Member) -> Document:
     """``member show ADDR --json``: ``{"email", "name", "ratings": {KIND: {...}}, ...}`` with
     the other addresses, the chess grade and titles."""
-    from relaybot.club.admin import member_addresses
-    from relaybot.club.rating_book import grade_of, ratings_json, titles_of
+    from relaybot.club.grade_book import grade_of, titles_of
+    from relaybot.club.members import member_addresses
+    from relaybot.club.rating_book import ratings_json
 
     points, grade = grade_of(session, member)
     ratings = ratings_document(session, member)
@@ -214,7 +215,8 @@ def books_document(session: Session, member: Member) -> Document:
     """The books' keys of ``member show --json`` (issue 30): ``membership`` (``kind``,
     ``family_of``, ``born``, ``valid_until``, ``left_on``; null outside the books) and
     ``pawns``."""
-    from relaybot.club.ledger import balance, membership_of, valid_until
+    from relaybot.club.memberships import membership_of, valid_until
+    from relaybot.club.pawns import balance
     from relaybot.store.models import Member as MemberRow
 
     ms = membership_of(session, member)

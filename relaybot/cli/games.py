@@ -230,7 +230,8 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
     """Start a game: its id on the first line, its address on the second (INTERFACE.md),
     then, for ``--handicap auto``, the terms chosen and why."""
     from relaybot.app.service import start_mails
-    from relaybot.club.admin import GameInput, create_game, find_member
+    from relaybot.club.members import find_member
+    from relaybot.club.new_games import GameInput, create_game
 
     white, black, toss = _sides(args)
     store = open_store(cfg)

@@ -23,7 +23,7 @@ from relaybot.config import Config
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from relaybot.club.admin import MemberInput
+    from relaybot.club.members import MemberInput
     from relaybot.store.models import Member
 
 
@@ -139,7 +139,7 @@ def _member_options(parser: argparse.ArgumentParser) -> None:
 def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInput:
     """The options ``member add`` and ``member set`` share; ``--rating (1320)`` is
     provisional as R2 prints it, a bare number official unless ``--provisional``."""
-    from relaybot.club.admin import MemberInput, parse_rating
+    from relaybot.club.members import MemberInput, parse_rating
 
     rating, bracketed = (parse_rating(args.rating) if args.rating is not None
                          else (None, False))
@@ -151,7 +151,8 @@ def _member_input(args: argparse.Namespace, name: str, email: str) -> MemberInpu
 
 
 def _ratings_line(session: Session, member: Member) -> str:
-    from relaybot.club.rating_book import KINDS, display, ratings_of, titles_of
+    from relaybot.club.grade_book import titles_of
+    from relaybot.club.rating_book import KINDS, display, ratings_of
     from relaybot.core.ratings import titles_text
 
     rows = ratings_of(session, member.id)
@@ -162,7 +163,7 @@ def _ratings_line(session: Session, member: Member) -> str:
 
 
 def cmd_member_add(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club.admin import add_member
+    from relaybot.club.members import add_member
 
     store = open_store(cfg)
     with store.session() as session:
@@ -221,15 +222,9 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     """A member's settings, then one line per game the member plays (has a rating in or
     a game of): the rating and games, for chess the grade and titles, for go the salon
     points and rank."""
-    from relaybot.club.admin import find_member
-    from relaybot.club.rating_book import (
-        KINDS,
-        display,
-        grade_of,
-        ratings_json,
-        ratings_of,
-        titles_of,
-    )
+    from relaybot.club.grade_book import grade_of, titles_of
+    from relaybot.club.members import find_member
+    from relaybot.club.rating_book import KINDS, display, ratings_json, ratings_of
     from relaybot.club.season_book import member_league_titles
     from relaybot.core.ratings import titles_text
 
@@ -281,7 +276,7 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club.admin import (
+    from relaybot.club.members import (
         add_address,
         change_email,
         find_member,
@@ -315,7 +310,7 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
-    from relaybot.club.admin import import_members as import_members_csv
+    from relaybot.club.members import import_members as import_members_csv
 
     store = open_store(cfg)
     with store.session() as session, progress_bar("checking members") as advance:
@@ -334,7 +329,7 @@ def cmd_member_estimate(cfg: Config, args: argparse.Namespace) -> int:
     if against.lstrip("-").isdigit():
         known = int(against)
     else:
-        from relaybot.club.admin import find_member
+        from relaybot.club.members import find_member
         from relaybot.club.rating_book import rating_row
 
         store = open_store(cfg)

@@ -1,6 +1,6 @@
 """``relaybot announce`` and ``relaybot td``: what the TD does from the command line.
 
-The TD commands themselves are ``pipeline/td.py``'s, the same ones a TD's mail runs.
+The TD commands themselves are ``pipeline/td/``'s, the same ones a TD's mail runs.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.admin import AdminError, find_member
+from relaybot.club.errors import AdminError
+from relaybot.club.members import find_member
 from relaybot.club.tournaments import (
     EventInput,
     by_standing_name,

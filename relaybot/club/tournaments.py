@@ -11,7 +11,9 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.admin import AdminError, GameInput, create_game, find_member
+from relaybot.club.errors import AdminError
+from relaybot.club.members import find_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.club.rating_book import current_ratings, ratings_at
 from relaybot.club.results import result_form, result_margin
 from relaybot.config import ADDRESS_RE, Config

@@ -13,7 +13,9 @@ from datetime import UTC, date, datetime, time
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.ledger import games_in_year, membership_states, rules_of, terms_of, valid_until
+from relaybot.club.book_settings import rules_of
+from relaybot.club.memberships import membership_states, terms_of, valid_until
+from relaybot.club.prizes import games_in_year
 from relaybot.core.books_rules import award_year_of, most_games
 from relaybot.store.models import (
     ClubAward,
@@ -50,8 +52,8 @@ def _period(year: int) -> tuple[date, date]:
 def members_in_year(session: Session, first: date, last: date) -> Counter[str]:
     """Members by kind whose membership covered some of the days ``first`` to ``last``
     (at least one day, not necessarily all): joined (``Member.created_at``) by ``last``,
-    and valid (:func:`relaybot.club.ledger.term_of`: paid, a family member's regular member's,
-    a junior's last year) until ``first`` or later. A member not paid yet counts when
+    and valid (:func:`relaybot.club.memberships.term_of`: paid, a family member's regular
+    member's, a junior's last year) until ``first`` or later. A member not paid yet counts when
     they joined by ``last`` and had not left before ``first``. The kind is the member's
     kind now (the books keep no history of kinds)."""
     rows = session.execute(select(Membership, Member.created_at).join(

@@ -48,7 +48,7 @@ Does = Literal[
     "game",  # changes one game (resign, draw offer or acceptance, a game's own keyword)
     "aside",  # about one game, handled beside its moves (J10 long think, J13 question)
     "member",  # changes the member, not one game (J12 leave, D1 digest off)
-    "command",  # a TD command (pipeline/td.py)
+    "command",  # a TD command (pipeline/td/)
     "answer",  # answers a confirmation request (confirm, cancel); elsewhere it does nothing
 ]
 

@@ -27,7 +27,7 @@ from relaybot.core.game import GameRules
 from relaybot.core.intent import Does, Found, Intent, read_intent, strip_lines
 from relaybot.core.sections import Section, split_mail
 
-# A TD command line's reader (pipeline/td.py): the command's name, or None for any other
+# A TD command line's reader (pipeline/td/): the command's name, or None for any other
 # line. Commands all do "command"; what each then changes is the command's own business.
 CommandTest = Callable[[str], str | None]
 

@@ -68,7 +68,7 @@ UNSUBSCRIBE_SCOPE = "unsubscribe"
 
 TokenKind = Literal["game", "m", "c", "u"]
 
-# a token: base32's alphabet, lower case; a game id: what admin.new_game_id makes and
+# a token: base32's alphabet, lower case; a game id: what new_games.new_game_id makes and
 # mail.inbound.tags accepts (at least two characters, so never "m" or "c")
 _TOKEN_RE = re.compile(rf"[a-z2-7]{{{TOKEN_LENGTH}}}")
 _GAME_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{1,40}")

@@ -23,7 +23,7 @@ from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline import replies
 from relaybot.pipeline.effects import Mail
 from relaybot.pipeline.lifecycle import game_over
-from relaybot.pipeline.td import read_result
+from relaybot.pipeline.td.results import read_result
 from relaybot.store.models import Member, Tutorial
 
 

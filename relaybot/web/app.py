@@ -164,7 +164,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
 
     async def ladder(request: Request) -> Response:
         """Issue 30: a game's ladder (梯子段), top first: names only, no address."""
-        from relaybot.club.ledger import ladder_order
+        from relaybot.club.ladders import ladder_order
 
         kind = request.path_params["kind"]
         with store.session() as session:

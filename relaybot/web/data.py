@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 
 from relaybot.club.daybooks import clock_context
 from relaybot.club.gamefile import GameFile
-from relaybot.club.rating_book import go_rank_of, grade_of, titles_of
+from relaybot.club.grade_book import grade_of, titles_of
+from relaybot.club.rating_book import go_rank_of
 from relaybot.club.results import result_form
 from relaybot.club.tournaments import event_standings, salon_secretaries, standing_names
 from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_file

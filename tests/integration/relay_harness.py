@@ -23,7 +23,8 @@ from sqlalchemy import select
 
 from relaybot.app.runner import CycleReport, run_once
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.core import tokens
 from relaybot.store.db import Store, migrate

@@ -227,7 +227,7 @@ def test_long_work_reports_its_progress(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
     from relaybot.app.digest import send_digests
-    from relaybot.club.admin import import_members
+    from relaybot.club.members import import_members
     from relaybot.config import load_config
     from relaybot.store.db import Store, migrate
     from relaybot.store.models import Announcement

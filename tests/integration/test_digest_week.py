@@ -16,7 +16,8 @@ from sqlalchemy import select
 
 from relaybot.app.digest import digest_week, send_digests, sent_week
 from relaybot.app.service import Arrival, process_mail
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import Config, DigestConfig
 from relaybot.store.db import Store
 from relaybot.store.models import Announcement, Member, Outbox

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from relaybot.club.admin import MemberInput, add_member
+from relaybot.club.members import MemberInput, add_member
 from relaybot.club.tournaments import EventInput, create_event
 from relaybot.store.db import Store
 from relaybot.store.models import Game, Member

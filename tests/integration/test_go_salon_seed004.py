@@ -16,7 +16,8 @@ from sqlalchemy import select
 from relaybot.app.digest import send_digests
 from relaybot.app.runner import run_scheduled
 from relaybot.cli.documents import event_document
-from relaybot.club.admin import AdminError, GameInput, create_game
+from relaybot.club.errors import AdminError
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.club.rating_book import RatingInput, rating_row, ratings_json, set_rating
 from relaybot.club.tournaments import (
     EventInput,

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game, update_member
-from relaybot.club.rating_book import grade_of, rate_game, rating_row
+from relaybot.club.grade_book import grade_of
+from relaybot.club.members import MemberInput, add_member, update_member
+from relaybot.club.new_games import GameInput, create_game
+from relaybot.club.rating_book import rate_game, rating_row
 from relaybot.club.tournaments import EventInput, create_event, event_standings, find_event
 from relaybot.config import Config
 from relaybot.core.ratings import introduction_bonus
@@ -347,7 +349,7 @@ def test_t1_r3_the_winner_of_a_final_is_japan_champion_and_a_correction_moves_it
 
 
 def _titles(s: object, m: Member) -> str:
-    from relaybot.club.rating_book import titles_of
+    from relaybot.club.grade_book import titles_of
     from relaybot.core.ratings import titles_text
 
     return titles_text(titles_of(s, m.id))  # type: ignore[arg-type]

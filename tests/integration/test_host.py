@@ -18,7 +18,8 @@ import pytest
 
 from relaybot.app.host import load_host
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import ConfigError, load_config
 from relaybot.store.db import Store, migrate
 from tests.reliability.harness import wait_until

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from relaybot.club.admin import AdminError, MemberInput, add_member
+from relaybot.club.errors import AdminError
+from relaybot.club.members import MemberInput, add_member
 from relaybot.club.tournaments import (
     EventInput,
     create_event,

@@ -12,25 +12,17 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from relaybot.club.admin import (
-    AdminError,
-    GameInput,
+from relaybot.club.errors import AdminError
+from relaybot.club.grade_book import grade_of, titles_of
+from relaybot.club.members import (
     MemberInput,
     add_member,
-    create_game,
     find_member,
     import_members,
     update_member,
 )
-from relaybot.club.rating_book import (
-    display,
-    grade_of,
-    rate_game,
-    rating_row,
-    ratings_json,
-    ratings_of,
-    titles_of,
-)
+from relaybot.club.new_games import GameInput, create_game
+from relaybot.club.rating_book import display, rate_game, rating_row, ratings_json, ratings_of
 from relaybot.config import Config
 from relaybot.games import rules_for
 from relaybot.store.db import Store
@@ -57,7 +49,7 @@ def other_game(s: object, cfg: Config, white: str, black: str, kind: str,
                monkeypatch: pytest.MonkeyPatch) -> Game:
     """A game of a kind whose rules are not in relaybot.games yet: created through
     create_game (so its start ratings are read as for any game) on chess's board."""
-    monkeypatch.setattr("relaybot.club.admin.rules_for", lambda _kind: rules_for("chess"))
+    monkeypatch.setattr("relaybot.club.new_games.rules_for", lambda _kind: rules_for("chess"))
     game = create_game(s, cfg, GameInput(white, black, kind=kind), T0)  # type: ignore[arg-type]
     monkeypatch.undo()
     return game

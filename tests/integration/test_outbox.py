@@ -22,7 +22,7 @@ def queued_game(club: Club) -> None:
     club.member("Sato, Hanako", "sato@example.jp")
     club.member("Brown, Tom", "brown@example.org")
     from relaybot.app.service import start_mails
-    from relaybot.club.admin import GameInput, create_game
+    from relaybot.club.new_games import GameInput, create_game
 
     with club.store.session() as s:
         game = create_game(s, club.cfg, GameInput("sato@example.jp", "brown@example.org"),
@@ -102,7 +102,7 @@ def test_g6_verp_delivery_reports_are_counted_and_escalate_to_the_td(club: Club)
     queued_game(club)
     send_pending(club.store, club.cfg, club.clock)
     from relaybot.app.service import start_mails
-    from relaybot.club.admin import GameInput, create_game
+    from relaybot.club.new_games import GameInput, create_game
 
     with club.store.session() as s:  # two more games: more mail to Brown
         for _ in range(2):
@@ -165,7 +165,7 @@ def test_many_rows_over_several_connections_each_member_in_queue_order(club: Clu
 def _more_mail(club: Club) -> None:
     """Two more start mails queued (a second game between the same members)."""
     from relaybot.app.service import start_mails
-    from relaybot.club.admin import GameInput, create_game
+    from relaybot.club.new_games import GameInput, create_game
 
     with club.store.session() as s:
         game = create_game(s, club.cfg, GameInput("brown@example.org", "sato@example.jp"),

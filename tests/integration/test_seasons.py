@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.app.season_end import end_seasons
-from relaybot.club.admin import AdminError, MemberInput, add_member
-from relaybot.club.rating_book import grade_of
+from relaybot.club.errors import AdminError
+from relaybot.club.grade_book import grade_of
+from relaybot.club.members import MemberInput, add_member
 from relaybot.club.season_book import (
     SeasonInput,
     create_season,

@@ -11,7 +11,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from relaybot.app.service import Arrival, process_mail, start_mails
-from relaybot.club.admin import AdminError, GameInput, MemberInput, add_member, create_game
+from relaybot.club.errors import AdminError
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.store.db import Store, is_migrated, migrate
 from relaybot.store.models import Game, Inbound, Move, Outbox

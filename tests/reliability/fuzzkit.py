@@ -23,7 +23,8 @@ import chess
 from sqlalchemy import func, select
 
 from relaybot.app.service import Arrival, process_mail, start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.mail.inbound import parse_mail
 from relaybot.store.db import Store, migrate

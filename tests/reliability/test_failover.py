@@ -26,7 +26,7 @@ from sqlalchemy import select
 
 from relaybot.app.outbox import MARK_BATCH
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, create_game
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.store.locks import LEADER
 from relaybot.store.models import Game, Lock, Outbox
 from tests.integration.relay_harness import Club, Player

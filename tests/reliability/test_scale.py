@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.app.service import start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.store.models import Game, Inbound, Member, Move, Outbox
 from tests.integration.relay_harness import TD, Club
 from tests.reliability.harness import assert_lint, emit, folder_ids

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from relaybot.app.service import Arrival, process_mail, start_mails
-from relaybot.club.admin import GameInput, MemberInput, add_member, create_game
+from relaybot.club.members import MemberInput, add_member
+from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
 from relaybot.core import intent as keywords
 from relaybot.core.tokens import UNSUBSCRIBE_SCOPE, issue

@@ -16,7 +16,10 @@ from relaybot.mail.kinds import ERRORS, KINDS, every_kind, is_kind, kind_name
 from relaybot.mail.queue import Recipient
 from relaybot.mail.render import render
 from relaybot.pipeline.effects import Mail
-from relaybot.pipeline.td import COMMANDS, Done, bad_result, leave_reason, no_game
+from relaybot.pipeline.td import COMMANDS, Done
+from relaybot.pipeline.td.base import no_game
+from relaybot.pipeline.td.leave import leave_reason
+from relaybot.pipeline.td.results import bad_result
 
 LATIN = re.compile(r"[a-z]{2,}", re.IGNORECASE)
 

@@ -426,7 +426,7 @@ def test_j15_a_tds_result_word_is_read_by_the_game() -> None:
     by its parse_result, and a mistake lists the game's own words (its rule set), so any
     game plugs in; ``*`` (no result) is never a result a TD can give, nor both losing
     where the game's rules have no such result."""
-    from relaybot.pipeline.td import read_result, result_words
+    from relaybot.pipeline.td.results import read_result, result_words
 
     rules = as_game_rules(RULES)
     assert result_words(rules) == rules.rule_set.result_words
