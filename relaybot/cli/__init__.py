@@ -153,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the command
     parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
     args = parser.parse_args(words)
+    thresholds = gc.get_threshold()
     if args.command not in SERVICES:
         # Loading SQLAlchemy, the mapped tables and a game's library makes some hundred
         # thousand objects that live as long as the process; at the default threshold the
@@ -188,3 +189,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"relaybot: {line}", file=sys.stderr)
         return EXIT_ERROR
+    finally:
+        gc.set_threshold(*thresholds)  # main also runs inside other programs (tests, scripts)

@@ -78,3 +78,27 @@ def test_a_command_builds_its_own_group_only_and_a_typo_sees_them_all() -> None:
     # the command still parses as it did
     args = build_parser("game").parse_args(["game", "show", "x7"])
     assert (args.command, args.func.__name__) == ("game", "cmd_game_show")
+
+
+
+def test_a_one_shot_command_collects_less_often_and_leaves_the_collector_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main`` raises the collector's threshold while a one-shot command runs (its
+    libraries load with fewer collections) and gives the interpreter its thresholds
+    back when the command ends: ``main`` also runs inside other programs."""
+    import gc
+
+    import relaybot.cli.init as init_group
+    from relaybot.cli import ONE_SHOT_GC_THRESHOLD, main
+
+    seen: list[int] = []
+
+    def command(cfg: object, args: object) -> int:
+        seen.append(gc.get_threshold()[0])
+        return 0
+
+    monkeypatch.setattr(init_group, "cmd_init", command)
+    before = gc.get_threshold()
+    assert main(["init"]) == 0
+    assert seen == [ONE_SHOT_GC_THRESHOLD] and ONE_SHOT_GC_THRESHOLD > before[0]
+    assert gc.get_threshold() == before
