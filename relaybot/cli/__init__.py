@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from relaybot.cli import (
     check,
@@ -74,6 +76,26 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose answer to a mistyped command or subcommand names the
+    nearest one (Python 3.11's argparse lists them all and leaves the reader to look)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message`` (with a suggestion where one is close), exit 2."""
+        found = _INVALID_CHOICE.search(message)
+        if found:
+            import difflib
+
+            choices = re.findall(r"'([^']*)'", found.group("choices"))
+            near = difflib.get_close_matches(found.group("word"), choices, n=1, cutoff=0.6)
+            if near:
+                message += f"; did you mean '{near[0]}'?"
+        super().error(message)
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``relaybot`` argument parser: every command and option, each with its help.
 
@@ -82,7 +104,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     a fifth of ``relaybot game show``'s own start-up). Without one (``--help``), or for
     a word no group holds, every group is registered, so the listing and the error name
     every command."""
-    parser = argparse.ArgumentParser(prog="relaybot", description=(
+    parser = _Parser(prog="relaybot", description=(
         "Correspondence games (chess, shogi, go) by e-mail: checks every move mail and "
         "relays it. Settings: relaybot.toml (or RELAYBOT_CONFIG) and RELAYBOT_<SECTION>_<KEY>."))
     parser.add_argument("--version", action=_VersionAction,

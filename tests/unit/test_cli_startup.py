@@ -102,3 +102,25 @@ def test_a_one_shot_command_collects_less_often_and_leaves_the_collector_as_it_w
     assert main(["init"]) == 0
     assert seen == [ONE_SHOT_GC_THRESHOLD] and ONE_SHOT_GC_THRESHOLD > before[0]
     assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize(("argv", "near"), [(["gmae", "show", "x"], "game"),
+                                            (["game", "shwo", "x"], "show"),
+                                            (["member", "lsit"], "list")])
+def test_a_mistyped_command_is_answered_with_the_nearest(
+        argv: list[str], near: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from relaybot.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"; did you mean '{near}'?")
+
+
+def test_a_word_near_no_command_gets_no_guess(capsys: pytest.CaptureFixture[str]) -> None:
+    from relaybot.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["zzz"])
+    err = capsys.readouterr().err
+    assert "invalid choice: 'zzz'" in err and "did you mean" not in err
