@@ -464,3 +464,18 @@ def test_a_draw_offer_tells_a_waiting_reader_when_it_lapses(
     assert "the offer lapses with Tom Brown's next move." in offers["en"]
     assert "if you play a move instead" not in offers["en"]
     assert "次の指し手で消えます。" in offers["ja"] and "指し手を送ると" not in offers["ja"]
+
+
+def test_a_bad_move_reply_counts_the_days_it_adds(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The reply to an illegal move says 5 days are added to the sender's time; its own
+    figures count them (Black had used 0 days: 5 now, 25 left, 18 after the 7 days on the
+    move), not the figures from before the penalty."""
+    errors = {lang: _text(msg) for kind, lang, msg in mails if kind == "error_bad_move"}
+    assert set(errors) == {"en", "ja"}
+    assert "5 days are added to your time" in errors["en"]
+    assert "Black 5 (left to move 10: 25)" in errors["en"]
+    assert "On the current move so far: 7 days; left after it: 18." in errors["en"]
+    assert "消費日数に5日が加算されます" in errors["ja"]
+    assert "黒 5日（第10手まで残り 25日）" in errors["ja"]
+    assert "現在の手番の消費: 7日、その後の残り: 18日。" in errors["ja"]
