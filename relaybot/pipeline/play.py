@@ -261,7 +261,9 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
                      "stated": [(sides[s], display_name(gf.player(s).name, lang),
                                  verdict.declared.stated[s])
                                 for s in (0, 1)],
-                     "board": gf.rules.board_text(gf.game.position, lang),
+                     # both have stated: the board without "X to state the result"
+                     "board": getattr(gf.rules, "final_board_text", gf.rules.board_text)(
+                         gf.game.position, lang),
                      "record": moves_in(gf.rules, gf.rules.format_record(
                          gf.plies, gf.rules.display_notation), lang)},
             dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"

@@ -447,6 +447,13 @@ def test_only_the_player_to_move_is_asked_for_a_move(
     forwards = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "move"]
     offers = [(lang, text) for lang, text in receipts if not moved.search(text)]
     receipts = [(lang, text) for lang, text in receipts if moved.search(text)]
+    # go's second pass: no move follows, the board asks both for the result (no wait line)
+    stating = re.compile(r"Each now states the result|それぞれ結果を1行で申告")
+    for lang, text in receipts + forwards:
+        if stating.search(text):
+            assert wait[lang] not in text and ask[lang] not in text, text
+    receipts = [(lang, text) for lang, text in receipts if not stating.search(text)]
+    forwards = [(lang, text) for lang, text in forwards if not stating.search(text)]
     assert {lang for lang, _ in receipts} == {lang for lang, _ in forwards} == {"en", "ja"}
     assert offers
     for lang, text in receipts:
@@ -500,3 +507,23 @@ def test_a_first_move_silence_is_not_called_a_silence_after_a_relayed_move(
     assert "2026-11-02 の対局開始から20日間" in ja and "初手が届いていません" in ja
     assert "a reminder went out on 2026-11-27." in en and "day 10" not in en
     assert "2026-11-27 に督促を送りました。" in ja and "10日目" not in ja
+
+
+def test_a_stated_go_result_asks_for_no_move(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """After both passes no move is legal: the mail of a stated result asks its reader for
+    no move and promises no move by mail (the board asks for the result); the TD, who
+    decides between two stated results, is not asked to state one."""
+    declared = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "declared"]
+    assert {lang for lang, _ in declared} == {"en", "ja"}
+    for lang, text in declared:
+        assert ("states the result" if lang == "en" else "申告") in text, text
+        for wrong in ("to move.", "Reply to this mail with", "their move will reach you",
+                      "番（", "このメールに返信し、", "相手の指し手はメールで"):
+            assert wrong not in text, (wrong, text)
+    disputes = [_text(msg) for kind, _, msg in mails if kind == "td_declared"]
+    assert disputes
+    for text in disputes:
+        for wrong in ("to state the result", "Each now states", "結果を申告する番",
+                      "申告してください"):
+            assert wrong not in text, (wrong, text)
