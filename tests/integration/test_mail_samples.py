@@ -527,3 +527,18 @@ def test_a_stated_go_result_asks_for_no_move(
         for wrong in ("to state the result", "Each now states", "結果を申告する番",
                       "申告してください"):
             assert wrong not in text, (wrong, text)
+
+
+def test_notices_say_the_same_of_reminders_in_both_languages(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Reminders go to the silent player only, and a long-thinking notice stops none
+    (the bot still reminds after 10 days): the opponent's notices say so alike in both
+    languages, not "you will get no reminders" nor "no reminder is needed"."""
+    leave = {lang: _text(msg) for kind, lang, msg in mails if kind == "leave_notice"}
+    think = {lang: _text(msg) for kind, lang, msg in mails if kind == "long_think"}
+    assert set(leave) == set(think) == {"en", "ja"}
+    assert "the bot sends them no reminders meanwhile" in leave["en"]
+    assert "you will get no reminders" not in leave["en"]
+    assert "相手への督促も送りません" in leave["ja"]
+    assert "reminder" not in think["en"] and "督促" not in think["ja"]
+    assert "The days are counted as usual." in think["en"] and "通常どおり数えます" in think["ja"]
