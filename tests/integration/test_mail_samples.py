@@ -542,3 +542,19 @@ def test_notices_say_the_same_of_reminders_in_both_languages(
     assert "相手への督促も送りません" in leave["ja"]
     assert "reminder" not in think["en"] and "督促" not in think["ja"]
     assert "The days are counted as usual." in think["en"] and "通常どおり数えます" in think["ja"]
+
+
+def test_the_last_moves_dates_name_their_zone_when_not_the_readers(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The last move's three dates are its mover's calendar days: Tom Brown (Eastern
+    Time) reads 山田太郎's 1. e4 sent on 3 November in Japan, the evening of the 2nd in New
+    York. The mail says "Dates are in Eastern Time" for the rest, so the line names
+    the mover's zone; a reader's own move keeps the plain line."""
+    first = {(kind, lang): _text(msg) for kind, lang, msg in reversed(mails)}
+    move_en, move_ja = first[("move", "en")], first[("move", "ja")]
+    assert "Dates are in Eastern Time." in move_en
+    assert "Last move (1.; its dates in Japan Time): relayed 2026-11-02" in move_en
+    assert "日付は日本時間の暦日です。" in move_ja
+    assert "最終手（1...、日付は米国東部時間）: 中継日 2026-11-02" in move_ja
+    assert "Last move (1...): relayed" in first[("ack", "en")]  # Tom's own move
+    assert "最終手（1.）: 中継日" in first[("ack", "ja")]
