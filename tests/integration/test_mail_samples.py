@@ -558,3 +558,15 @@ def test_the_last_moves_dates_name_their_zone_when_not_the_readers(
     assert "最終手（1...、日付は米国東部時間）: 中継日 2026-11-02" in move_ja
     assert "Last move (1...): relayed" in first[("ack", "en")]  # Tom's own move
     assert "最終手（1.）: 中継日" in first[("ack", "ja")]
+
+
+def test_the_digest_counts_the_days_on_ones_move_in_what_is_left(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """On the reader's move the digest's "left" counts the days already on it, as the
+    game's mail does ("left after it"): 0 used + 19 on it so far + 11 left = 30, not 30
+    left beside 19 days gone."""
+    first = {(kind, lang): _text(msg) for kind, lang, msg in reversed(mails)}
+    assert ("YOUR MOVE (19 days on it so far); you have used 0 days, 11 days left to move 10."
+            in first[("digest", "en")])
+    assert "あなたの手番（この手で11日経過）。消費 0日、残り 19日（第10手まで）。" \
+        in first[("digest", "ja")]
