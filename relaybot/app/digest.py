@@ -465,7 +465,10 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "id": game.id, "opponent": display_name(opponent.name, member.lang), "colour": colour,
         "side": rules_for(game.kind).side_names(member.lang)[colour],
         "your_move": books.on_move == colour, "moves": game.ply_count,
-        "used": side.total, "left": side.left, "control": side.control_move or "",
+        # on one's move, what is left counts the days already on it (as the game's mail
+        # does: "left after it"), so "used", "on it so far" and "left" add up
+        "used": side.total, "control": side.control_move or "",
+        "left": clock.left if books.on_move == colour else side.left,
         "pending": clock.days if books.on_move == colour else 0,
     }
 

@@ -28,7 +28,7 @@ from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.store.db import Store
-from relaybot.store.models import Game, Move
+from relaybot.store.models import Game, Move, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -107,8 +107,19 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
                  "email": player.email, "ledgers": ledgers(gf, cfg.bot.language),
                  "relayed": (local_day(relayed, player.tz).isoformat()
                              if relayed else gf.game.start_date.isoformat()),
+                 # no ply yet: the silent player owes the first move since the start
+                 "first_move": gf.game.ply_count == 0,
+                 "reminder_sent": _reminder_day(session, cfg, gf, plan),
                  "results": _results(gf, cfg.bot.language)}), now)
     return 1 if row is not None else 0
+
+
+def _reminder_day(session: Session, cfg: Config, gf: GameFile, plan: Schedule) -> str:
+    """The day (the bot's zone) the reminder of this silence went out, "" without one: after
+    downtime it goes out in the same sweep as the escalation, not on day 10."""
+    sent = session.scalar(select(Outbox.created_at).where(
+        Outbox.dedupe_key == f"reminder:{gf.game.id}:{plan.ply}"))
+    return local_day(sent, cfg.bot.timezone).isoformat() if sent is not None else ""
 
 
 def _results(gf: GameFile, lang: str) -> str:

@@ -111,8 +111,10 @@ def clock_context(books: Books, reader_colour: int | None, now: datetime) -> dic
         ctx[f"{name}_left"] = side.left
         ctx[f"{name}_control"] = side.control_move or ""
         ctx[f"{name}_moves"] = side.moves
-    last_rows = [side.ledger[-1] for side in books.sides if side.ledger]
-    last = max(last_rows, key=lambda r: r.ply) if last_rows else None
+    last_rows = [(side.ledger[-1], side.colour) for side in books.sides if side.ledger]
+    last, last_colour = max(last_rows, key=lambda r: r[0].ply) if last_rows else (None, 0)
+    # J6: the last move's days are its mover's calendar days, in the mover's zone
+    ctx["last_zone"] = books.tz[last_colour] if last else ""
     ctx["last_relayed_day"] = _day(last.relayed_day) if last else "-"
     ctx["last_receipt_day"] = _day(last.receipt_day) if last else "-"
     ctx["last_reply_day"] = _day(last.reply_day) if last else "-"

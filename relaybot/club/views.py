@@ -37,6 +37,13 @@ def _board_text(gf: GameFile, position: object, lang: str, viewer: int) -> str:
     return gf.rules.board_text(position, lang, viewer)
 
 
+def _states_result(gf: GameFile, position: str) -> bool:
+    """Whether the game waits for the players to state its result, not for a move (a
+    game may tell: go's ``states_result`` after both passed)."""
+    states = getattr(gf.rules, "states_result", None)
+    return gf.game.status == "active" and states is not None and bool(states(position))
+
+
 def unsubscribe_path(cfg: Config, member_id: int) -> str:
     """The path of a member's one-click unsubscribe link on the web pages."""
     return f"/unsubscribe/{member_id}/{unsubscribe_token(cfg, member_id)}"
@@ -102,6 +109,8 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",
+        # go after both passed: the board itself asks for the result, not for a move
+        "stating": _states_result(gf, position),
         "status": gf.game.status,
         "result": gf.game.result or "",
         # the result and its ending in the game's own words (issue 26: 先手の勝ち（投了）)

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from relaybot.club.daybooks import compute
 from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
-from relaybot.core.clocks import Overrun, adjudication_day, local_day
+from relaybot.core.clocks import Overrun, Penalty, adjudication_day, local_day
 from relaybot.core.conditionals import Conditional
 from relaybot.core.game import Outcome, Termination, moves_in
 from relaybot.core.intent import Intent
@@ -150,6 +150,13 @@ def _penalties(session: Session, gf: GameFile, colour: int, verdict: Verdict, go
                              "expected": verdict.expected, "token": verdict.diff_token})
     if verdict.kind == "sync_error":
         record_event(session, game, now, "sync_error", colour, verdict.diff_ply)
+    if verdict.kind in ("bad_move", "contradiction") and verdict.penalty_days \
+            and gf.books is not None:
+        # the reply that announces the days added shows them in its figures too
+        gf.penalties.append(Penalty(colour, verdict.penalty_days,
+                                    "J5" if verdict.kind == "bad_move" else "J16",
+                                    got.arrived))
+        gf.books = compute(gf, gf.penalties, gf.pauses)
 
 
 def _store(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: Received,
@@ -254,7 +261,9 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
                      "stated": [(sides[s], display_name(gf.player(s).name, lang),
                                  verdict.declared.stated[s])
                                 for s in (0, 1)],
-                     "board": gf.rules.board_text(gf.game.position, lang),
+                     # both have stated: the board without "X to state the result"
+                     "board": getattr(gf.rules, "final_board_text", gf.rules.board_text)(
+                         gf.game.position, lang),
                      "record": moves_in(gf.rules, gf.rules.format_record(
                          gf.plies, gf.rules.display_notation), lang)},
             dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
@@ -49,6 +50,12 @@ def test_j11_reminder_day_10_escalation_day_20_once_each_across_downtime(club: C
     reminder = next(c for c in club.mails_to("brown@example.org")
                 if c.parsed["X-Relaybot-Kind"] == "reminder")
     assert reminder.parsed["In-Reply-To"]  # threaded on the last mail of the game
+    assert "no reply from you for 10 days since your opponent's move" in body_of(reminder)
+    # the TD reads the day the reminder went out (late: the bot was stopped on day 10),
+    # not "on day 10"
+    sent = reminder.parsed["Date"].datetime.astimezone(ZoneInfo("Asia/Tokyo")).date()
+    assert "after the move was relayed on" in text
+    assert f"a reminder went out on {sent.isoformat()}." in text and "day 10" not in text
     # a second instance while one holds the lock is refused (T9)
 
 

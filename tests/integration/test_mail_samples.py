@@ -447,6 +447,13 @@ def test_only_the_player_to_move_is_asked_for_a_move(
     forwards = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "move"]
     offers = [(lang, text) for lang, text in receipts if not moved.search(text)]
     receipts = [(lang, text) for lang, text in receipts if moved.search(text)]
+    # go's second pass: no move follows, the board asks both for the result (no wait line)
+    stating = re.compile(r"Each now states the result|それぞれ結果を1行で申告")
+    for lang, text in receipts + forwards:
+        if stating.search(text):
+            assert wait[lang] not in text and ask[lang] not in text, text
+    receipts = [(lang, text) for lang, text in receipts if not stating.search(text)]
+    forwards = [(lang, text) for lang, text in forwards if not stating.search(text)]
     assert {lang for lang, _ in receipts} == {lang for lang, _ in forwards} == {"en", "ja"}
     assert offers
     for lang, text in receipts:
@@ -464,3 +471,102 @@ def test_a_draw_offer_tells_a_waiting_reader_when_it_lapses(
     assert "the offer lapses with Tom Brown's next move." in offers["en"]
     assert "if you play a move instead" not in offers["en"]
     assert "次の指し手で消えます。" in offers["ja"] and "指し手を送ると" not in offers["ja"]
+
+
+def test_a_bad_move_reply_counts_the_days_it_adds(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The reply to an illegal move says 5 days are added to the sender's time; its own
+    figures count them (Black had used 0 days: 5 now, 25 left, 18 after the 7 days on the
+    move), not the figures from before the penalty."""
+    errors = {lang: _text(msg) for kind, lang, msg in mails if kind == "error_bad_move"}
+    assert set(errors) == {"en", "ja"}
+    assert "5 days are added to your time" in errors["en"]
+    assert "Black 5 (left to move 10: 25)" in errors["en"]
+    assert "On the current move so far: 7 days; left after it: 18." in errors["en"]
+    assert "消費日数に5日が加算されます" in errors["ja"]
+    assert "黒 5日（第10手まで残り 25日）" in errors["ja"]
+    assert "現在の手番の消費: 7日、その後の残り: 18日。" in errors["ja"]
+
+
+def test_a_first_move_silence_is_not_called_a_silence_after_a_relayed_move(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The samples' silent players owe their first move: no opponent's move was ever
+    sent to them. The reminder says the count runs from the game's start; the TD reads
+    that too, and the day the reminder really went out (here with the escalation, in the
+    same sweep), not "on day 10"."""
+    reminders = {lang: _text(msg) for kind, lang, msg in reversed(mails) if kind == "reminder"}
+    silences = {lang: _text(msg) for kind, lang, msg in reversed(mails) if kind == "td_silence"}
+    assert set(reminders) == set(silences) == {"en", "ja"}  # the first of each, as sampled
+    assert "no first move from you for 10 days since the game started" in reminders["en"]
+    assert "対局開始から10日間、あなたの初手が届いていません。" in reminders["ja"]
+    assert "opponent's move" not in reminders["en"]
+    assert "相手の指し手をお送りしてから" not in reminders["ja"]
+    en, ja = silences["en"], silences["ja"]
+    assert "has not made the first move in the 20 days since the game started on 2026-11-02" \
+        in en and "after the move was relayed" not in en
+    assert "2026-11-02 の対局開始から20日間" in ja and "初手が届いていません" in ja
+    assert "a reminder went out on 2026-11-27." in en and "day 10" not in en
+    assert "2026-11-27 に督促を送りました。" in ja and "10日目" not in ja
+
+
+def test_a_stated_go_result_asks_for_no_move(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """After both passes no move is legal: the mail of a stated result asks its reader for
+    no move and promises no move by mail (the board asks for the result); the TD, who
+    decides between two stated results, is not asked to state one."""
+    declared = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "declared"]
+    assert {lang for lang, _ in declared} == {"en", "ja"}
+    for lang, text in declared:
+        assert ("states the result" if lang == "en" else "申告") in text, text
+        for wrong in ("to move.", "Reply to this mail with", "their move will reach you",
+                      "番（", "このメールに返信し、", "相手の指し手はメールで"):
+            assert wrong not in text, (wrong, text)
+    disputes = [_text(msg) for kind, _, msg in mails if kind == "td_declared"]
+    assert disputes
+    for text in disputes:
+        for wrong in ("to state the result", "Each now states", "結果を申告する番",
+                      "申告してください"):
+            assert wrong not in text, (wrong, text)
+
+
+def test_notices_say_the_same_of_reminders_in_both_languages(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Reminders go to the silent player only, and a long-thinking notice stops none
+    (the bot still reminds after 10 days): the opponent's notices say so alike in both
+    languages, not "you will get no reminders" nor "no reminder is needed"."""
+    leave = {lang: _text(msg) for kind, lang, msg in mails if kind == "leave_notice"}
+    think = {lang: _text(msg) for kind, lang, msg in mails if kind == "long_think"}
+    assert set(leave) == set(think) == {"en", "ja"}
+    assert "the bot sends them no reminders meanwhile" in leave["en"]
+    assert "you will get no reminders" not in leave["en"]
+    assert "相手への督促も送りません" in leave["ja"]
+    assert "reminder" not in think["en"] and "督促" not in think["ja"]
+    assert "The days are counted as usual." in think["en"] and "通常どおり数えます" in think["ja"]
+
+
+def test_the_last_moves_dates_name_their_zone_when_not_the_readers(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The last move's three dates are its mover's calendar days: Tom Brown (Eastern
+    Time) reads 山田太郎's 1. e4 sent on 3 November in Japan, the evening of the 2nd in New
+    York. The mail says "Dates are in Eastern Time" for the rest, so the line names
+    the mover's zone; a reader's own move keeps the plain line."""
+    first = {(kind, lang): _text(msg) for kind, lang, msg in reversed(mails)}
+    move_en, move_ja = first[("move", "en")], first[("move", "ja")]
+    assert "Dates are in Eastern Time." in move_en
+    assert "Last move (1.; its dates in Japan Time): relayed 2026-11-02" in move_en
+    assert "日付は日本時間の暦日です。" in move_ja
+    assert "最終手（1...、日付は米国東部時間）: 中継日 2026-11-02" in move_ja
+    assert "Last move (1...): relayed" in first[("ack", "en")]  # Tom's own move
+    assert "最終手（1.）: 中継日" in first[("ack", "ja")]
+
+
+def test_the_digest_counts_the_days_on_ones_move_in_what_is_left(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """On the reader's move the digest's "left" counts the days already on it, as the
+    game's mail does ("left after it"): 0 used + 19 on it so far + 11 left = 30, not 30
+    left beside 19 days gone."""
+    first = {(kind, lang): _text(msg) for kind, lang, msg in reversed(mails)}
+    assert ("YOUR MOVE (19 days on it so far); you have used 0 days, 11 days left to move 10."
+            in first[("digest", "en")])
+    assert "あなたの手番（この手で11日経過）。消費 0日、残り 19日（第10手まで）。" \
+        in first[("digest", "ja")]

@@ -297,6 +297,14 @@ def test_after_two_passes_no_more_moves() -> None:
     assert "result" in verdict.error.detail
 
 
+def test_after_two_passes_a_mail_asks_for_the_result_not_a_move() -> None:
+    """The mails' "reply with your new move" is left out once both passed (no move is
+    legal then); one pass is not enough."""
+    assert RULES.states_result(_counting().position)
+    assert not RULES.states_result(stored("Q16 D4 pass").position)
+    assert "to state the result" not in RULES.final_board_text(_counting().position, "en")
+
+
 def test_a_result_before_two_passes_is_refused() -> None:
     verdict = decide(RULES, stored("Q16 D4"), 0, "result B+3.5")
     assert verdict.kind == "bad_move" and verdict.outcome is None

@@ -112,3 +112,21 @@ def test_every_error_a_players_mail_can_get_is_a_listed_kind() -> None:
     from relaybot.pipeline.play import ERROR_KINDS
 
     assert set(ERROR_KINDS) <= set(ERRORS)
+
+
+def test_the_summary_points_to_game_show_only_with_a_game_and_keeps_its_lines() -> None:
+    """Mail held back about no game (a forged mail's notice) gives no game to look at;
+    the sentence on forged mail ends its line before the list's heading."""
+    caps = {"more": 0, "total": 1, "cap": 2, "reply_cap": 20, "unproven": 1,
+            "unproven_address_cap": 3, "unproven_cap": 100}
+    forged = [{"kind": "hold_forged", "game_id": "", "subject": "s", "day": "2026-11-16",
+               "to": "sato@example.jp"}]
+    silence = [{"kind": "td_silence", "game_id": "abc123", "subject": "s",
+                "day": "2026-11-02"}]
+    for lang in ("en", "ja"):
+        _, without = render(lang, "td", "summary", items=forged, **caps)
+        _, with_game = render(lang, "td", "summary", items=silence, **caps)
+        assert "relaybot game show ID" not in without, without
+        assert "relaybot game show ID" in with_game, with_game
+    _, en = render("en", "td", "summary", items=forged, **caps)
+    assert "writing in members' names.\nHere is what was held back:" in en, en

@@ -477,6 +477,11 @@ class GoRules:
         """A go score line: 勝, 敗 and 持碁 (a jigo), never chess's ドロー or draw."""
         return _SCORE_WORDS.get(lang, _SCORE_WORDS["en"])
 
+    def states_result(self, position: object) -> bool:
+        """Both players passed: the board asks each side for the result (no move is
+        legal any more), so a mail asks for no move."""
+        return _position(position).counting
+
     def final_board_text(self, position: object, lang: str) -> str:
         """A finished game's board: as :meth:`board_text`, without whose turn it is or
         the call to state the result."""
