@@ -570,3 +570,16 @@ def test_the_digest_counts_the_days_on_ones_move_in_what_is_left(
             in first[("digest", "en")])
     assert "あなたの手番（この手で11日経過）。消費 0日、残り 19日（第10手まで）。" \
         in first[("digest", "ja")]
+
+
+def test_a_start_mail_says_the_first_step_once(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The start mail's own first lines say who moves first and what to send: the game
+    block under them does not say it again (to the first mover or to the other)."""
+    starts = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "start"]
+    assert {lang for lang, _ in starts} == {"en", "ja"}
+    for lang, text in starts:
+        told = ["first move", "Reply to this mail with", "their move will reach you"] \
+            if lang == "en" else ["初手", "このメールに返信", "相手の指し手はメールで"]
+        assert text.count(told[0]) == 1, text
+        assert sum(text.count(t) for t in told[1:]) <= 1, text
