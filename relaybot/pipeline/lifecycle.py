@@ -41,6 +41,11 @@ from relaybot.mail.wording import ending_text, result_text
 from relaybot.pipeline.effects import Mail, emit, emit_all, to_member, to_td
 from relaybot.store.models import Event, Game, GameEvent, Move
 
+TD_DECIDES = frozenset({Termination.FORFEIT, Termination.ADJUDICATION,
+                        Termination.WITHDRAWAL_LOST, Termination.WITHDRAWAL_VOID})
+"""Endings the TD decides (J11, J14, J20): the players read that the TD decided the result,
+not that it was reported to the TD."""
+
 
 def load_game(session: Session, game: Game, now: datetime,
               moves: list[Move] | None = None) -> GameFile:
@@ -180,7 +185,8 @@ def game_over(
     mails = [player_mail(cfg, gf, colour, "game_end",
                          {"words": words if colour != words_from else "",
                           "pgn": report(gf.player(colour).lang, colour),
-                          "end_date": end_day.isoformat(), "record_file": attached},
+                          "end_date": end_day.isoformat(), "record_file": attached,
+                          "by_td": termination in TD_DECIDES},
                          in_reply_to=in_reply_to, references=refs,
                          dedupe_key=f"end:{game.id}:{colour}")
              for colour in (0, 1)]

@@ -583,3 +583,22 @@ def test_a_start_mail_says_the_first_step_once(
             if lang == "en" else ["初手", "このメールに返信", "相手の指し手はメールで"]
         assert text.count(told[0]) == 1, text
         assert sum(text.count(t) for t in told[1:]) <= 1, text
+
+
+def test_a_result_the_td_decided_is_not_reported_to_the_td(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """A game the players ended is reported to the TD (the end mail says so); a result
+    the TD decided (here a go game adjudicated) says the TD decided it instead."""
+    ends = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "game_end"]
+    decided = {"en": "The tournament director decided this result.",
+               "ja": "この結果はTDの裁定です。"}
+    reported = {"en": "The result has been reported to the tournament director.",
+                "ja": "結果はTDに報告しました。"}
+    by_td = [(lang, text) for lang, text in ends
+             if "adjudicated by the tournament director" in text or "（TDの裁定）" in text]
+    played = [(lang, text) for lang, text in ends if (lang, text) not in by_td]
+    assert {lang for lang, _ in by_td} == {lang for lang, _ in played} == {"en", "ja"}
+    for lang, text in by_td:
+        assert decided[lang] in text and reported[lang] not in text, text
+    for lang, text in played:
+        assert reported[lang] in text and decided[lang] not in text, text
