@@ -100,8 +100,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``relaybot`` argument parser: every command and option, each with its help.
 
     ``command``, the command word typed: the groups are registered in order up to the one
-    that holds it, since a command needs no other group's parsers (building them all is
-    a fifth of ``relaybot game show``'s own start-up). Without one (``--help``), or for
+    that holds it, since a command needs no other group's parsers (building them all
+    takes about 10 ms of a command's start-up). Without one (``--help``), or for
     a word no group holds, every group is registered, so the listing and the error name
     every command."""
     parser = _Parser(prog="relaybot", description=(
@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # thousand objects that live as long as the process; at the default threshold the
         # collector walks them again and again while they load (about 5% of `game show`).
         # A command that ends soon collects less often; a service keeps the default.
-        gc.set_threshold(ONE_SHOT_GC_THRESHOLD, *gc.get_threshold()[1:])
+        gc.set_threshold(ONE_SHOT_GC_THRESHOLD, *thresholds[1:])
     try:
         # init writes the config that RELAYBOT_CONFIG names (a container's first start) and
         # loads it itself; the demo needs none

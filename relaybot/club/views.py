@@ -28,12 +28,14 @@ def unsubscribe_token(cfg: Config, member_id: int) -> str:
     return tokens.issue(cfg.bot.token_keys()[0], UNSUBSCRIBE_SCOPE, str(member_id))
 
 
-def _board_text(gf: GameFile, position: object, lang: str, viewer: int) -> str:
-    """The board as text; a finished game's board without whose turn it is (a game may
-    draw it so: go's ``final_board_text`` leaves out "each states the result")."""
-    final = getattr(gf.rules, "final_board_text", None)
-    if gf.game.status == "finished" and final is not None:
-        return str(final(position, lang))
+def shown_board(gf: GameFile, position: object, lang: str, viewer: int = 0, *,
+                final: bool | None = None) -> str:
+    """The board as text; a final board (by default: a finished game's) without whose
+    turn it is, where the game draws one (go's ``final_board_text`` leaves out "each
+    states the result")."""
+    final_text = getattr(gf.rules, "final_board_text", None)
+    if final_text is not None and (gf.game.status == "finished" if final is None else final):
+        return str(final_text(position, lang))
     return gf.rules.board_text(position, lang, viewer)
 
 
@@ -99,7 +101,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "reader_colour": sides[colour] if colour is not None else "",
         "record": moves_in(gf.rules, record_text(gf, notation, letters) or "-", lang),
         "ply_count": len(plies),
-        "board": _board_text(gf, position, lang, viewer),
+        "board": shown_board(gf, position, lang, viewer),
         # the HTML part shows it as a picture (mail/html.py): the game's own PNG where it
         # draws one (fast), else its SVG, rasterised there
         **board_picture(gf.rules, position, viewer, last.canon if last else ""),

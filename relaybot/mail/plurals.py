@@ -6,7 +6,7 @@ filter: ``{{ pending_days|count("day") }}``.
 
 The two languages' rules are CLDR's own text, evaluated by Babel's ``PluralRule``: reading
 them from Babel's locale data unpickles the whole locale (names of every territory and
-currency), a fifth of a second's start-up budget for two short rules.
+currency), about 20 ms of a command's start-up for two short rules.
 ``tests/unit/test_words.py`` holds them equal to that data, so they cannot drift.
 """
 

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.club.daybooks import compute
 from relaybot.club.gamefile import GameFile
+from relaybot.club.views import shown_board
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun, Penalty, adjudication_day, local_day
 from relaybot.core.conditionals import Conditional
@@ -138,25 +139,22 @@ def _penalties(session: Session, gf: GameFile, colour: int, verdict: Verdict, go
                now: datetime) -> None:
     """The ledger lines of a faulty mail: J5 and J16 penalties on the day it arrived."""
     game = gf.game
-    if verdict.kind == "bad_move":
+    if verdict.kind in ("bad_move", "contradiction"):
+        rule, detail = (
+            ("J5", {"reason": verdict.error.kind if verdict.error else "",
+                    "token": verdict.error.token if verdict.error else ""})
+            if verdict.kind == "bad_move" else
+            ("J16", {"reason": "contradiction", "expected": verdict.expected,
+                     "token": verdict.diff_token}))
         record_event(session, game, got.arrived, "penalty", colour, len(gf.plies),
-                     days=verdict.penalty_days,
-                     detail={"rule": "J5", "reason": verdict.error.kind if verdict.error else "",
-                             "token": verdict.error.token if verdict.error else ""})
-    if verdict.kind == "contradiction":
-        record_event(session, game, got.arrived, "penalty", colour, len(gf.plies),
-                     days=verdict.penalty_days,
-                     detail={"rule": "J16", "reason": "contradiction",
-                             "expected": verdict.expected, "token": verdict.diff_token})
+                     days=verdict.penalty_days, detail={"rule": rule, **detail})
+        if verdict.penalty_days and gf.books is not None:
+            # the reply that announces the days added shows them in its figures too: the
+            # line game_ledger reads back from this event, added to the loaded books
+            gf.penalties.append(Penalty(colour, verdict.penalty_days, rule, got.arrived))
+            gf.books = compute(gf, gf.penalties, gf.pauses)
     if verdict.kind == "sync_error":
         record_event(session, game, now, "sync_error", colour, verdict.diff_ply)
-    if verdict.kind in ("bad_move", "contradiction") and verdict.penalty_days \
-            and gf.books is not None:
-        # the reply that announces the days added shows them in its figures too
-        gf.penalties.append(Penalty(colour, verdict.penalty_days,
-                                    "J5" if verdict.kind == "bad_move" else "J16",
-                                    got.arrived))
-        gf.books = compute(gf, gf.penalties, gf.pauses)
 
 
 def _store(session: Session, gf: GameFile, colour: int, verdict: Verdict, got: Received,
@@ -262,8 +260,7 @@ def _declared(cfg: Config, gf: GameFile, colour: int, verdict: Verdict,
                                  verdict.declared.stated[s])
                                 for s in (0, 1)],
                      # both have stated: the board without "X to state the result"
-                     "board": getattr(gf.rules, "final_board_text", gf.rules.board_text)(
-                         gf.game.position, lang),
+                     "board": shown_board(gf, gf.game.position, lang, final=True),
                      "record": moves_in(gf.rules, gf.rules.format_record(
                          gf.plies, gf.rules.display_notation), lang)},
             dedupe_key=f"td_declared:{gf.game.id}:{gf.game.ply_count}:"
