@@ -136,7 +136,10 @@ def test_pending_heads_falls_back_to_search_where_the_fetch_is_refused(
         return real(command, *args)  # type: ignore[no-any-return]
 
     monkeypatch.setattr(imap, "uid", refusing)
+    sent = _commands(box)
     assert box.pending_heads() == expected and expected[0] == uids
+    # the view synced once, not twice (imapclient asks CAPABILITY once per connection)
+    assert [c for c in sent if c != "CAPABILITY"] == ["NOOP", "UID SEARCH", "UID FETCH"]
 
     def bad(command: str, *args: object) -> tuple[str, list[bytes]]:
         if command == "FETCH" and args[0] == "1:*":

@@ -179,9 +179,12 @@ class Mailbox:
         client flagged ``\\Deleted`` but did not expunge are included: they have not been
         processed, and the ingest ledger makes seeing one twice harmless.
         """
-        client = self._require()
+        return self._search_all(self._require(), sync=True)
+
+    def _search_all(self, client: Any, *, sync: bool) -> list[int]:
         try:
-            self._sync_view(client)
+            if sync:
+                self._sync_view(client)
             uids = client.search(["ALL"])
         except Exception as exc:
             if is_network_error(exc):
@@ -206,9 +209,11 @@ class Mailbox:
         # by imapclient's parser as fetch() reads it
         imap: Any = getattr(client, "_imap", None)
         found: dict[int, dict[bytes, Any]] | None = None
+        synced = False
         if imap is not None:
             try:
                 self._sync_view(client)
+                synced = True
                 typ, data = imap.uid("FETCH", "1:*", f"({_SIZE.decode()} {_DATE.decode()})")
                 if typ == "OK":
                     found = _complete_heads(parse_fetch_response(
@@ -220,7 +225,8 @@ class Mailbox:
                     raise self._fail("UID FETCH 1:*", exc) from exc
                 raise
         if found is None:
-            uids = self.pending_uids()
+            # the view is up to date when the NOOP went through: one NOOP per look
+            uids = self._search_all(client, sync=not synced)
             return uids, self.heads(uids) if uids else {}
         self._drop_untagged()
         return sorted(found), found
