@@ -229,7 +229,8 @@ def every_kind(club: SampleClub) -> None:
     club.deliver(EMAILS[2], confirm, "confirm", days=0.1)  # nothing left to confirm
     club.deliver(EMAILS[2], club.cfg.bot.game_address(held), "resign", days=0.1,
                  subject=f"Re: [{held}]", dmarc="fail")  # forged: nothing acts
-    # silence: the reminder after 10 days, the TD after 20 (J11); the digests on Monday.
+    # silence: the reminder after 10 days, the TD 10 days after it (J11); the digests on
+    # Monday.
     # More escalations in a day than the TD's cap lets through: the rest wait for the
     # next day's summary (issue 12 item 8)
     capped = dataclasses.replace(club.cfg, mail=dataclasses.replace(club.cfg.mail,

@@ -66,7 +66,7 @@ def _due(session: Session, cfg: Config, game: Game, now: datetime,
          moves: list[Move] | None = None) -> int:
     gf = load_game(session, game, now, moves)
     assert gf.books is not None
-    plan = schedule(gf, gf.books, now)
+    plan = schedule(gf, gf.books, now, _reminded_at(session, game))
     queued = 0
     for kind in plan.due:
         if kind == "reminder":
@@ -89,7 +89,8 @@ def _reminder(session: Session, cfg: Config, gf: GameFile, plan: Schedule, now: 
     """J11: day 10 of silence: the last mail again, to the silent player."""
     last = gf.game.last_out_message_id
     row = emit(session, cfg, player_mail(
-        cfg, gf, plan.silent, "reminder", in_reply_to=last, references=(last,) if last else (),
+        cfg, gf, plan.silent, "reminder", {"silent_days": plan.silent_days},
+        in_reply_to=last, references=(last,) if last else (),
         dedupe_key=f"reminder:{gf.game.id}:{plan.ply}"), now)
     return 1 if row is not None else 0
 
@@ -108,17 +109,22 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
                  "relayed": (local_day(relayed, player.tz).isoformat()
                              if relayed else gf.game.start_date.isoformat()),
                  # no ply yet: the silent player owes the first move since the start
-                 "first_move": gf.game.ply_count == 0,
-                 "reminder_sent": _reminder_day(session, cfg, gf, plan),
+                 "first_move": gf.game.ply_count == 0, "silent_days": plan.silent_days,
+                 "reminder_sent": _reminder_day(session, cfg, gf),
                  "results": _results(gf, cfg.bot.language)}), now)
     return 1 if row is not None else 0
 
 
-def _reminder_day(session: Session, cfg: Config, gf: GameFile, plan: Schedule) -> str:
-    """The day (the bot's zone) the reminder of this silence went out, "" without one: after
-    downtime it goes out in the same sweep as the escalation, not on day 10."""
-    sent = session.scalar(select(Outbox.created_at).where(
-        Outbox.dedupe_key == f"reminder:{gf.game.id}:{plan.ply}"))
+def _reminded_at(session: Session, game: Game) -> datetime | None:
+    """When the reminder of the game's current silence was queued; None before it."""
+    return session.scalar(select(Outbox.created_at).where(
+        Outbox.dedupe_key == f"reminder:{game.id}:{game.ply_count}"))
+
+
+def _reminder_day(session: Session, cfg: Config, gf: GameFile) -> str:
+    """The day (the bot's zone) the reminder of this silence went out ("" without one):
+    after downtime not day 10, and the escalation 10 days after it."""
+    sent = _reminded_at(session, gf.game)
     return local_day(sent, cfg.bot.timezone).isoformat() if sent is not None else ""
 
 

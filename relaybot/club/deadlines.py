@@ -15,6 +15,8 @@ from relaybot.club.gamefile import GameFile
 from relaybot.core.clocks import (
     Books,
     adjudication_day,
+    counted_days,
+    escalation_after_reminder,
     local_day,
     pending,
     silence_deadlines,
@@ -31,14 +33,18 @@ class Schedule:
     ply: int = 0
     reminder_day: date | None = None
     escalation_day: date | None = None
+    silent_days: int = 0  # counted days since the move was relayed (or the game started)
 
 
 def _start_of(day: date, tz: str) -> datetime:
     return datetime.combine(day, time(0, 0), ZoneInfo(tz)).astimezone(UTC)
 
 
-def schedule(gf: GameFile, books: Books, now: datetime) -> Schedule:
-    """Deadlines of an active game as of ``now``."""
+def schedule(gf: GameFile, books: Books, now: datetime,
+             reminded_at: datetime | None = None) -> Schedule:
+    """Deadlines of an active game as of ``now``; ``reminded_at``: when the reminder of the
+    current silence went out (None: not yet, or not looked up: then a reminder due now is
+    taken to go out now, which only delays the escalation)."""
     out = Schedule(silent=books.on_move, ply=gf.game.ply_count)
     if gf.game.status != "active":
         return out
@@ -47,6 +53,12 @@ def schedule(gf: GameFile, books: Books, now: datetime) -> Schedule:
     paused = list(books.pauses[books.on_move])
     since: datetime | date = books.last_sent_at or gf.game.start_date
     reminder, escalation = silence_deadlines(since, tz, paused)
+    out.silent_days = counted_days(local_day(since, tz) if isinstance(since, datetime)
+                                   else since, today, paused)
+    if reminder != date.max and today >= reminder:
+        # J11 (seed 000 rule 12): the TD hears 10 days after the reminder itself, so the
+        # two never leave in one sweep after downtime
+        escalation = max(escalation, escalation_after_reminder(reminded_at or now, tz, paused))
     out.reminder_day, out.escalation_day = reminder, escalation
     future: list[datetime] = []
     for kind, day in (("reminder", reminder), ("escalation", escalation)):

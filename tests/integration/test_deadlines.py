@@ -50,13 +50,41 @@ def test_j11_reminder_day_10_escalation_day_20_once_each_across_downtime(club: C
     reminder = next(c for c in club.mails_to("brown@example.org")
                 if c.parsed["X-Relaybot-Kind"] == "reminder")
     assert reminder.parsed["In-Reply-To"]  # threaded on the last mail of the game
-    assert "no reply from you for 10 days since your opponent's move" in body_of(reminder)
+    assert "no reply from you for 11 days since your opponent's move" in body_of(reminder)
     # the TD reads the day the reminder went out (late: the bot was stopped on day 10),
     # not "on day 10"
     sent = reminder.parsed["Date"].datetime.astimezone(ZoneInfo("Asia/Tokyo")).date()
     assert "after the move was relayed on" in text
     assert f"a reminder went out on {sent.isoformat()}." in text and "day 10" not in text
     # a second instance while one holds the lock is refused (T9)
+
+
+@pytest.mark.slow
+def test_j11_a_late_reminder_still_leaves_10_days_before_the_td_hears(club: Club) -> None:
+    """Seed 000 rule 12: the TD is told 10 days after the reminder itself. The bot was
+    stopped from day 5 to day 25: the reminder goes out on day 25, alone, and the TD hears
+    on day 35, with the days of silence counted as they are."""
+    white, _black, _gid = setup(club)
+    white.send("1. e4")
+    club.cycle()
+    start = club.clock
+    told: dict[float, tuple[int, int]] = {}
+    for day in (1, 5, 25.2, 30, 34.2, 35.2):
+        club.clock = start
+        run_at(club, day)
+        told[day] = (kinds(club, "brown@example.org").count("reminder"),
+                     kinds(club, TD).count("td_silence"))
+    club.clock = start
+    assert told == {1: (0, 0), 5: (0, 0), 25.2: (1, 0), 30: (1, 0), 34.2: (1, 0),
+                    35.2: (1, 1)}
+    reminder = next(c for c in club.mails_to("brown@example.org")
+                    if c.parsed["X-Relaybot-Kind"] == "reminder")
+    # relayed on day 0 in Berlin, reminded on day 25: the silence as it is, and the
+    # promise of 10 more days before the TD is told holds
+    assert "no reply from you for 25 days" in body_of(reminder)
+    assert "If the silence lasts 10 more days" in body_of(reminder)
+    escalation = next(c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_silence")
+    assert "has not replied for 35 days" in str(escalation.parsed["Subject"])
 
 
 def test_j11_no_reminder_while_the_player_is_on_leave(club: Club) -> None:

@@ -490,21 +490,24 @@ def test_a_bad_move_reply_counts_the_days_it_adds(
 
 def test_a_first_move_silence_is_not_called_a_silence_after_a_relayed_move(
         mails: list[tuple[str, str, EmailMessage]]) -> None:
-    """The samples' silent players owe their first move: no opponent's move was ever
-    sent to them. The reminder says the count runs from the game's start; the TD reads
-    that too, and the day the reminder really went out (here with the escalation, in the
-    same sweep), not "on day 10"."""
+    """The samples' first silent players owe their first move: no opponent's move was ever
+    sent to them. The reminder says the count runs from the game's start, with the days
+    as they are (the sweep ran late: not 10); the TD reads that too, 10 days after the
+    reminder went out (J11, seed 000 rule 12), with the day it really went out."""
     reminders = {lang: _text(msg) for kind, lang, msg in reversed(mails) if kind == "reminder"}
-    silences = {lang: _text(msg) for kind, lang, msg in reversed(mails) if kind == "td_silence"}
-    assert set(reminders) == set(silences) == {"en", "ja"}  # the first of each, as sampled
-    assert "no first move from you for 10 days since the game started" in reminders["en"]
-    assert "対局開始から10日間、あなたの初手が届いていません。" in reminders["ja"]
+    silences = {lang: _text(msg) for kind, lang, msg in reversed(mails)
+                if kind == "td_silence" and ("first move" in _text(msg) or "初手" in _text(msg))}
+    # the first of each, as sampled: 25 days since the start on 2026-11-02, 5 of them on
+    # leave for the English reader (Ann Smith: 2026-11-18 to 22)
+    assert set(reminders) == set(silences) == {"en", "ja"}
+    assert "no first move from you for 20 days since the game started" in reminders["en"]
+    assert "対局開始から25日間、あなたの初手が届いていません。" in reminders["ja"]
     assert "opponent's move" not in reminders["en"]
     assert "相手の指し手をお送りしてから" not in reminders["ja"]
     en, ja = silences["en"], silences["ja"]
-    assert "has not made the first move in the 20 days since the game started on 2026-11-02" \
+    assert "has not made the first move in the 35 days since the game started on 2026-11-02" \
         in en and "after the move was relayed" not in en
-    assert "2026-11-02 の対局開始から20日間" in ja and "初手が届いていません" in ja
+    assert "2026-11-02 の対局開始から35日間" in ja and "初手が届いていません" in ja
     assert "a reminder went out on 2026-11-27." in en and "day 10" not in en
     assert "2026-11-27 に督促を送りました。" in ja and "10日目" not in ja
 

@@ -22,6 +22,7 @@ from relaybot.core.clocks import (
     counted_days,
     days_used,
     days_used_from_start,
+    escalation_after_reminder,
     local_day,
     nth_counted_day,
     pending,
@@ -414,6 +415,18 @@ def test_j11_silence_deadlines_pushed_back_by_a_pause() -> None:
     assert silence_deadlines(relayed, "UTC", late) == (D(2024, 3, 11), D(2024, 3, 31))
     open_q = [(D(2024, 3, 5), date.max)]
     assert silence_deadlines(relayed, "UTC", open_q) == (date.max, date.max)
+
+
+def test_j11_the_td_hears_10_days_after_the_reminder_itself() -> None:
+    """Seed 000 rule 12: the TD is told 10 days after the reply the reminder asked for was
+    due, so a reminder sent late (the bot was stopped on its day) moves the escalation."""
+    relayed = utc(2024, 3, 1)
+    on_time = utc(2024, 3, 11, 6)
+    assert escalation_after_reminder(on_time, "UTC") == silence_deadlines(relayed, "UTC")[1]
+    assert escalation_after_reminder(utc(2024, 3, 26, 9), "UTC") == D(2024, 4, 5)
+    assert escalation_after_reminder(utc(2024, 3, 26, 20), "Asia/Tokyo") == D(2024, 4, 6)
+    leave = [(D(2024, 3, 30), D(2024, 4, 2))]  # leave after the reminder pushes it back
+    assert escalation_after_reminder(utc(2024, 3, 26, 9), "UTC", leave) == D(2024, 4, 9)
 
 
 def test_j11_silence_in_the_players_zone() -> None:

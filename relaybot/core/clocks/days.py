@@ -20,6 +20,7 @@ __all__ = [
     "counted_days",
     "days_used",
     "days_used_from_start",
+    "escalation_after_reminder",
     "local_day",
     "nth_counted_day",
     "paused_days",
@@ -166,6 +167,17 @@ def silence_deadlines(
         nth_counted_day(relayed, SILENCE_REMINDER_DAYS, paused),
         nth_counted_day(relayed, SILENCE_ESCALATION_DAYS, paused),
     )
+
+
+def escalation_after_reminder(
+    reminded_at: datetime | date, tz: str, paused: Sequence[DayRange] = ()
+) -> date:
+    """J11 (seed 000 rule 12): the earliest TD escalation day for a reminder that went out
+    at ``reminded_at``: the TD hears 10 counted days after the reminder itself, so one sent
+    late (the bot was stopped on its day) still leaves the silent player 10 days to answer
+    it. Days are in the silent player's zone ``tz``; pauses push it back."""
+    return nth_counted_day(_day(reminded_at, tz),
+                           SILENCE_ESCALATION_DAYS - SILENCE_REMINDER_DAYS, paused)
 
 
 def adjudication_day(start: date, months: int = DURATION_MONTHS) -> date:
