@@ -476,8 +476,7 @@ def composing_ms(store: Store, cfg: Config, now: datetime, games: int = 20,
     storing or sending anything. The median over ``passes`` of CPU ms per game (this
     process's CPU time, the same measure as the bench's CPU row)."""
     from relaybot.mail.compose import compose, flatten
-    from relaybot.mail.html import alternative
-    from relaybot.pipeline.effects import render_mail, reply_address, with_footer
+    from relaybot.pipeline.effects import rendered
     from relaybot.pipeline.lifecycle import load_game, player_mail
     from relaybot.store.models import Game
 
@@ -490,15 +489,12 @@ def composing_ms(store: Store, cfg: Config, now: datetime, games: int = 20,
             for gf in files:
                 for colour in (0, 1):
                     mail = player_mail(cfg, gf, colour, "status")
-                    subject, body = render_mail(mail)
-                    body = with_footer(cfg, mail.lang, body)
+                    out = rendered(cfg, mail)  # the effects stage's own rendering
                     flatten(compose(
-                        from_name=cfg.bot.name, from_addr=cfg.bot.game_address(gf.game.id),
-                        to_name=mail.to.name, to_addr=mail.to.address, subject=subject,
-                        body=body, message_id=f"bench.{gf.game.id}.{colour}@club.example",
-                        date=now, reply_to=reply_address(cfg, mail.to, gf.game.id),
-                        alternative=alternative(mail.lang, subject, body, mail.context,
-                                                cfg.bot.domain)))
+                        from_name=cfg.bot.name, from_addr=out.game_address or "",
+                        to_name=mail.to.name, to_addr=mail.to.address, subject=out.subject,
+                        body=out.body, message_id=f"bench.{gf.game.id}.{colour}@club.example",
+                        date=now, reply_to=out.reply_to, alternative=out.alternative))
             per_pass.append(1000 * (time.process_time() - t0) / max(1, len(files)))
     return statistics.median(per_pass)
 

@@ -22,6 +22,7 @@ from relaybot.club.gamefile import event_facts
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
+from relaybot.mail.compose import Alternative
 from relaybot.mail.html import alternative
 from relaybot.mail.kinds import is_kind
 from relaybot.mail.queue import Recipient, queue_mail
@@ -260,6 +261,32 @@ def _token_game(mail: Mail, game_address: str | None) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """One mail effect as its reader gets it, before it is a row or MIME: the subject, the
+    body with the footer, the addresses it comes from and is answered at, the HTML part."""
+
+    subject: str
+    body: str
+    game_address: str | None
+    reply_to: str | None
+    alternative: Alternative | None
+
+
+def rendered(cfg: Config, mail: Mail) -> Rendered:
+    """Render one mail effect (templates, footer, Reply-To, HTML part), storing nothing."""
+    subject, body = render_mail(mail)
+    body = with_footer(cfg, mail.lang, body)  # once per mail, after its sections
+    game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
+    reply_to = (mail.reply_to if mail.reply_to_fixed
+                else reply_address(cfg, mail.to, _token_game(mail, game_address)))
+    return Rendered(
+        subject, body, game_address, reply_to or game_address or mail.reply_to,
+        # issue 15: players and members also get an HTML part (board as a picture)
+        alternative(mail.lang, subject, body, mail.context, cfg.bot.domain)
+        if mail.audience in ("player", "member") else None)
+
+
 def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | None:
     """Render and queue one mail effect; None when its dedupe key was already queued or
     the mail is over a cap (:func:`caused_by`; the TD's is queued unsent, for the next
@@ -269,21 +296,13 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         return None
     if verdict in ("summary", UNPROVEN_HELD):
         mail = replace(mail, defer=False, threads_game=False)
-    subject, body = render_mail(mail)
-    body = with_footer(cfg, mail.lang, body)  # once per mail, after its sections
-    game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
-    reply_to = (mail.reply_to if mail.reply_to_fixed
-                else reply_address(cfg, mail.to, _token_game(mail, game_address)))
+    out = rendered(cfg, mail)
     row = queue_mail(
-        session, cfg, kind=mail.kind, to=mail.to, subject=subject, body=body, now=now,
-        game_id=mail.game_id, reply_to=reply_to or game_address or mail.reply_to,
-        from_address=game_address,
+        session, cfg, kind=mail.kind, to=mail.to, subject=out.subject, body=out.body, now=now,
+        game_id=mail.game_id, reply_to=out.reply_to, from_address=out.game_address,
         in_reply_to=mail.in_reply_to, references=mail.references,
         dedupe_key=mail.dedupe_key, auto_submitted=mail.auto_submitted, unique=mail.unique,
-        defer=mail.defer, headers=mail.headers,
-        # issue 15: players and members also get an HTML part (board as a picture)
-        alternative=(alternative(mail.lang, subject, body, mail.context, cfg.bot.domain)
-                     if mail.audience in ("player", "member") else None),
+        defer=mail.defer, headers=mail.headers, alternative=out.alternative,
     )
     if row is not None and verdict == "summary":
         row.status = HELD_FOR_SUMMARY
