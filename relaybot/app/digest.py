@@ -464,7 +464,8 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     return {
         "id": game.id, "opponent": display_name(opponent.name, member.lang), "colour": colour,
         "side": rules_for(game.kind).side_names(member.lang)[colour],
-        "your_move": books.on_move == colour, "moves": game.ply_count,
+        # plies: the template says them as the game's players count moves (progress)
+        "your_move": books.on_move == colour, "moves": game.ply_count, "kind": game.kind,
         # on one's move, what is left counts the days already on it (as the game's mail
         # does: "left after it"), so "used", "on it so far" and "left" add up
         "used": side.total, "control": side.control_move or "",

@@ -85,7 +85,8 @@ def _class_progress(session: Session, cfg: Config, games: list[Game], names: dic
             left = [side.left for side in books.sides]
             left[books.on_move] = pending(books, now).left
             running.append({"id": game.id, "sente": sente, "gote": gote,
-                            "moves": game.ply_count, "on_move": books.on_move,
+                            "moves": game.ply_count, "kind": game.kind,
+                            "on_move": books.on_move,
                             "sente_left": left[0], "gote_left": left[1]})
         else:
             finished.append({"id": game.id, "sente": sente, "gote": gote,

@@ -205,6 +205,35 @@ class Declared:
     stated: tuple[str, str] = ("", "")  # what each side has declared so far, as written
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far a game has gone, as its players count moves.
+
+    ``move``: the number of the last move played (0: none yet). Chess gives White's move
+    and Black's answer one number (after ``3. Bb5`` and after ``3... Nf6`` it is 3);
+    shogi and go give every ply its own (6 after 6 plies). ``side``: who played that
+    last move where one number covers a move of each side (chess: 1, Black, after
+    ``3... Nf6``); None where the number alone says how far the game is.
+    """
+
+    move: int = 0
+    side: int | None = None
+
+
+def progress_of(rules: GameRules, plies: int) -> Progress:
+    """How far a game of ``plies`` plies has gone as its players count moves. A game
+    that numbers moves otherwise than one a ply (chess: a number for each pair) says so
+    with an optional ``progress(plies) -> Progress``; any other counts a move a ply."""
+    if plies <= 0:
+        return Progress()
+    own = getattr(rules, "progress", None)
+    if own is not None:
+        said = own(plies)
+        if isinstance(said, Progress):
+            return said
+    return Progress(plies)
+
+
 def start_of(rules: GameRules, position: str) -> Any:
     """The start position of the game whose saved position is ``position``.
 

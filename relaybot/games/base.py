@@ -11,6 +11,7 @@ from relaybot.core.game import (
     MoveError,
     MoveErrorKind,
     Outcome,
+    Progress,
     ProposalLine,
     RecordInfo,
     RecordPolicy,
@@ -19,8 +20,8 @@ from relaybot.core.game import (
     Termination,
 )
 
-__all__ = ["Declared", "GameRules", "MoveError", "MoveErrorKind", "Outcome", "ProposalLine",
-           "RecordInfo", "RecordPolicy", "RecordText", "RuleSet", "Termination",
+__all__ = ["Declared", "GameRules", "MoveError", "MoveErrorKind", "Outcome", "Progress",
+           "ProposalLine", "RecordInfo", "RecordPolicy", "RecordText", "RuleSet", "Termination",
            "one_line"]
 
 

@@ -2,7 +2,8 @@
 
 CLDR's plural rules through Babel: ``1 ply``, ``2 plies``, ``0 days`` in English; Japanese
 has one form (``3日``). Never a hand-made ``day(s)``. Templates use it as the ``count``
-filter: ``{{ pending_days|count("day") }}``.
+filter: ``{{ pending_days|count("day") }}``. Ordinals likewise (``ordinal``: ``3rd``,
+``11th``, ``21st`` by CLDR's ordinal rules).
 
 The two languages' rules are CLDR's own text, evaluated by Babel's ``PluralRule``: reading
 them from Babel's locale data unpickles the whole locale (names of every territory and
@@ -23,6 +24,16 @@ CLDR_RULES: Mapping[str, Mapping[str, str]] = {
     "ja": {},  # one form for every number
 }
 
+# CLDR's ordinal rules (supplemental ordinals.xml) of the bot's two languages: 1st, 2nd,
+# 3rd, 4th, 11th, 21st in English; Japanese writes 第3 for every number
+CLDR_ORDINALS: Mapping[str, Mapping[str, str]] = {
+    "en": {"one": "n mod 10 in 1 and n mod 100 not in 11",
+           "two": "n mod 10 in 2 and n mod 100 not in 12",
+           "few": "n mod 10 in 3 and n mod 100 not in 13"},
+    "ja": {},
+}
+ORDINAL_SUFFIXES: Mapping[str, str] = {"one": "st", "two": "nd", "few": "rd", "other": "th"}
+
 
 @lru_cache(maxsize=4)
 def _rule(lang: str) -> PluralRule:
@@ -32,6 +43,26 @@ def _rule(lang: str) -> PluralRule:
 def plural_form(number: float, lang: str) -> str:
     """The CLDR plural category of ``number`` in ``lang`` (``one``, ``other``, ...)."""
     return str(_rule(lang)(number))
+
+
+
+@lru_cache(maxsize=4)
+def _ordinal_rule(lang: str) -> PluralRule:
+    return PluralRule(CLDR_ORDINALS["ja" if lang == "ja" else "en"])
+
+
+def ordinal_form(number: int, lang: str) -> str:
+    """The CLDR ordinal category of ``number`` in ``lang`` (``one``, ``two``, ``few``,
+    ``other``)."""
+    return str(_ordinal_rule(lang)(number))
+
+
+def ordinal(number: int, lang: str = "en") -> str:
+    """``number`` as an ordinal: ``1st``, ``2nd``, ``3rd``, ``11th``, ``21st`` in English
+    (CLDR's categories), ``第3`` in Japanese."""
+    if lang == "ja":
+        return f"第{number}"
+    return f"{number}{ORDINAL_SUFFIXES[ordinal_form(number, lang)]}"
 
 
 # English words the templates and the CLI count with (ja: the counter words)

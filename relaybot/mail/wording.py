@@ -6,18 +6,20 @@
 - :func:`result_text`, :func:`ending_text`: a stored result and its ending in the game's
   own words (:mod:`relaybot.core.words`: shogi 先手の勝ち, not chess's ``1-0``);
 - :func:`score_text`: a player's score line in the game's words, ``あなた`` / ``Your``
-  when it is the reader's own.
+  when it is the reader's own;
+- :func:`progress_text`: how far a game has gone, as its players count moves (chess
+  ``after Black's 3rd move`` / 黒の第3手まで, shogi and go ``6 moves played`` / 6手まで).
 """
 
 from __future__ import annotations
 
 from relaybot.core import words
-from relaybot.core.game import GameRules, Outcome, result_in
+from relaybot.core.game import GameRules, Outcome, Progress, progress_of, result_in
 from relaybot.games.registry import rules_for
-from relaybot.mail.plurals import NOUNS, count, plural_form, word_for
+from relaybot.mail.plurals import NOUNS, count, ordinal, plural_form, word_for
 
-__all__ = ["NOUNS", "count", "ending_text", "outcome_text", "plural_form", "result_text",
-           "score_text", "word_for"]
+__all__ = ["NOUNS", "count", "ending_text", "ordinal", "outcome_text", "plural_form",
+           "progress_text", "result_text", "score_text", "word_for"]
 
 
 def _outcome(rules: GameRules, result: str, termination: str) -> Outcome | None:
@@ -79,3 +81,23 @@ def score_text(kind: str, wins: int, draws: int, losses: int, lang: str, *,
     order = ("wins", "losses", "draws") if said.line.index("{losses}") < said.line.index(
         "{draws}") else ("wins", "draws", "losses")
     return (" " if lang == "ja" else ", ").join(parts[key] for key in order)
+
+
+def progress_text(plies: int, kind: str, lang: str = "en") -> str:
+    """How far a game of ``plies`` plies has gone, as its players count moves (the game's
+    :func:`~relaybot.core.game.progress_of`): chess by the number of the last move and
+    whose it was (``after Black's 3rd move``, 黒の第3手まで: a chess 手 is a move of each
+    side), shogi and go a move a ply (``6 moves played``, 6手まで); ``no move yet`` /
+    初手はまだ before the first. Templates use it as the ``progress`` filter:
+    ``{{ g.moves|progress(g.kind, "ja") }}``."""
+    ja = lang == "ja"
+    if plies <= 0:
+        return "初手はまだ" if ja else "no move yet"
+    rules = _rules(kind)
+    said = progress_of(rules, plies) if rules is not None else Progress(plies)
+    if said.side is None or rules is None:
+        return f"{said.move}手まで" if ja else f"{count(said.move, 'move', lang)} played"
+    side = rules.side_names("ja" if ja else "en")[said.side]
+    if ja:
+        return f"{side}の{ordinal(said.move, lang)}手まで"
+    return f"after {side}'s {ordinal(said.move, lang)} move"

@@ -17,7 +17,7 @@ from relaybot.club.views import game_context
 from relaybot.config import Config
 from relaybot.core.bounds import MAX_CONDITIONALS, MAX_SECTIONS
 from relaybot.core.conditionals import Conditional, format_conditional
-from relaybot.core.game import moves_in, replay_from
+from relaybot.core.game import moves_in, progress_of, replay_from
 from relaybot.core.referee import Verdict
 from relaybot.mail.inbound import InboundMail
 from relaybot.pipeline.effects import Mail, to_member
@@ -130,10 +130,14 @@ def error(
 
 
 def _caps(game: GameFile | None, verdict: Verdict | None) -> dict[str, int]:
-    """The per-mail caps a refusal names (issue 12 item 10)."""
+    """The per-mail caps a refusal names (issue 12 item 10); a record's length and the
+    game's in moves as the game's players count them (chess: 60 moves, not 120 plies)."""
+    written = len(verdict.record.tokens) if verdict is not None else 0
+    played = len(game.plies) if game is not None else 0
+    if game is not None:
+        written, played = (progress_of(game.rules, n).move for n in (written, played))
     return {"conditionals": MAX_CONDITIONALS, "sections": MAX_SECTIONS,
-            "written": len(verdict.record.tokens) if verdict is not None else 0,
-            "played": len(game.plies) if game is not None else 0}
+            "written": written, "played": played}
 
 
 def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) -> dict[str, Any]:

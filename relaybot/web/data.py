@@ -24,7 +24,7 @@ from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
-from relaybot.core.game import moves_in, replay_from, start_of
+from relaybot.core.game import moves_in, progress_of, replay_from, start_of
 from relaybot.core.ratings import rank_name
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
@@ -105,12 +105,6 @@ def _name(member: Member | None, lang: str) -> str:
     return display_name(member.name, lang) if member is not None else "?"
 
 
-def _paired(rules: Any) -> bool:
-    """Whether the game numbers its moves in pairs of plies (chess: 1. e4 e5)."""
-    return bool(rules.move_number(0, "en").rstrip(".") == rules.move_number(1, "en")
-                .rstrip("."))
-
-
 def _game_row(game: Game, people: dict[int, Member], lang: str,
               turns: dict[str, dict[str, str]] | None = None,
               events: set[str] | None = None) -> dict[str, Any]:
@@ -119,7 +113,7 @@ def _game_row(game: Game, people: dict[int, Member], lang: str,
     event linked only when it exists (``events``: the names that do; None: all)."""
     rules = rules_for(game.kind)
     sides = rules.side_names(lang)
-    moves = (game.ply_count + 1) // 2 if _paired(rules) else game.ply_count
+    moves = progress_of(rules, game.ply_count).move  # chess 3 after 3... Nf6; shogi 6
     turn = (turns or {}).get(game.id, {})
     return {
         "id": game.id, "kind": KIND_NAMES[lang].get(game.kind, game.kind),

@@ -605,3 +605,42 @@ def test_a_result_the_td_decided_is_not_reported_to_the_td(
         assert decided[lang] in text and reported[lang] not in text, text
     for lang, text in played:
         assert reported[lang] in text and decided[lang] not in text, text
+
+
+DIGEST_GAME = re.compile(r"^  ([a-z0-9]+) \(you play [^)]*\), (.+?): (?:YOUR MOVE|opponent)"
+                         r"|^  ([a-z0-9]+)（あなたは[^）]*さん）(.+?): (?:あなたの|相手の)手番")
+PROGRESS = {  # how far a game has gone, as its players count moves
+    ("chess", "en"): re.compile(r"no move yet|after (?:White|Black)'s \d+(?:st|nd|rd|th) move"),
+    ("chess", "ja"): re.compile(r"初手はまだ|[白黒]の第\d+手まで"),  # a chess 手 is a move of each
+    ("shogi", "en"): re.compile(r"no move yet|1 move played|\d+ moves played"),
+    ("shogi", "ja"): re.compile(r"初手はまだ|\d+手まで"),  # a shogi or go 手 is one ply
+}
+
+
+def test_the_digest_counts_moves_as_each_games_players_do(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The digest says how far each game has gone as its players count: chess by the
+    last move's number and whose it was (1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 is "after Black's
+    3rd move", 黒の第3手まで, never 6手まで), shogi and go a move a ply; no English mail
+    says "plies" to its reader."""
+    seen: set[tuple[str, str]] = set()
+    texts: dict[str, str] = {"en": "", "ja": ""}
+    for kind, lang, msg in mails:
+        text = _prose(_text(msg))
+        if lang == "en":
+            assert not re.search(r"\b(?:ply|plies|half-moves?)\b", text), (kind, text)
+        if kind != "digest":
+            continue
+        texts[lang] += text
+        for line in text.splitlines():
+            found = DIGEST_GAME.match(line)
+            if found is None:
+                continue
+            game, said = found.group(1) or found.group(3), found.group(2) or found.group(4)
+            game_kind = GAME_KINDS[game]
+            pattern = PROGRESS[("chess" if game_kind == "chess" else "shogi", lang)]
+            assert pattern.fullmatch(said), (game_kind, lang, line)
+            seen.add((game_kind, lang))
+    assert {("chess", "en"), ("chess", "ja"), ("shogi", "en"), ("shogi", "ja")} <= seen
+    assert "), after Black's 3rd move: YOUR MOVE" in texts["en"]
+    assert "さん）黒の第3手まで: あなたの手番" in texts["ja"]

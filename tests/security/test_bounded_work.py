@@ -85,7 +85,8 @@ def test_one_conditional_line_repeated_counts_once(club: Club) -> None:
 def test_a_record_far_longer_than_the_game_is_refused_before_it_is_read(club: Club) -> None:
     """a record of 2,000 legal plies in a new game -> refused unread, one reply
 
-    Nothing is applied; the reply names the lengths of the record and of the game."""
+    Nothing is applied; the reply names the lengths of the record and of the game in
+    moves as chess players count them (2,000 plies are 1,000 moves)."""
     sato = club.member("Sato, Hanako", SATO)
     brown = club.member("Brown, Tom", BROWN)
     gid = club.game(sato, brown)
@@ -99,7 +100,7 @@ def test_a_record_far_longer_than_the_game_is_refused_before_it_is_read(club: Cl
     assert game_state(club, gid) == ("", [], 0)
     sent = club.sink.captured[before:]
     assert [c.rcpt_tos for c in sent] == [[SATO]]
-    assert "2000 half-moves against 0" in body_of(sent[0])
+    assert "1000 moves against 0" in body_of(sent[0])  # chess counts a move of each side
 
 
 def test_more_sections_than_the_cap_are_refused_whole(club: Club) -> None:

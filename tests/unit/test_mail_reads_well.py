@@ -199,3 +199,48 @@ def test_a_time_control_in_the_readers_language() -> None:
         "30日、1手ごとに1日加算、上限45日、1手あたり最大14日")
     assert time_control_text("nonsense", "ja") == "nonsense"
     assert time_control_text(None, "ja") == ""
+
+
+def _digest_line(lang: str, kind: str, plies: int) -> str:
+    from relaybot.games import rules_for
+
+    side = rules_for(kind).side_names(lang)[0]
+    game = {"id": "g1", "opponent": "Tom Brown", "side": side, "your_move": False,
+            "moves": plies, "kind": kind, "used": 3, "control": "", "left": 17, "pending": 0}
+    _, body = render(lang, "member", "digest", week="2026-W48", reader="Smith, Ann",
+                     games=[game], results=[], corrections=[], ratings=[], standings=[],
+                     leaves=[], announcements=[], membership=None, club_news=[], ladders=[],
+                     player_link="", unsubscribe_link="")
+    return next(line for line in body.splitlines() if "g1" in line)
+
+
+def test_the_digest_counts_moves_as_each_games_players_do() -> None:
+    """Chess by the last move's number and whose it was (a chess 手 is White's move and
+    Black's answer: 6 plies are 黒の第3手まで, not 6手まで); shogi and go a move a ply, in
+    both languages; never "plies"."""
+    assert "), after Black's 3rd move: opponent to move;" in _digest_line("en", "chess", 6)
+    assert "さん）黒の第3手まで: 相手の手番。" in _digest_line("ja", "chess", 6)
+    for kind in ("shogi", "go"):
+        assert "), 6 moves played: opponent to move;" in _digest_line("en", kind, 6)
+        assert "), 1 move played: " in _digest_line("en", kind, 1)
+        assert "さん）6手まで: 相手の手番。" in _digest_line("ja", kind, 6)
+    for kind in ("chess", "shogi", "go"):
+        assert "), no move yet: " in _digest_line("en", kind, 0)
+        assert "さん）初手はまだ: " in _digest_line("ja", kind, 0)
+
+
+def test_the_season_progress_counts_a_shogi_move_a_ply() -> None:
+    """The TD's month report of the shogi league: 1 move played (never "1 moves"), 12手まで."""
+    game = {"id": "g1", "sente": "Ann Smith", "gote": "Tom Brown", "sente_left": 5,
+            "gote_left": 9, "on_move": 1, "kind": "shogi"}
+    common = {"season": "第2期", "month": 1, "month_end": "2029-01-31", "end": "2029-06-30",
+              "days_left": 150, "secretary": False, "reader": "TD"}
+
+    def line(lang: str, plies: int) -> str:
+        classes = [{"event": "S", "finished": [], "running": [{**game, "moves": plies}]}]
+        _, body = render(lang, "td", "season_progress", classes=classes, **common)
+        return next(text for text in body.splitlines() if "[g1]" in text)
+
+    assert line("en", 1).endswith("(days left: 9), 1 move played, gote to move")
+    assert line("en", 12).endswith("(days left: 9), 12 moves played, gote to move")
+    assert line("ja", 12).endswith("（残り 9 日）  12手まで、後手の手番")

@@ -119,3 +119,65 @@ def test_zones_in_words() -> None:
     assert zone_name("Europe/London", "ja") in ("イギリス時間", "英国時間")
     assert zone_name("UTC", "en") == "UTC"
     assert zone_name("Nowhere/Else", "ja") == "Nowhere/Else"  # unknown: as it is
+
+
+@pytest.mark.parametrize(("kind", "plies", "en", "ja"), [
+    ("chess", 0, "no move yet", "初手はまだ"),
+    ("chess", 1, "after White's 1st move", "白の第1手まで"),
+    ("chess", 5, "after White's 3rd move", "白の第3手まで"),  # 1. e4 e5 2. Nf3 Nc6 3. Bb5
+    ("chess", 6, "after Black's 3rd move", "黒の第3手まで"),  # ... 3... a6: move 3, not 6
+    ("chess", 22, "after Black's 11th move", "黒の第11手まで"),
+    ("shogi", 0, "no move yet", "初手はまだ"),
+    ("shogi", 1, "1 move played", "1手まで"),
+    ("shogi", 6, "6 moves played", "6手まで"),  # a shogi 手 is one ply
+    ("go", 6, "6 moves played", "6手まで"),  # a go 手 is one stone
+    ("go", 21, "21 moves played", "21手まで"),
+])
+def test_progress_as_each_games_players_count_moves(kind: str, plies: int, en: str,
+                                                   ja: str) -> None:
+    """A chess 手 (and an English chess move) is a move of each side, numbered as the
+    game mails number it; a shogi or go move is one ply; never "plies"."""
+    from relaybot.mail.wording import progress_text
+
+    assert progress_text(plies, kind, "en") == en
+    assert progress_text(plies, kind, "ja") == ja
+
+
+def test_a_games_progress_is_the_number_its_moves_carry() -> None:
+    """The digest's count and the game mails' numbering (``Last move (3...)``, 15手目) are
+    one rule: the last ply's number, and in chess whose move that was."""
+    from relaybot.core.game import Progress, progress_of
+
+    chess, shogi, go = rules_for("chess"), rules_for("shogi"), rules_for("go")
+    assert progress_of(chess, 0) == progress_of(shogi, 0) == Progress()
+    for plies in range(1, 60):
+        number = chess.move_number(plies - 1)
+        said = progress_of(chess, plies)
+        assert str(said.move) == number.rstrip(".")
+        assert said.side == (1 if number.endswith("...") else 0)
+        for rules in (shogi, go):
+            assert progress_of(rules, plies) == Progress(plies)
+            assert rules.move_number(plies - 1, "ja") == f"{plies}手目"
+
+
+def test_english_ordinals_by_cldr() -> None:
+    from relaybot.mail.wording import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+        "101st", "111th", "112th"]
+    assert ordinal(3, "ja") == "第3"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_ordinal_rules_are_babels_cldr_data(lang: str) -> None:
+    """The ordinal rules written into relaybot.mail.plurals give every number the
+    category Babel's own locale data gives it."""
+    from babel import Locale
+
+    from relaybot.mail.plurals import ordinal_form
+
+    rule = Locale.parse(lang).ordinal_form
+    numbers = [0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 21, 22, 23, 100, 101, 102, 103, 111, 112,
+               113, 1001, 1011]
+    assert [ordinal_form(n, lang) for n in numbers] == [rule(n) for n in numbers]

@@ -14,6 +14,7 @@ import chess
 from relaybot.games.base import (
     MoveError,
     Outcome,
+    Progress,
     ProposalLine,
     RecordInfo,
     RecordPolicy,
@@ -174,6 +175,13 @@ class ChessRules:
         """``3.`` before White's move, ``3...`` before Black's (0-based ply), in either
         language."""
         return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
+
+    def progress(self, plies: int) -> Progress:
+        """How far the game is as ``move_number`` counts: after ``3. Bb5`` (5 plies)
+        White's 3rd move, after ``3... Nf6`` (6 plies) Black's 3rd."""
+        if plies <= 0:
+            return Progress()
+        return Progress((plies + 1) // 2, (plies - 1) % 2)
 
     def format_proposal(self, position: object, plies: Sequence[str], notation: str,
                         letters: str = "en", lang: str = "en") -> str:
