@@ -20,7 +20,7 @@ from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
 from relaybot.mail.plurals import count
-from relaybot.mail.wording import progress_text
+from relaybot.mail.wording import days_left, progress_text
 from relaybot.mail.zones import zone_name
 from relaybot.resources import package_dir
 
@@ -49,6 +49,8 @@ def _with_filters(env: Environment) -> Environment:
     env.filters["zone"] = zone_name  # {{ timezone|zone("ja") }}: 日本時間 (CLDR)
     # {{ plies|progress(kind, "ja") }}: 黒の第3手まで (chess), 6手まで (shogi, go)
     env.filters["progress"] = progress_text
+    # {{ days|left("ja") }}: 17日, or 0日（3日超過） past the limit, never a negative count
+    env.filters["left"] = days_left
     return env
 
 

@@ -7,6 +7,7 @@
   own words (:mod:`relaybot.core.words`: shogi 先手の勝ち, not chess's ``1-0``);
 - :func:`score_text`: a player's score line in the game's words, ``あなた`` / ``Your``
   when it is the reader's own;
+- :func:`days_left`: the days left on a clock, or how far over it is (never "-3");
 - :func:`progress_text`: how far a game has gone, as its players count moves (chess
   ``after Black's 3rd move`` / 黒の第3手まで, shogi and go ``6 moves played`` / 6手まで).
 """
@@ -18,7 +19,7 @@ from relaybot.core.game import GameRules, Outcome, Progress, progress_of, result
 from relaybot.games.registry import rules_for
 from relaybot.mail.plurals import NOUNS, count, ordinal, plural_form, word_for
 
-__all__ = ["NOUNS", "count", "ending_text", "ordinal", "outcome_text", "plural_form",
+__all__ = ["NOUNS", "count", "days_left", "ending_text", "ordinal", "outcome_text", "plural_form",
            "progress_text", "result_text", "score_text", "word_for"]
 
 
@@ -101,3 +102,14 @@ def progress_text(plies: int, kind: str, lang: str = "en") -> str:
     if ja:
         return f"{side}の{ordinal(said.move, lang)}手まで"
     return f"after {side}'s {ordinal(said.move, lang)} move"
+
+
+def days_left(left: int, lang: str = "en") -> str:
+    """The days left on a clock as a reader writes them after "left" / 残り: ``17``
+    (English; its sentence says "days") or ``17日``; a clock past its limit (the TD is
+    told; the game goes on until the TD decides) says how far over it is instead of a
+    negative number: ``0, 3 days over`` / ``0日（3日超過）``. Templates use it as the
+    ``left`` filter."""
+    if lang == "ja":
+        return f"{left}日" if left >= 0 else f"0日（{-left}日超過）"
+    return str(left) if left >= 0 else f"0, {count(-left, 'day', lang)} over"

@@ -244,3 +244,30 @@ def test_the_season_progress_counts_a_shogi_move_a_ply() -> None:
     assert line("en", 1).endswith("(days left: 9), 1 move played, gote to move")
     assert line("en", 12).endswith("(days left: 9), 12 moves played, gote to move")
     assert line("ja", 12).endswith("（残り 9 日）  12手まで、後手の手番")
+
+
+def test_a_clock_past_its_limit_says_how_far_over_not_a_negative_count() -> None:
+    """J9: a side over its limit stays in play until the TD decides; its mail and the
+    digest say the days over the limit, never "-3 days left"."""
+    from relaybot.mail.wording import days_left
+
+    assert [days_left(n, "en") for n in (17, 0, -1, -3)] == [
+        "17", "0", "0, 1 day over", "0, 3 days over"]
+    assert [days_left(n, "ja") for n in (17, 0, -3)] == ["17日", "0日", "0日（3日超過）"]
+    common = {"game_id": "g1", "white": "A", "black": "B"}
+    for lang in ("en", "ja"):
+        _, text = render(lang, "td", "silence", **common, player="B", colour="black",
+                         email="b@example.org", relayed="2026-11-01", first_move=False,
+                         reminder_sent="", silent_days=20, results="1-0",
+                         ledgers=[{"colour": "Black", "name": "B", "total": 33, "left": -3,
+                                   "rows": []}])
+        assert "-3" not in text and ("3 days over" in text or "3日超過" in text)
+    over = {"id": "g1", "opponent": "Tom Brown", "side": "White", "your_move": True,
+            "moves": 4, "kind": "chess", "used": 33, "control": 10, "left": -3, "pending": 5}
+    for lang, said in (("en", "3 days over the limit for move 10."),
+                       ("ja", "第10手までの持ち日数を3日超過。")):
+        _, body = render(lang, "member", "digest", week="2026-W48", reader="Smith, Ann",
+                         games=[over], results=[], corrections=[], ratings=[], standings=[],
+                         leaves=[], announcements=[], membership=None, club_news=[],
+                         ladders=[], player_link="", unsubscribe_link="")
+        assert said in body and "-3" not in body
