@@ -16,6 +16,8 @@ from datetime import date
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
+from relaybot.core.reasons import Reason, say
+
 MoveErrorKind = Literal["illegal", "ambiguous", "unreadable"]
 RecordPolicy = Literal["full", "numbered"]
 
@@ -26,18 +28,23 @@ class MoveError(ValueError):
     ``kind`` is ``illegal`` (no such legal move), ``ambiguous`` (two pieces of
     the same kind can legally reach the square, J4) or ``unreadable``; ``candidates``
     are an ambiguous move's legal readings, written as the game writes moves.
+    ``why`` says why as a value (:class:`relaybot.core.reasons.Reason`) that the reply
+    says in its reader's language; a plug-in may give a plain English ``detail``
+    instead, which only an English reply shows.
     """
 
-    def __init__(self, kind: MoveErrorKind, token: str, detail: str = "", *,
-                 candidates: tuple[str, ...] = (), ja: str = "") -> None:
-        super().__init__(f"{kind} move: {token!r}" + (f" ({detail})" if detail else ""))
+    def __init__(self, kind: MoveErrorKind, token: str, detail: str | Reason = "", *,
+                 candidates: tuple[str, ...] = ()) -> None:
+        self.why: Reason | None = detail if isinstance(detail, Reason) else None
+        # the reason in English: the exception's message, the logs, an English reply
+        self.detail = say(detail, "en") if isinstance(detail, Reason) else detail
+        super().__init__(f"{kind} move: {token!r}"
+                         + (f" ({self.detail})" if self.detail else ""))
         self.kind: MoveErrorKind = kind
         self.token = token
-        self.detail = detail
         # an ambiguous move's legal readings as the game writes them, for the reply to
         # name (shogi: ５二金右、５二金左); empty where the game gives only a hint
         self.candidates = candidates
-        self.detail_ja = ja  # the detail in Japanese, for a Japanese reader's reply
 
 
 class Termination(StrEnum):

@@ -5,6 +5,8 @@
   never a hand-made ``day(s)``;
 - :func:`result_text`, :func:`ending_text`: a stored result and its ending in the game's
   own words (:mod:`relaybot.core.words`: shogi 先手の勝ち, not chess's ``1-0``);
+- :func:`reason_text`, :func:`move_error_text`: why a move or a proposal was refused
+  (:mod:`relaybot.core.reasons`), in the reader's language;
 - :func:`score_text`: a player's score line in the game's words, ``あなた`` / ``Your``
   when it is the reader's own;
 - :func:`days_left`: the days left on a clock, or how far over it is (never "-3");
@@ -15,12 +17,14 @@
 from __future__ import annotations
 
 from relaybot.core import words
-from relaybot.core.game import GameRules, Outcome, Progress, progress_of, result_in
+from relaybot.core.game import GameRules, MoveError, Outcome, Progress, progress_of, result_in
+from relaybot.core.reasons import Reason, say
 from relaybot.games.registry import rules_for
 from relaybot.mail.plurals import NOUNS, count, ordinal, plural_form, word_for
 
-__all__ = ["NOUNS", "count", "days_left", "ending_text", "ordinal", "outcome_text", "plural_form",
-           "progress_text", "result_text", "score_text", "word_for"]
+__all__ = ["NOUNS", "count", "days_left", "ending_text", "move_error_text", "ordinal",
+           "outcome_text", "plural_form", "progress_text", "reason_text", "result_text",
+           "score_text", "word_for"]
 
 
 def _outcome(rules: GameRules, result: str, termination: str) -> Outcome | None:
@@ -113,3 +117,17 @@ def days_left(left: int, lang: str = "en") -> str:
     if lang == "ja":
         return f"{left}日" if left >= 0 else f"0日（{-left}日超過）"
     return str(left) if left >= 0 else f"0, {count(-left, 'day', lang)} over"
+
+
+def reason_text(reason: Reason, lang: str) -> str:
+    """A refusal's reason (a code and its parameters) as a reader of ``lang`` reads it."""
+    return say(reason, lang)
+
+
+def move_error_text(error: MoveError, lang: str) -> str:
+    """Why a move was refused, in ``lang``; "" when the game gave only a plain English
+    detail and the reader reads another language (a reply never shows its reader
+    another language's prose)."""
+    if error.why is not None:
+        return say(error.why, lang)
+    return error.detail if lang == "en" else ""

@@ -26,6 +26,7 @@ from relaybot.core.seasons import near_deadline
 from relaybot.core.text import display_name
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.queue import discard_deferred
+from relaybot.mail.wording import reason_text
 from relaybot.pipeline import replies
 from relaybot.pipeline.effects import Mail, to_td
 from relaybot.pipeline.lifecycle import (
@@ -205,7 +206,8 @@ def _context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
     to = gf.player(reader)
     return {"words": words, "notes": verdict.notes, "draw_declined": verdict.draw_declined,
             "sender": gf.player(colour).name, "sender_to_move": verdict.sender_to_move,
-            "rejected": [f"{r.line.text}: {r.detail}" for r in verdict.rejected],
+            "rejected": [{"line": r.line.text, "why": reason_text(r.why, to.lang)}
+                         for r in verdict.rejected],
             "nonstandard": verdict.nonstandard,
             "move": replies.new_moves(gf, to, len(verdict.new_plies)),
             "proposals": replies.proposals(gf, to),

@@ -20,6 +20,7 @@ from relaybot.core.conditionals import Conditional, format_conditional
 from relaybot.core.game import moves_in, progress_of, replay_from
 from relaybot.core.referee import Verdict
 from relaybot.mail.inbound import InboundMail
+from relaybot.mail.wording import move_error_text
 from relaybot.pipeline.effects import Mail, to_member
 from relaybot.pipeline.lifecycle import player_mail, thread_of
 from relaybot.store.models import Game, Member
@@ -144,10 +145,11 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
     """What went wrong, for the error template: the bad token, the first difference (J1)."""
     ctx: dict[str, Any] = {"notes": verdict.notes}
     if verdict.error is not None:
+        # why, in the reader's language (a game's reason value, core.reasons)
         ctx.update(error_kind=verdict.error.kind, error_token=verdict.error.token,
-                   error_detail=verdict.error.detail, penalty_days=verdict.penalty_days,
-                   candidates=list(verdict.error.candidates),
-                   error_detail_ja=verdict.error.detail_ja)
+                   error_detail=move_error_text(verdict.error, member.lang),
+                   penalty_days=verdict.penalty_days,
+                   candidates=list(verdict.error.candidates))
     if verdict.diff_ply is not None and game is not None:
         notation, letters = game.notation_for(member)
         plies = game.plies

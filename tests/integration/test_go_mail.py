@@ -93,7 +93,7 @@ def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: C
             club.cycle()
             refusal = body_of(mover.inbox()[-1])
             assert ("ko: the stone just taken" in refusal if mover is white
-                    else "コウ: 取られた直後の石" in refusal), refusal
+                    else "コウです。取られた直後の石" in refusal), refusal
             refused += 1
         RULES.play(board, vertex_of_sgf(point, 19) or "")
         before = len(other.inbox())
@@ -217,7 +217,7 @@ def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
     assert "1 C11" in relayed and "黒の番" in relayed
     black.send("2 pc")  # an SGF point off a 13x13 board (letters a-m)
     club.cycle()
-    assert "13路盤に pc はありません" in body_of(black.inbox()[-1])
+    assert "13路盤に「pc」はありません" in body_of(black.inbox()[-1])
     black.send("2 D3")
     club.cycle()
     assert "2 D3" in body_of(white.inbox()[-1])

@@ -27,6 +27,7 @@ from relaybot.core.conditionals.values import (
     Rejected,
 )
 from relaybot.core.game import GameRules, MoveError, ProposalLine
+from relaybot.core.reasons import Reason
 
 
 @dataclass
@@ -95,12 +96,12 @@ def validate(
         start = line.start_ply
         if len(tokens) < 2:
             rejected.append(
-                Rejected(line, "no_answer", "a predicted move needs an answer (if ... then ...)")
+                Rejected(line, "no_answer", Reason.of("proposal_no_answer"))
             )
             continue
         if len(tokens) > MAX_LINE_PLIES:
             rejected.append(
-                Rejected(line, "too_long", f"a proposal may have at most {MAX_LINE_PLIES} moves")
+                Rejected(line, "too_long", Reason.of("proposal_too_long", max=MAX_LINE_PLIES))
             )
             continue
         board = rules.copy(board_after_proposer_move)
@@ -111,14 +112,15 @@ def validate(
             try:
                 ply = rules.parse(board, token, letters)
             except MoveError as exc:
-                failure = Rejected(line, exc.kind, exc.detail or exc.kind, token, k)
+                why = _move_reason(exc)
+                failure = Rejected(line, exc.kind, why, token, k)
                 if start is not None and start != here:
                     # Written for another move: copied old text (stale) or too far ahead.
                     failure = Rejected(
                         line,
                         "stale" if start < here else "wrong_start",
-                        f"the proposal is written for {number(start)}; it must start "
-                        f"with the reply at {number(here)} ({exc.detail or exc.kind})",
+                        Reason.of("proposal_start", start=number(start), here=number(here),
+                                  inner=why),
                         token,
                         k,
                     )
@@ -138,9 +140,10 @@ def validate(
                 Rejected(
                     line,
                     "conflict",
-                    f"{sans[clash - 1]} already has the answer "
-                    f"{_answer_san(rules, board_after_proposer_move, tree, plies, clash)}; "
-                    f"a second answer {sans[clash]} is refused",
+                    Reason.of("proposal_conflict", predicted=sans[clash - 1],
+                              answer=_answer_san(rules, board_after_proposer_move, tree,
+                                                 plies, clash),
+                              second=sans[clash]),
                     tokens[clash],
                     clash,
                 )
@@ -153,6 +156,16 @@ def validate(
             )
         accepted.append(Conditional(tuple(plies), tuple(sans), line, tuple(notes)))
     return accepted, rejected
+
+
+def _move_reason(exc: MoveError) -> Reason:
+    """Why a proposal's move was refused: the game's reason, else a plug-in's plain
+    English detail (said in English only), else the kind alone."""
+    if exc.why is not None:
+        return exc.why
+    if exc.detail:
+        return Reason.of("plain_detail", text=exc.detail, inner_kind=exc.kind)
+    return Reason.of("move_kind", inner_kind=exc.kind)
 
 
 def _answer_san(

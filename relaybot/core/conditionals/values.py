@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from relaybot.core.game import MoveError, ProposalLine
+from relaybot.core.reasons import Reason, say
 
 CONTRADICTION_PENALTY_DAYS = 5  # J16 (JCCA rule 4): a reply that does not honour a bound answer
 MAX_LINE_PLIES = 40  # a proposal longer than this is refused (too_long)
@@ -47,16 +48,22 @@ class Conditional:
 class Rejected:
     """A proposal line refused by :func:`validate`; the proposer's move still stands (J16).
 
-    ``reason`` is a code (see :data:`RejectReason`), ``detail`` a sentence in
-    English for the reply, ``token`` the offending token ("" for the whole
-    line) and ``ply_index`` its index in ``line.tokens`` (-1 for the line).
+    ``reason`` is a code (see :data:`RejectReason`), ``why`` the refusal as a value the
+    reply says in its reader's language (:mod:`relaybot.core.reasons`), ``token`` the
+    offending token ("" for the whole line) and ``ply_index`` its index in
+    ``line.tokens`` (-1 for the line).
     """
 
     line: ProposalLine
     reason: RejectReason
-    detail: str
+    why: Reason
     token: str = ""
     ply_index: int = -1
+
+    @property
+    def detail(self) -> str:
+        """The refusal in English (logs, tests)."""
+        return say(self.why, "en")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 import chess
 
+from relaybot.core.reasons import Reason
 from relaybot.games.base import (
     MoveError,
     Outcome,
@@ -293,7 +294,7 @@ class ChessRules:
 
     def declare(self, position: object, side: int, name: str) -> Outcome:
         """Chess has no declarations: every one is refused."""
-        raise MoveError("unreadable", name, "chess has no such declaration")
+        raise MoveError("unreadable", name, Reason.of("chess_no_declaration"))
 
     def claimable_draw(self, position: object) -> str | None:
         """``threefold`` or ``fifty_moves`` when the side to move may claim a draw (J15)."""

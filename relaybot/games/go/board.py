@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from sgfmill import boards  # type: ignore[import-untyped]
 
+from relaybot.core.reasons import Reason
 from relaybot.games.base import MoveError
 
 BLACK, WHITE = 0, 1
@@ -191,10 +192,7 @@ def new_position(size: int = 19, handicap: int = 0, komi: float | None = None,
 def check(position: GoPosition, ply: str, token: str) -> GoPosition:
     """The position after ``ply`` by the side to move; MoveError says why it is illegal."""
     if position.counting:
-        raise MoveError("illegal", token, "both players have passed: each now states the "
-                        "result (result B+3.5 / 結果 黒3目半勝ち)",
-                        ja="両者がパスしたため、もう着手できません。結果を申告してください"
-                           "（結果 黒3目半勝ち / result B+3.5）")
+        raise MoveError("illegal", token, Reason.of("go_counting"))
     after = position.copy()
     mover = position.to_move
     after.ko = None
@@ -202,23 +200,17 @@ def check(position: GoPosition, ply: str, token: str) -> GoPosition:
         after.passes += 1
     else:
         if not on_board(ply, position.size):
-            raise MoveError("unreadable", token,
-                            f"no such point on a {position.size}x{position.size} board",
-                            ja=f"{position.size}路盤にその点はありません")
+            raise MoveError("unreadable", token, Reason.of("go_off_board", size=position.size))
         if position.stone(ply) is not None:
-            raise MoveError("illegal", token, f"{vertex(ply, position.size)} is occupied",
-                            ja=f"{vertex(ply, position.size)} にはすでに石があります")
+            raise MoveError("illegal", token,
+                            Reason.of("go_occupied", point=vertex(ply, position.size)))
         if ply == position.ko:
-            raise MoveError("illegal", token, "ko: the stone just taken may not be retaken "
-                            "at once; play elsewhere first",
-                            ja="コウ: 取られた直後の石はすぐには取り返せません。"
-                               "先に別の所に打ってください")
+            raise MoveError("illegal", token, Reason.of("go_ko"))
         row, col = to_rc(ply, position.size)
         before = position.board
         ko_point = after.board.play(row, col, COLOURS[mover])
         if after.board.get(row, col) is None:
-            raise MoveError("illegal", token, "suicide: the stone would have no liberty",
-                            ja="自殺手（着手禁止点）: 打った石の呼吸点がなくなります")
+            raise MoveError("illegal", token, Reason.of("go_suicide"))
         after.captures[mover] += _taken(before, after.board, row, col, COLOURS[1 - mover])
         after.ko = None if ko_point is None else from_rc(ko_point[0], ko_point[1],
                                                          position.size)
@@ -226,9 +218,7 @@ def check(position: GoPosition, ply: str, token: str) -> GoPosition:
         if position.superko:
             key = after.digest()
             if key in position.history:
-                raise MoveError("illegal", token, "superko: the move repeats an earlier "
-                                "whole-board position",
-                                ja="スーパーコウ: 以前と同じ盤面が再び現れる手です")
+                raise MoveError("illegal", token, Reason.of("go_superko"))
             after.history.add(key)
     after.to_move = 1 - mover
     after.ply += 1

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 from relaybot.core.ratings.go_salon import MAX_STONES
+from relaybot.core.reasons import Reason
 from relaybot.core.text import has_fullwidth, normalise
 from relaybot.core.words import ScoreWords
 from relaybot.games.base import (
@@ -241,22 +242,15 @@ class GoRules:
         word, _, rest = name.partition(" ")
         if word == FREE_WORD:
             if self.free_game(board):
-                raise MoveError("illegal", name, "this game is a free game already",
-                                ja="この対局はすでに記録外（自由対局）です")
+                raise MoveError("illegal", name, Reason.of("go_free_already"))
             return Declared(position=self.mark_free(board), note="made_free")
         if word != RESULT_WORD:
-            raise MoveError("unreadable", name, "no such declaration",
-                            ja="そのような申告はありません")
+            raise MoveError("unreadable", name, Reason.of("no_declaration"))
         if not board.counting:
-            raise MoveError("illegal", name, "a result is stated after both players pass "
-                            "(pass / パス twice in a row)",
-                            ja="結果の申告は両者が続けてパスした後です（pass / パス）")
+            raise MoveError("illegal", name, Reason.of("go_result_too_early"))
         stated = notation.read_result(rest)
         if stated is None or stated.how in ("T", "F"):
-            raise MoveError("unreadable", rest or name,
-                            "write the result as B+3.5, W+12, jigo (or 黒3目半勝ち, 持碁)",
-                            ja="結果は 黒3目半勝ち、白12目勝ち、持碁（または B+3.5、W+12、"
-                               "jigo）のように書いてください")
+            raise MoveError("unreadable", rest or name, Reason.of("go_result_form"))
         text = result_text(stated.winner, stated.margin, stated.how)
         after = board.copy()
         after.claims[side] = text
@@ -304,23 +298,16 @@ class GoRules:
             return PASS
         if notation.is_vertex(key):
             if notation.sgf_of_vertex(key, position.size) is None:
-                raise MoveError("unreadable", token, f"no point {key.upper()} on a "
-                                f"{position.size}x{position.size} board (columns skip I)",
-                                ja=f"{position.size}路盤に {key.upper()} はありません"
-                                   "（列は I を飛ばします）")
+                raise MoveError("unreadable", token, Reason.of(
+                    "go_no_vertex", point=key.upper(), size=position.size))
             return notation.sgf_of_vertex(key, position.size) or ""
         vertex = notation.vertex_of_sgf(key, position.size)
         if vertex is None:
             size = position.size
             if len(key) == 2 and key.isalpha():
-                raise MoveError("unreadable", token, f"no point {key} on a {size}x{size} "
-                                f"board (SGF letters a-{SGF_LETTERS[size - 1]})",
-                                ja=f"{size}路盤に {key} はありません"
-                                   f"（SGF の文字は a-{SGF_LETTERS[size - 1]}）")
-            raise MoveError("unreadable", token, "write a point as Q16 (columns A-T without "
-                            "I), as an SGF point (pd), or pass / パス",
-                            ja="着手は Q16（列は A-T、I を除く）、SGF の座標（pd）、"
-                               "または pass / パス と書いてください")
+                raise MoveError("unreadable", token, Reason.of(
+                    "go_no_sgf_point", point=key, size=size, last=SGF_LETTERS[size - 1]))
+            raise MoveError("unreadable", token, Reason.of("go_point_form"))
         return notation.sgf_of_vertex(vertex, position.size) or ""
 
     def parse(self, position: object, token: str, letters: str = "en") -> str:

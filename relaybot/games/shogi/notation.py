@@ -19,6 +19,7 @@ from typing import Any
 
 import shogi
 
+from relaybot.core.reasons import Reason
 from relaybot.games.base import MoveError
 from relaybot.games.shogi.position import (
     BLACK,
@@ -211,12 +212,12 @@ def parse(pos: Position, token: str) -> str:
     """
     word = clean(token).strip()
     if not word:
-        raise MoveError("unreadable", token, "empty move")
+        raise MoveError("unreadable", token, Reason.of("empty_move"))
     token = shown(word)  # a reply quotes the move as players write it: ▲５八金, not ▲58金
     mark = word[0] if word[0] in _MARK_CHARS else ""
     if mark and (mark in "▲☗") != (pos.turn == BLACK):
-        side = "先手 ▲" if pos.turn == BLACK else "後手 △"
-        raise MoveError("illegal", token, f"{side}の手番です / it is {side}'s move")
+        side = "sente" if pos.turn == BLACK else "gote"
+        raise MoveError("illegal", token, Reason.of("shogi_turn", side=side))
     if _USI_RE.match(word):
         return _checked(pos, token, move_of(word))
     csa = _CSA_RE.match(word)
@@ -224,8 +225,7 @@ def parse(pos: Position, token: str) -> str:
         return _parse_csa(pos, token, csa)
     ja = _JA_RE.match(word)
     if ja is None:
-        raise MoveError("unreadable", token,
-                        "例 / e.g. ▲７六歩, 同歩, ５五角打, ２二角成, 7g7f, +7776FU")
+        raise MoveError("unreadable", token, Reason.of("shogi_form"))
     return _parse_japanese(pos, token, ja)
 
 
@@ -247,8 +247,8 @@ def _checked(pos: Position, token: str, move: Any) -> str:
     raise MoveError("illegal", token, _why_illegal(pos, move))
 
 
-def _why_illegal(pos: Position, move: Any) -> str:
-    """The reason, in Japanese and English, that a well-formed move is not legal."""
+def _why_illegal(pos: Position, move: Any) -> Reason:
+    """The reason that a well-formed move is not legal."""
     board = pos.board
     m = move
     if board.is_pseudo_legal(m):
@@ -256,34 +256,34 @@ def _why_illegal(pos: Position, move: Any) -> str:
         suicide = board.was_suicide()
         board.pop()
         if suicide:
-            return "王手放置・自殺手です / it leaves the king in check"
-        return "打ち歩詰めです / a pawn drop may not give mate"
+            return Reason.of("shogi_self_check")
+        return Reason.of("shogi_pawn_drop_mate")
     if m.drop_piece_type:
         if not board.has_piece_in_hand(m.drop_piece_type, pos.turn):
-            return "その駒を持っていません / that piece is not in hand"
+            return Reason.of("shogi_not_in_hand")
         if board.piece_at(m.to_square) is not None:
-            return "その升には駒があります / the square is occupied"
+            return Reason.of("shogi_occupied")
         if board.is_double_pawn(m.to_square, m.drop_piece_type):
-            return "二歩です / a second unpromoted pawn on the file"
-        return "行き所のない駒です / the piece could never move from there"
+            return Reason.of("shogi_double_pawn")
+        return Reason.of("shogi_dead_piece")
     piece = board.piece_at(m.from_square)
     if piece is None or piece.color != pos.turn:
-        return "移動元に自分の駒がありません / no piece of yours on the origin square"
-    return "その駒はそこへ動けません / that piece cannot move there"
+        return Reason.of("shogi_no_own_piece")
+    return Reason.of("shogi_cannot_move")
 
 
 def _parse_csa(pos: Position, token: str, m: re.Match[str]) -> str:
     sign = m.group("sign")
     if sign and (sign == "+") != (pos.turn == BLACK):
-        raise MoveError("illegal", token, "手番が違います / wrong side's sign")
+        raise MoveError("illegal", token, Reason.of("shogi_wrong_sign"))
     piece_type = _CSA_PIECES.get(m.group("piece"))
     if piece_type is None:
-        raise MoveError("unreadable", token, f"CSA の駒名ではありません: {m.group('piece')}")
+        raise MoveError("unreadable", token,
+                        Reason.of("shogi_not_csa_piece", name=m.group("piece")))
     to_sq = square(int(m.group("to")[0]), int(m.group("to")[1]))
     if m.group("from") == "00":
         if piece_type >= 8:
-            raise MoveError("illegal", token,
-                            "成駒は打てません / promoted pieces cannot be dropped")
+            raise MoveError("illegal", token, Reason.of("shogi_promoted_drop"))
         return _checked(pos, token, shogi.Move(None, to_sq, False, piece_type))
     from_sq = square(int(m.group("from")[0]), int(m.group("from")[1]))
     here = pos.board.piece_type_at(from_sq)
@@ -294,7 +294,7 @@ def _parse_csa(pos: Position, token: str, m: re.Match[str]) -> str:
 def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     if m.group("same"):
         if pos.last_to is None:
-            raise MoveError("illegal", token, "「同」の前の手がありません / no move before 同")
+            raise MoveError("illegal", token, Reason.of("shogi_no_previous"))
         to_sq = pos.last_to
     else:
         to_sq = square(int(m.group("file")), int(m.group("rank")))
@@ -317,9 +317,8 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     elif how in ("不成", "生"):
         moves = [mv for mv in moves if not mv.promotion]
     if not moves and before:  # the piece can go there, but not as the promotion word says
-        raise MoveError("illegal", token, "そこでは成れません / that move cannot promote"
-                        if how == "成" else
-                        "成らなければなりません / the piece must promote there")
+        raise MoveError("illegal", token, Reason.of(
+            "shogi_cannot_promote" if how == "成" else "shogi_must_promote"))
     if not moves:
         return _no_candidate(pos, token, to_sq, piece_type, how)
     if len(moves) == 1:
@@ -328,9 +327,9 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     promotes = {bool(mv.promotion) for mv in moves}
     origins = {mv.from_square for mv in moves}
     if len(promotes) == 2 and len(origins) == 1:
-        detail = "成るか成らないかを書いてください / say 成 or 不成"
+        detail = Reason.of("shogi_say_promotion")
     else:
-        detail = "どの駒か書いてください / say which piece"
+        detail = Reason.of("shogi_say_which")
     raise MoveError("ambiguous", token, detail, candidates=tuple(names))
 
 
@@ -356,7 +355,7 @@ def _no_candidate(pos: Position, token: str, to_sq: int, piece_type: int, how: s
     for move in tries:
         if move.drop_piece_type and not board.is_legal(move):
             raise MoveError("illegal", token, _why_illegal(pos, move))
-    raise MoveError("illegal", token, "その駒はそこへ動けません / no such piece can move there")
+    raise MoveError("illegal", token, Reason.of("shogi_no_piece_moves"))
 
 
 # --- writing ------------------------------------------------------------------------

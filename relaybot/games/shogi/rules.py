@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
+from relaybot.core.reasons import Reason
 from relaybot.core.words import DEFAULT_SCORE_WORDS, ScoreWords
 from relaybot.games.base import (
     MoveError,
@@ -187,13 +188,11 @@ class ShogiRules:
         each side counts 大駒 5 and 小駒 1 (board and hand, the king not counted). Fewer than
         24 points loses; both 24 or more is 持将棋, a draw."""
         if name != DECLARE:
-            raise MoveError("unreadable", name, "no such declaration")
+            raise MoveError("unreadable", name, Reason.of("no_declaration"))
         pos = _pos(position)
         king = sp.king_square(pos, side)
         if king is None or not sp.in_camp(side, king):
-            raise MoveError("illegal", "入玉宣言",
-                            "玉が敵陣（三段目以内）に入っていません / "
-                            "your king is not in the enemy camp")
+            raise MoveError("illegal", "入玉宣言", Reason.of("shogi_not_in_camp"))
         mine, theirs = sp.points(pos, side), sp.points(pos, 1 - side)
         if mine < NYUGYOKU_POINTS:
             return Outcome.loss(DECLARE, side)

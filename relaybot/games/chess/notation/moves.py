@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import chess
 
+from relaybot.core.reasons import Reason
 from relaybot.core.text import has_fullwidth
 from relaybot.games.base import MoveError
 from relaybot.games.chess.notation.text import (
@@ -99,13 +100,13 @@ def _parse_numeric(board: chess.Board, token: str, m: re.Match[str]) -> ParsedMo
     src = _numeric_square(a, b)
     dst = _numeric_square(c, d)
     if src is None:
-        raise MoveError("unreadable", token, "numeric squares use the digits 1-8 (a1=11, h8=88)")
+        raise MoveError("unreadable", token, Reason.of("numeric_digits"))
     legal = list(board.legal_moves)
     if promo_digit is not None:
         piece = _DIGIT_PROMOTION.get(int(promo_digit))
         if dst is None or piece is None:
             raise MoveError(
-                "unreadable", token, "the promotion digit is 1=Q 2=R 3=B 4=N (e.g. 57581)"
+                "unreadable", token, Reason.of("numeric_promotion_digit")
             )
         move = chess.Move(src, dst, promotion=piece)
         if move in legal:
@@ -114,7 +115,7 @@ def _parse_numeric(board: chess.Board, token: str, m: re.Match[str]) -> ParsedMo
                 return ParsedMove(move, nonstandard=True, note=note)
             return ParsedMove(move)
         if chess.Move(src, dst) in legal:
-            raise MoveError("illegal", token, "a fifth digit is only for a pawn promotion")
+            raise MoveError("illegal", token, Reason.of("numeric_fifth_digit"))
         raise MoveError("illegal", token, _numeric_illegal_detail(board, src, dst))
 
     # Four digits: the standard reading is from-square + to-square.
@@ -139,7 +140,8 @@ def _parse_numeric(board: chess.Board, token: str, m: re.Match[str]) -> ParsedMo
             raise MoveError(
                 "ambiguous",
                 token,
-                f"{a}{b}{c}{d} could be {a}{b}-{c}{d} or the promotion {standard}",
+                Reason.of("numeric_ambiguous", digits=f"{a}{b}{c}{d}",
+                          plain=f"{a}{b}-{c}{d}", promotion=standard),
             )
         return ParsedMove(
             alt, nonstandard=True, note=f"non-standard numeric form; standard is {standard}"
@@ -148,10 +150,10 @@ def _parse_numeric(board: chess.Board, token: str, m: re.Match[str]) -> ParsedMo
         raise MoveError(
             "illegal",
             token,
-            f"promotion piece missing: add a fifth digit 1=Q 2=R 3=B 4=N (e.g. {a}{b}{c}{d}1)",
+            Reason.of("numeric_promotion_missing", example=f"{a}{b}{c}{d}1"),
         )
     if dst is None:
-        raise MoveError("unreadable", token, "numeric squares use the digits 1-8 (a1=11, h8=88)")
+        raise MoveError("unreadable", token, Reason.of("numeric_digits"))
     raise MoveError("illegal", token, _numeric_illegal_detail(board, src, dst))
 
 
@@ -162,14 +164,15 @@ def _alt_possible(board: chess.Board, src: chess.Square, c: str, d: str) -> bool
     return chess.square_rank(src) == (6 if board.turn == chess.WHITE else 1)
 
 
-def _numeric_illegal_detail(board: chess.Board, src: chess.Square, dst: chess.Square) -> str:
+def _numeric_illegal_detail(board: chess.Board, src: chess.Square,
+                            dst: chess.Square) -> Reason:
     piece = board.piece_at(src)
     lan = f"{chess.square_name(src)}-{chess.square_name(dst)}"
     if piece is None:
-        return f"{lan}: there is no piece on {chess.square_name(src)}"
+        return Reason.of("numeric_no_piece", move=lan, square=chess.square_name(src))
     if piece.color != board.turn:
-        return f"{lan}: the piece on {chess.square_name(src)} is not yours"
-    return f"{lan}: the {_PIECE_NAMES[piece.piece_type]} cannot legally move there"
+        return Reason.of("numeric_not_yours", move=lan, square=chess.square_name(src))
+    return Reason.of("numeric_cannot_move", move=lan, piece=_PIECE_NAMES[piece.piece_type])
 
 
 def _castle(board: chess.Board, token: str, long: bool) -> ParsedMove:
@@ -185,12 +188,12 @@ def _castle(board: chess.Board, token: str, long: bool) -> ParsedMove:
         else board.has_kingside_castling_rights(board.turn)
     )
     if not has_right:
-        reason = "the king or that rook has moved"
+        code = "castling_moved"
     elif board.is_check():
-        reason = "the king is in check"
+        code = "castling_check"
     else:
-        reason = "a square between is occupied or attacked"
-    raise MoveError("illegal", token, f"castling {side} is not possible: {reason}")
+        code = "castling_blocked"
+    raise MoveError("illegal", token, Reason.of(code, side=side))
 
 
 def _candidates(
@@ -210,7 +213,7 @@ def _illegal_detail(
     from_file: int | None,
     from_rank: int | None,
     promotion: chess.PieceType | None,
-) -> str:
+) -> Reason:
     name = _PIECE_NAMES[piece_type]
     dest = chess.square_name(to_sq)
     legal = _candidates(board, piece_type, to_sq)
@@ -218,21 +221,21 @@ def _illegal_detail(
         src = chess.square(from_file, from_rank)
         piece = board.piece_at(src)
         if piece is None:
-            return f"there is no piece on {chess.square_name(src)}"
+            return Reason.of("no_piece_on", square=chess.square_name(src))
         if piece.color != board.turn:
-            return f"the piece on {chess.square_name(src)} is not yours"
+            return Reason.of("not_yours", square=chess.square_name(src))
         if piece.piece_type != piece_type:
-            return f"the piece on {chess.square_name(src)} is a {_PIECE_NAMES[piece.piece_type]}"
+            return Reason.of("piece_is", square=chess.square_name(src),
+                             piece=_PIECE_NAMES[piece.piece_type])
     if legal and promotion is None and any(mv.promotion for mv in legal):
-        return "the promotion piece is missing (e.g. e8=Q)"
+        return Reason.of("promotion_missing")
     if legal:
-        return f"no such {name} move; legal {name} moves to {dest}: " + ", ".join(
-            _describe(board, mv) for mv in legal
-        )
+        return Reason.of("no_such_piece_move", piece=name, dest=dest,
+                         legal=", ".join(_describe(board, mv) for mv in legal))
     if piece_type == chess.PAWN:
-        return f"no pawn can legally move to {dest}"
+        return Reason.of("pawn_cannot_reach", dest=dest)
     if board.color_at(to_sq) == board.turn:
-        return f"{dest} holds your own piece"
+        return Reason.of("own_piece", dest=dest)
     # Pieces of that kind that attack the square but may not go there (J4: pins count).
     attackers = [
         sq
@@ -243,17 +246,16 @@ def _illegal_detail(
     ]
     if attackers:
         where = ", ".join(chess.square_name(sq) for sq in attackers)
-        return f"the {name} on {where} cannot go to {dest}: the king would be in check"
-    return f"no {name} can reach {dest}"
+        return Reason.of("pinned", piece=name, where=where, dest=dest)
+    return Reason.of("cannot_reach", piece=name, dest=dest)
 
 
 def _ambiguous_detail(
     board: chess.Board, piece_type: chess.PieceType, to_sq: chess.Square, matches: list[chess.Move]
-) -> str:
-    name = _PIECE_NAMES[piece_type]
-    dest = chess.square_name(to_sq)
-    sans = ", ".join(board.san(mv) for mv in matches)
-    return f"{len(matches)} {name}s can legally move to {dest}; write one of {sans}"
+) -> Reason:
+    return Reason.of("ambiguous_pieces", count=len(matches), piece=_PIECE_NAMES[piece_type],
+                     dest=chess.square_name(to_sq),
+                     sans=", ".join(board.san(mv) for mv in matches))
 
 
 def _to_piece(ch: str | None, letter_map: dict[str, chess.PieceType]) -> chess.PieceType | None:
@@ -274,13 +276,12 @@ def _promo_piece(ch: str | None, letter_map: dict[str, chess.PieceType]) -> ches
     return letter_map.get(ch) or letter_map.get(ch.upper())
 
 
-def _letters_hint(ch: str, letters: str) -> str:
+def _letters_hint(ch: str, letters: str) -> Reason:
     own = letter_set(letters)
     others = [code for code, ls in LETTER_SETS.items() if ch in ls and code != letters]
-    hint = f"'{ch}' is not a piece letter here (your letters are {own}"
     if others:
-        hint += f"; '{ch}' is a piece letter in {', '.join(others)}"
-    return hint + ")"
+        return Reason.of("letter_other", letter=ch, own=own, others=",".join(others))
+    return Reason.of("letter_unknown", letter=ch, own=own)
 
 
 def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> ParsedMove | None:
@@ -296,7 +297,7 @@ def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> Pa
     promo_ch = m.group("p1") or m.group("p2") or m.group("p3")
     promotion = _promo_piece(promo_ch, letter_map)
     if promo_ch is not None and (promotion is None or promotion in (chess.KING, chess.PAWN)):
-        raise MoveError("unreadable", token, f"'{promo_ch}' is not a promotion piece")
+        raise MoveError("unreadable", token, Reason.of("not_promotion_piece", letter=promo_ch))
     ff, fr, sep, to = m.group("ff"), m.group("fr"), m.group("sep"), m.group("to")
     to_sq = chess.parse_square(to)
     from_file = chess.FILE_NAMES.index(ff) if ff else None
@@ -319,7 +320,7 @@ def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> Pa
             raise MoveError(
                 "ambiguous", token, _ambiguous_detail(board, chess.PAWN, to_sq, matches)
             )
-        raise MoveError("illegal", token, f"no pawn can capture on {to}")
+        raise MoveError("illegal", token, Reason.of("pawn_cannot_capture", dest=to))
 
     if piece_type is None or piece_type == chess.PAWN:
         san = f"{ff or ''}{fr or ''}{to}{promo_san}"
@@ -330,9 +331,8 @@ def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> Pa
             if piece is not None:
                 kind_for_detail = piece.piece_type
             if piece_type == chess.PAWN and kind_for_detail != chess.PAWN:
-                raise MoveError(
-                    "illegal", token, f"the piece on {ff}{fr} is a {_PIECE_NAMES[kind_for_detail]}"
-                )
+                raise MoveError("illegal", token, Reason.of(
+                    "piece_is", square=f"{ff}{fr}", piece=_PIECE_NAMES[kind_for_detail]))
     elif piece_type == chess.KING and ff and fr:
         # "Ke1-g1" is castling written as a king move; python-chess needs "e1g1".
         src = chess.square(chess.FILE_NAMES.index(ff), int(fr) - 1)
@@ -368,7 +368,7 @@ def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> Pa
             _illegal_detail(board, kind_for_detail, to_sq, from_file, from_rank, promotion),
         ) from None
     if not move:  # null move; cannot happen with the strings built above
-        raise MoveError("unreadable", token, "not a move")
+        raise MoveError("unreadable", token, Reason.of("not_a_move"))
     return ParsedMove(move)
 
 
@@ -384,13 +384,13 @@ def parse_move_ex(board: chess.Board, token: str, letters: str = "en") -> Parsed
     legally reach the square) or ``unreadable``.
     """
     if not isinstance(token, str) or not token.strip():
-        raise MoveError("unreadable", str(token), "empty move")
+        raise MoveError("unreadable", str(token), Reason.of("empty_move"))
     notes: list[str] = []
     if has_fullwidth(token):
         notes.append("full-width characters read as half-width")  # J2
     s = clean_token(token)
     if not s:
-        raise MoveError("unreadable", token, "not a move")
+        raise MoveError("unreadable", token, Reason.of("not_a_move"))
 
     parsed: ParsedMove | None
     if CASTLE_RE.match(s):
@@ -400,10 +400,10 @@ def parse_move_ex(board: chess.Board, token: str, letters: str = "en") -> Parsed
     else:
         parsed = _parse_algebraic(board, token, s, letters)
     if parsed is None:
-        detail = "not a chess move"
+        code = "not_chess_move"
         if s[:1] in "kqrnst" and _ALGEBRAIC_RE.match(s[0].upper() + s[1:]):
-            detail = "piece letters must be upper case (e.g. Nf3)"
-        raise MoveError("unreadable", token, detail)
+            code = "lower_case_letter"
+        raise MoveError("unreadable", token, Reason.of(code))
     if parsed.note:
         notes.append(parsed.note)
     note = "; ".join(notes)
