@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
 
@@ -24,6 +25,7 @@ from starlette.testclient import TestClient
 from relaybot.club.views import unsubscribe_path
 from relaybot.store.models import EventPlayer, Game, Member
 from relaybot.web import create_app
+from tests.integration.test_mail_samples import english_words
 from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
 
 pytestmark = pytest.mark.integration
@@ -468,3 +470,47 @@ def test_a_games_page_names_the_zones_its_dates_are_in(
     assert "英国時間" in page and "米国東部時間" in page and "日本時間" not in page
     page = web.get(f"/games/{home}", params={"lang": "ja"}).text
     assert "日付は日本時間の暦日です。" in page
+
+
+class _Prose(HTMLParser):
+    """A page's text as a reader reads it: no script, style or code (what a player types:
+    keywords, moves, a game id), with each element on its own line; titles and labels
+    count too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.out: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "code", "kbd", "pre"):
+            self.skip += 1
+        self.out.append("\n")
+        self.out.extend(f"\n{v}\n" for k, v in attrs
+                        if k in ("title", "alt", "aria-label") and v)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "code", "kbd", "pre"):
+            self.skip -= 1
+        self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.out.append(data)
+
+
+def test_no_english_word_of_the_bots_on_a_japanese_page(
+        club: SampleClub, web: TestClient) -> None:
+    """As a Japanese mail (test_mail_samples): a page in Japanese carries Latin letters
+    only as data (names, records, ids) and what a reader types; the switch to English
+    names its language in English, keyboard keys keep their names, and an English mail
+    program's quote line (「… wrote:」) is quoted as it is written."""
+    shogi, go = board_games(club)  # made here if no test made them before
+    with club.store.session() as session:
+        game_ids = set(session.scalars(select(Game.id)))
+    for path in [*_pages(club), f"/games/{shogi}", f"/games/{go}"]:
+        prose = _Prose()
+        prose.feed(web.get(path, params={"lang": "ja"}).text)
+        text = "".join(prose.out)
+        text = re.sub(r"（Home）|（End）|（Home、End）|\bEnglish\b|「… wrote:」", " ", text)
+        assert not english_words(text, game_ids), path
