@@ -605,3 +605,21 @@ def test_a_result_the_td_decided_is_not_reported_to_the_td(
         assert decided[lang] in text and reported[lang] not in text, text
     for lang, text in played:
         assert reported[lang] in text and decided[lang] not in text, text
+
+
+def test_a_mail_for_several_games_greets_its_reader_once(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The reply to a mail with a section per game greets at its top, not again at the
+    start of every game's section; each section still says what happened in its game."""
+    greeting = {"en": re.compile(r"^Dear .+,$", re.M), "ja": re.compile(r"^\S+様$", re.M)}
+    said = {"en": "was accepted and sent to your opponent", "ja": "を受け付け、相手に送りました"}
+    replies = [(lang, _text(msg).replace("\r\n", "\n"))
+               for kind, lang, msg in mails if kind == "sections"]
+    assert {lang for lang, _ in replies} == {"en", "ja"}
+    for lang, text in replies:
+        head, *sections = text.split("\n==== ")
+        assert len(sections) >= 2, text
+        assert len(greeting[lang].findall(head)) == 1, text
+        for section in sections:
+            assert not greeting[lang].search(section), section
+            assert said[lang] in section.split("\n")[1], section
