@@ -623,3 +623,32 @@ def test_a_mail_for_several_games_greets_its_reader_once(
         for section in sections:
             assert not greeting[lang].search(section), section
             assert said[lang] in section.split("\n")[1], section
+
+
+def test_the_end_date_names_its_zone_when_not_the_readers(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The end date is the club's calendar day (Japan Time): a reader in another zone,
+    whose mail says its dates are in their own zone, reads the end date with its zone.
+    Tom Brown (Eastern Time) reads the go game the TD decided on 25 December in Japan,
+    still the 24th in New York; a reader in Japan reads the plain date."""
+    said = {"en": ("End date: {}.", "End date: {} (Japan Time)."),
+            "ja": ("終局日: {}\n", "終局日: {}（日本時間）\n")}
+    own = {"en": "Japan Time", "ja": "日本時間"}
+    eastern = {"en": "Eastern Time", "ja": "米国東部時間"}
+    zone = {"en": re.compile(r"Dates are in ([^.]+)\."),
+            "ja": re.compile(r"日付は(\S+?)の暦日です")}
+    end = {"en": re.compile(r"End date: (\d{4}-\d\d-\d\d)"),
+           "ja": re.compile(r"終局日: (\d{4}-\d\d-\d\d)")}
+    seen = set()
+    for kind, lang, msg in mails:
+        if kind != "game_end":
+            continue
+        text = _text(msg).replace("\r\n", "\n")
+        reader_zone, day = zone[lang].search(text), end[lang].search(text)
+        assert reader_zone and day, text
+        other = reader_zone[1] != own[lang]
+        plain, named = (form.format(day[1]) for form in said[lang])
+        assert (named in text) == other and (plain in text) != other, text
+        if reader_zone[1] == eastern[lang] and day[1] == "2028-12-25":
+            seen.add(lang)
+    assert seen == {"en", "ja"}, seen
