@@ -652,3 +652,20 @@ def test_the_end_date_names_its_zone_when_not_the_readers(
         if reader_zone[1] == eastern[lang] and day[1] == "2028-12-25":
             seen.add(lang)
     assert seen == {"en", "ja"}, seen
+
+
+def test_the_salon_calls_its_points_one_name(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Seed 004: a go player's number is the salon's points (持点). The salon's final
+    standings name it as their own text does, "salon points" in English and 持点 in
+    Japanese, never a rating."""
+    ends = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "salon_end"]
+    assert {lang for lang, _ in ends} == {"en", "ja"}
+    for lang, text in ends:
+        if lang == "en":
+            assert "Salon points 1" in text and "then the salon points;" in text, text
+            assert "Rating" not in text and "rating" not in text, text
+            assert "the salon's points" not in text, text
+        else:
+            assert "持点 1" in text and "、持点の順" in text, text
+            assert "レーティング" not in text and "持ち点" not in text, text
