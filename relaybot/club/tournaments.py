@@ -225,15 +225,16 @@ def event_standings(session: Session, event: Event) -> list[StandingRow]:
     start: dict[str, int] = {names[m.id]: orders.get(m.id) or seat
                              for seat, m in enumerate(players, start=1)}
     ratings: dict[str, int] | None = None
+    kind = games[0].kind if games else ("go" if event.kind == "salon" else "")
     if "rating" in order:  # T4: the points each player has, in the event's game
-        kind = games[0].kind if games else "go"
         ended = event_end(session, games)
         # seed 004 5)(4): a finished league reads the points as they stood at its end
-        held = (ratings_at(session, [m.id for m in players], kind, ended) if ended
-                else current_ratings(session, [m.id for m in players], kind))
+        held = (ratings_at(session, [m.id for m in players], kind or "go", ended) if ended
+                else current_ratings(session, [m.id for m in players], kind or "go"))
         ratings = {names[m.id]: held[m.id] for m in players if m.id in held}
     return standings([names[m.id] for m in players], results, order, start_order=start,
-                     ratings=ratings, primary="rate" if event.kind == "salon" else "points")
+                     ratings=ratings, primary="rate" if event.kind == "salon" else "points",
+                     rating_game=kind)
 
 
 def season_rests(session: Session, event: Event) -> frozenset[int]:

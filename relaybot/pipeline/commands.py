@@ -10,7 +10,7 @@ gave it. Every mail goes out through the effects stage.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -187,8 +187,11 @@ def _sections(mm: MemberMail) -> str:
                 played = play(session, mm.cfg, gf, colour, mm.got, mm.now, part.text,
                               part.intent)
                 mm.send(played.mails)
-                # the sender's replies become parts of one reply (never capped: one mail)
-                parts.extend(render_mail(reply) for reply in played.replies)
+                # the sender's replies become parts of one reply (never capped: one mail),
+                # rendered as sections: the reply greets its reader once, at its top
+                parts.extend(render_mail(replace(reply, context={**reply.context,
+                                                                 "section": True}))
+                             for reply in played.replies)
         except Exception:  # one bad section must not block the others (J17)
             log.exception("section %s of %s failed", label, mm.mail.message_id)
             played = Played("error")

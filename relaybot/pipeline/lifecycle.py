@@ -185,7 +185,10 @@ def game_over(
     mails = [player_mail(cfg, gf, colour, "game_end",
                          {"words": words if colour != words_from else "",
                           "pgn": report(gf.player(colour).lang, colour),
-                          "end_date": end_day.isoformat(), "record_file": attached,
+                          # J15: the club's calendar day, its zone named when not the
+                          # reader's (the mail's other dates are in the reader's zone)
+                          "end_date": end_day.isoformat(), "end_zone": cfg.bot.timezone,
+                          "record_file": attached,
                           "by_td": termination in TD_DECIDES},
                          in_reply_to=in_reply_to, references=refs,
                          dedupe_key=f"end:{game.id}:{colour}")

@@ -38,12 +38,14 @@ TIEBREAK_NAMES = {
            "median_buchholz": "Median Buchholz", "direct": "Direct encounter", "wins": "Wins",
            "start": "Start order", "entry": "Entry order", "rate": "Win %",
            "margin": "Margin", "direct_pair": "Direct encounter (two)",
-           "rating": "Points (rating)", "sb_beaten": "SB (opponents beaten)",
+           "rating": "Rating", "salon_points": "Salon points",
+           "sb_beaten": "SB (opponents beaten)",
            "median_beaten": "Median (opponents beaten)"},
     "ja": {"sb": "SB", "solkoff": "ソルコフ", "buchholz": "ソルコフ", "median": "ミディアム",
            "median_buchholz": "メディアン・ブッフホルツ", "direct": "直接対決", "wins": "勝数",
            "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率",
-           "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "持点",
+           "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "レーティング",
+           "salon_points": "持点",
            "sb_beaten": "SB方式", "median_beaten": "ミディアム方式"},
 }
 EVENT_KINDS = {
@@ -347,8 +349,10 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     return {"name": event.name, "kind": EVENT_KINDS[lang].get(event.kind, event.kind),
             "start": event.start_date.isoformat(), "seats": order,
             "time_control": event.time_control, "rows": table,
-            "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(t, t)}
-                          for t in order_keys],
+            "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(
+                # go's rating is the salon's points (seed 004), and the page says so
+                "salon_points" if t == "rating" and rows and rows[0].rating_game == "go"
+                else t, t)} for t in order_keys],
             "games": [_game_row(g, people, lang, turns) for g in games],
             # seed 004 section 6: the next league's secretaries, once a salon league ended
             "secretaries": [{"id": m.id, "name": display_name(m.name, lang)}

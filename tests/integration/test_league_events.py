@@ -136,7 +136,7 @@ def test_event_new_league_and_salon_from_the_command_line(tmp_path: Path) -> Non
     games = relaybot(tmp_path, "game", "list").stdout
     assert games.count("\tshogi\t") == 3 and games.count("\tgo\t") == 3
     shown = relaybot(tmp_path, "event", "show", "Go salon").stdout
-    assert "Win%" in shown and "Margin" in shown and "Rating" in shown
+    assert "Win%" in shown and "Margin" in shown and "Salon points" in shown
     assert "Pts" in relaybot(tmp_path, "event", "show", "Shogi A").stdout
     wrong = relaybot(tmp_path, "event", "new", "X", "--kind", "salon", "--game", "chess",
                      "--players", players)

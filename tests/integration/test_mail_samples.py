@@ -644,3 +644,67 @@ def test_the_digest_counts_moves_as_each_games_players_do(
     assert {("chess", "en"), ("chess", "ja"), ("shogi", "en"), ("shogi", "ja")} <= seen
     assert "), after Black's 3rd move: YOUR MOVE" in texts["en"]
     assert "さん）黒の第3手まで: あなたの手番" in texts["ja"]
+
+
+def test_a_mail_for_several_games_greets_its_reader_once(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The reply to a mail with a section per game greets at its top, not again at the
+    start of every game's section; each section still says what happened in its game."""
+    greeting = {"en": re.compile(r"^Dear .+,$", re.M), "ja": re.compile(r"^\S+様$", re.M)}
+    said = {"en": "was accepted and sent to your opponent", "ja": "を受け付け、相手に送りました"}
+    replies = [(lang, _text(msg).replace("\r\n", "\n"))
+               for kind, lang, msg in mails if kind == "sections"]
+    assert {lang for lang, _ in replies} == {"en", "ja"}
+    for lang, text in replies:
+        head, *sections = text.split("\n==== ")
+        assert len(sections) >= 2, text
+        assert len(greeting[lang].findall(head)) == 1, text
+        for section in sections:
+            assert not greeting[lang].search(section), section
+            assert said[lang] in section.split("\n")[1], section
+
+
+def test_the_end_date_names_its_zone_when_not_the_readers(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """The end date is the club's calendar day (Japan Time): a reader in another zone,
+    whose mail says its dates are in their own zone, reads the end date with its zone.
+    Tom Brown (Eastern Time) reads the go game the TD decided on 25 December in Japan,
+    still the 24th in New York; a reader in Japan reads the plain date."""
+    said = {"en": ("End date: {}.", "End date: {} (Japan Time)."),
+            "ja": ("終局日: {}\n", "終局日: {}（日本時間）\n")}
+    own = {"en": "Japan Time", "ja": "日本時間"}
+    eastern = {"en": "Eastern Time", "ja": "米国東部時間"}
+    zone = {"en": re.compile(r"Dates are in ([^.]+)\."),
+            "ja": re.compile(r"日付は(\S+?)の暦日です")}
+    end = {"en": re.compile(r"End date: (\d{4}-\d\d-\d\d)"),
+           "ja": re.compile(r"終局日: (\d{4}-\d\d-\d\d)")}
+    seen = set()
+    for kind, lang, msg in mails:
+        if kind != "game_end":
+            continue
+        text = _text(msg).replace("\r\n", "\n")
+        reader_zone, day = zone[lang].search(text), end[lang].search(text)
+        assert reader_zone and day, text
+        other = reader_zone[1] != own[lang]
+        plain, named = (form.format(day[1]) for form in said[lang])
+        assert (named in text) == other and (plain in text) != other, text
+        if reader_zone[1] == eastern[lang] and day[1] == "2028-12-25":
+            seen.add(lang)
+    assert seen == {"en", "ja"}, seen
+
+
+def test_the_salon_calls_its_points_one_name(
+        mails: list[tuple[str, str, EmailMessage]]) -> None:
+    """Seed 004: a go player's number is the salon's points (持点). The salon's final
+    standings name it as their own text does, "salon points" in English and 持点 in
+    Japanese, never a rating."""
+    ends = [(lang, _text(msg)) for kind, lang, msg in mails if kind == "salon_end"]
+    assert {lang for lang, _ in ends} == {"en", "ja"}
+    for lang, text in ends:
+        if lang == "en":
+            assert "Salon points 1" in text and "then the salon points;" in text, text
+            assert "Rating" not in text and "rating" not in text, text
+            assert "the salon's points" not in text, text
+        else:
+            assert "持点 1" in text and "、持点の順" in text, text
+            assert "レーティング" not in text and "持ち点" not in text, text

@@ -23,7 +23,7 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from relaybot.club.views import unsubscribe_path
-from relaybot.store.models import EventPlayer, Game, Member
+from relaybot.store.models import Event, EventPlayer, Game, Member
 from relaybot.web import create_app
 from tests.integration.test_mail_samples import english_words
 from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
@@ -447,6 +447,24 @@ def test_t4_a_finished_salon_league_page_names_its_secretaries(
     assert "+5.5" in pages["en"] and "+R" in pages["en"]
     # the ratings table: the go points (bracketed while provisional) with the rank
     assert re.search(r'囲碁</th><td class="num">\(?\d+\)? (\d+級|.段)</td>', pages["ja"])
+
+
+def test_a_salon_league_page_calls_the_salon_points_so(
+        club: SampleClub, web: TestClient) -> None:
+    """Seed 004: a go player's number is the salon's points (持点), not a rating: the salon
+    league page's column says so in each language, as the mails do."""
+    from tests.sample_club import salon_league
+
+    with club.store.session() as session:
+        held = session.scalar(select(Event).where(Event.name == "碁会所リーグ"))
+    if held is None:  # made by another test of the module, or here
+        salon_league(club)
+    path = f"/events/{quote('碁会所リーグ', safe='')}"
+    ja = web.get(path, params={"lang": "ja"}).text
+    en = web.get(path, params={"lang": "en"}).text
+    assert '<th scope="col" class="num">Salon points</th>' in en
+    assert "Rating" not in en and "rating" not in en
+    assert '<th scope="col" class="num">持点</th>' in ja and "レーティング" not in ja
 
 
 def test_a_games_page_names_the_zones_its_dates_are_in(

@@ -70,7 +70,8 @@ def test_t4_margins_decide_next_resignation_and_big_wins_count_20() -> None:
                GameResult("B", "X", "1-0", 35.5),  # capped: +20
                GameResult("B", "Y", "0-1", 0.5)]  # -0.5 -> 19.5
     rows = standings(["A", "B", "X", "Y"], results, SALON_TIEBREAKS,
-                     ratings={"A": 90, "B": 90, "X": 90, "Y": 90}, primary="rate")
+                     ratings={"A": 90, "B": 90, "X": 90, "Y": 90}, primary="rate",
+                     rating_game="go")  # the go salon's points (持点)
     by = {r.player: r for r in rows}
     assert by["A"].margin == 14.5 and by["B"].margin == 19.5
     assert by["B"].rank < by["A"].rank

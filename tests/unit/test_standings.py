@@ -302,3 +302,23 @@ def test_standings_lines_read_in_any_font() -> None:
     assert en[0].startswith("1. A, 1.5 points: beat B, drew with C")
     assert en[1].startswith("2. B, 1 point: lost to A, beat C")
     assert all("  " not in line for line in ja + en)
+
+
+def test_go_standings_call_the_rating_the_salon_points() -> None:
+    """Seed 004: in go the ``rating`` tie-break reads the salon's points (持点): the
+    standings call the number so in both languages, in lines and in the table; in
+    another game it is a rating."""
+    from relaybot.core.events import GameResult, standings, standings_lines
+
+    results = [GameResult("A", "B", "1-0"), GameResult("B", "C", "1/2-1/2")]
+    ratings = {"A": 108, "B": 116, "C": 100}
+    go = standings(["A", "B", "C"], results, ("margin", "rating"), ratings=ratings,
+                   primary="rate", rating_game="go")
+    assert "Salon points 108" in standings_lines(go, "en")
+    assert "持点 108" in standings_lines(go, "ja")
+    assert "Salon points" in crosstable_text(go, "en").splitlines()[0]
+    assert "持点" in crosstable_text(go, "ja").splitlines()[0]
+    chess = standings(["A", "B", "C"], results, ("rating",), ratings=ratings,
+                      rating_game="chess")
+    assert "Rating 108" in standings_lines(chess, "en")
+    assert "レーティング 108" in standings_lines(chess, "ja")

@@ -31,6 +31,7 @@ _HEADINGS: dict[str, dict[str, str]] = {
         "rate": "Win%",
         "margin": "Margin",
         "rating": "Rating",
+        "salon_points": "Salon points",  # go's rating: the salon's points (seed 004)
     },
     "ja": {
         "no": "番号",
@@ -45,7 +46,8 @@ _HEADINGS: dict[str, dict[str, str]] = {
         "wins": "勝数",
         "rate": "勝率",
         "margin": "目数差",
-        "rating": "持点",
+        "rating": "レーティング",
+        "salon_points": "持点",  # go's rating: the salon's points (seed 004)
     },
 }
 # Cell marks: win, draw, loss, not finished, the diagonal.
@@ -55,6 +57,14 @@ _MARKS: dict[str, tuple[str, str, str, str, str]] = {
 }
 _SHOWN = ("sb", "solkoff", "buchholz", "median", "median_buchholz", "wins", "margin",
           "rating")
+
+
+def _heading(head: dict[str, str], key: str, rows: Sequence[StandingRow]) -> str:
+    """A tie-break's heading; the ``rating`` one says what the number is: in go the
+    salon's points (持点, seed 004), in chess and shogi a rating."""
+    if key == "rating" and rows and rows[0].rating_game == "go":
+        return head["salon_points"]
+    return head[key]
 
 
 def _number(value: float) -> str:
@@ -132,7 +142,7 @@ def crosstable_text(rows: Sequence[StandingRow], lang: str = "en") -> str:
         shown.insert(0, "rate")  # T4: the win rate ranks first
     columns: list[tuple[str, bool]] = [(head["no"], True), (head["player"], False)]
     columns += [(str(i + 1), True) for i in range(len(rows))]
-    columns += [(head["points"], True)] + [(head[t], True) for t in shown]
+    columns += [(head["points"], True)] + [(_heading(head, t, rows), True) for t in shown]
     columns.append((head["rank"], True))
     table: list[list[str]] = []
     for i, r in enumerate(rows):
@@ -192,7 +202,8 @@ def standings_lines(rows: Sequence[StandingRow], lang: str = "en") -> str:
             "sb": r.sb, "solkoff": r.solkoff, "buchholz": r.solkoff, "median": r.median,
             "median_buchholz": r.median_buchholz, "wins": float(r.wins), "margin": r.margin,
             "rating": float(r.rating) if r.rating is not None else None}
-        breaks = [f"{head[t]} {_number(v)}" for t in shown if (v := values[t]) is not None]
+        breaks = [f"{_heading(head, t, rows)} {_number(v)}" for t in shown
+                  if (v := values[t]) is not None]
         if r.primary == "rate":
             breaks.insert(0, f"{head['rate']} {round(r.percent, 1):g}")
         games = [_AGAINST[lang][s].format(o=display_name(other, lang))

@@ -147,6 +147,9 @@ class StandingRow:
     tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
     margin: float = 0.0  # T4: points won by minus points lost by (capped at 20 a game)
     rating: int | None = None  # T4: the rating the ``rating`` tie-break read
+    # the game whose rating that is: in go it is the salon's points (持点, seed 004), and
+    # the standings call it so
+    rating_game: str = ""
     primary: str = "points"  # what ranks first: the score, or the win rate (T4)
 
     @property
@@ -227,6 +230,7 @@ def standings(
     start_order: Mapping[str, int] | None = None,
     ratings: Mapping[str, int] | None = None,
     primary: str = "points",
+    rating_game: str = "",
 ) -> list[StandingRow]:
     """The standings of an event, best first (T5; T3 with ``start``/``entry``; T4 with
     ``primary="rate"`` and :data:`SALON_TIEBREAKS`).
@@ -349,6 +353,7 @@ def standings(
                     tiebreaks=tuple(tiebreaks),
                     margin=float(t.margin),
                     rating=None if ratings is None else ratings.get(p),
+                    rating_game=rating_game,
                     primary=primary,
                 )
             )
