@@ -25,7 +25,7 @@ from starlette.testclient import TestClient
 from relaybot.club.views import unsubscribe_path
 from relaybot.store.models import Event, EventPlayer, Game, Member
 from relaybot.web import create_app
-from tests.integration.test_mail_samples import english_words
+from tests.prose import english_words
 from tests.sample_club import EMAILS, EVENT, SampleClub, board_games, build
 
 pytestmark = pytest.mark.integration

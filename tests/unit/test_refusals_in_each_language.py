@@ -20,11 +20,11 @@ from relaybot.mail.render import render
 from relaybot.mail.wording import move_error_text, reason_text
 from relaybot.pipeline.replies import _verdict_context
 from relaybot.store.models import Member
+from tests.prose import WORD
 
-# A Latin-letter word in Japanese prose (the checker of tests/integration/test_mail_samples
-# without its data exceptions): what is left after the player's own words in quotes,
-# squares, moves and the formats' letters are taken out.
-WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+#=-]*")
+# A Latin-letter word in Japanese prose (tests/prose.py's, without its data exceptions):
+# what is left after the player's own words in quotes, squares, moves and the formats'
+# letters are taken out.
 NOTATION = re.compile(
     r"(?:[KQRBN]?[a-h]?[1-8]?[x-]?[a-h][1-8](?:=?[QRBN])?|O-O(?:-O)?)[+#]?"  # SAN, LAN
     r"|[A-HJ-T](?:1[0-9]|[1-9])"  # a go point, Q16
