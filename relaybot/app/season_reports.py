@@ -90,7 +90,8 @@ def _class_progress(session: Session, cfg: Config, games: list[Game], names: dic
                             "sente_left": left[0], "gote_left": left[1]})
         else:
             finished.append({"id": game.id, "sente": sente, "gote": gote,
-                             "result": game.result or "", "end": (
+                             "result": game.result or "", "kind": game.kind,
+                             "termination": game.termination or "", "end": (
                                  game.end_date.isoformat() if game.end_date else "")})
     return {"finished": finished, "running": running}
 

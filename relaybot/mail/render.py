@@ -20,7 +20,7 @@ from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
 from relaybot.mail.plurals import count
-from relaybot.mail.wording import days_left, progress_text
+from relaybot.mail.wording import days_left, progress_text, result_text
 from relaybot.mail.zones import zone_name
 from relaybot.resources import package_dir
 
@@ -51,6 +51,9 @@ def _with_filters(env: Environment) -> Environment:
     env.filters["progress"] = progress_text
     # {{ days|left("ja") }}: 17日, or 0日（3日超過） past the limit, never a negative count
     env.filters["left"] = days_left
+    # {{ g.result|result(g.kind, g.termination, "ja") }}: 先手の勝ち, not the stored 1-0
+    env.filters["result"] = lambda result, kind, termination, lang: result_text(
+        kind, result, termination, lang)
     return env
 
 

@@ -246,6 +246,21 @@ def test_the_season_progress_counts_a_shogi_move_a_ply() -> None:
     assert line("ja", 12).endswith("（残り 9 日）  12手まで、後手の手番")
 
 
+def test_the_season_progress_says_a_finished_game_in_shogis_words() -> None:
+    """The month report's finished games: 先手の勝ち / Sente wins, not the stored 1-0."""
+    done = {"id": "g2", "sente": "Ann Smith", "gote": "Tom Brown", "result": "1-0",
+            "kind": "shogi", "termination": "resignation", "end": "2029-01-10"}
+    common = {"season": "第2期", "month": 1, "month_end": "2029-01-31", "end": "2029-06-30",
+              "days_left": 150, "secretary": False, "reader": "TD"}
+    said = {}
+    for lang in ("en", "ja"):
+        classes = [{"event": "S", "finished": [done], "running": []}]
+        _, body = render(lang, "td", "season_progress", classes=classes, **common)
+        said[lang] = next(text for text in body.splitlines() if "[g2]" in text)
+    assert "1-0" not in said["en"] and "Sente" in said["en"]
+    assert "1-0" not in said["ja"] and "先手" in said["ja"]
+
+
 def test_a_clock_past_its_limit_says_how_far_over_not_a_negative_count() -> None:
     """J9: a side over its limit stays in play until the TD decides; its mail and the
     digest say the days over the limit, never "-3 days left"."""
