@@ -200,7 +200,9 @@ def game_over(
                  "result": result, "termination": termination, "event": game.event or "",
                  "result_text": result_text(game.kind, result, termination, cfg.bot.language),
                  "ending": ending_text(game.kind, termination, cfg.bot.language),
-                 "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language)}))
+                 "end_date": end_day.isoformat(), "pgn": report(cfg.bot.language),
+                 # go: a correction works out the salon's points again, not a rating
+                 "game_kind": game.kind}))
     mails += go_points_notices(session, cfg, game)
     mails += salon_end_mails(session, cfg, game)
     return mails

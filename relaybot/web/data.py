@@ -418,10 +418,13 @@ def player_page(session: Session, member: Member, lang: str, now: datetime) -> d
         row = rated.get(kind)
         wins, draws, losses = records.get(kind, [0, 0, 0])
         points = history.get(kind, [])
-        label = (f"{name}の{word}のレーティングの推移: " if lang == "ja"
-                 else f"{name}'s {word} rating over time: ") + " → ".join(map(str, points))
+        # seed 004: go's number is the salon's points (持点), never a rating
+        measure = (("持点" if kind == "go" else "レーティング") if lang == "ja"
+                   else "salon points" if kind == "go" else "rating")
+        label = (f"{name}の{word}の{measure}の推移: " if lang == "ja"
+                 else f"{name}'s {word} {measure} over time: ") + " → ".join(map(str, points))
         per_kind.append({
-            "kind": word, "rating": row.rating if row else None,
+            "kind": word, "rating": row.rating if row else None, "salon": kind == "go",
             "provisional": bool(row.provisional) if row else False,
             "games": row.rated_games if row else 0,
             # seed 004: the go rank beside the points (初段, 1d)

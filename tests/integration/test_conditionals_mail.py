@@ -188,3 +188,27 @@ def test_j17_a_section_that_raises_sends_nothing_for_its_game(
     forwards = [c for c in black.inbox()[before:] if c.parsed["X-Relaybot-Kind"] == "move"]
     assert [c.parsed["X-Relaybot-Game"] for c in forwards] == [b]
     assert "A: not processed" in body_of(white.inbox()[-1])
+
+
+@pytest.mark.parametrize(("lang", "subject", "listed"), [
+    ("en", "Your mail for 2 games", ("A: resigned", "B: move relayed")),
+    ("ja", "2局分のメールの処理結果", ("A: 投了", "B: 指し手を中継しました"))])
+def test_j17_the_reply_counts_every_game_the_mail_had_a_section_for(
+        club: Club, lang: str, subject: str, listed: tuple[str, str]) -> None:
+    """A section whose game ended (a resignation: the game-end mail tells the rest) has no
+    part of its own in the reply, but the reply's subject still counts its game."""
+    white = club.member("Sato, Hanako", "sato@example.jp", lang=lang)
+    black = club.member("Brown, Tom", "brown@example.org", lang=lang)
+    a = club.game(white, black)
+    club.game(white, black)
+    white.send("A\n1. e4\n\nB\n1. d4\n", to=white.game_address(a), subject="two games")
+    club.cycle()
+    black.send("A\n1. e4\nresign\n\nB\n1. d4 d5\n", to=black.game_address(a),
+               subject="Re: two games")
+    club.cycle()
+    reply = black.inbox()[-1]
+    assert reply.parsed["X-Relaybot-Kind"] == "sections"
+    assert str(reply.parsed["Subject"]) == subject
+    text = body_of(reply)
+    assert all(line in text for line in listed), text
+    assert text.count("\n==== ") == 1, text  # the ended game's own mail says the rest

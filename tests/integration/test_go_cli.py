@@ -90,7 +90,7 @@ def test_size_handicap_and_komi_by_hand(tmp_path: Path) -> None:
     assert "Komi: 5.5  Positional superko" in show and "to move: Black" in show
     free = _new(tmp_path, "--white", "shiro@example.jp", "--black", "kuro@example.jp",
                 "--free")  # seed 004: a free game at the players' wish
-    assert "Free game (the points do not change)" in relaybot(
+    assert "Free game (the salon points do not change)" in relaybot(
         tmp_path, "game", "show", free).stdout
 
 

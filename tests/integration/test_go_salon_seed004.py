@@ -5,6 +5,7 @@ unknown strength, no result and no loss on time (sections 2, 7), the even game's
 
 from __future__ import annotations
 
+import dataclasses
 import email
 from datetime import datetime, timedelta
 from email import policy
@@ -291,6 +292,39 @@ def test_section2_a_corrected_result_recounts_points_record_and_rank(
         run_commands(s, cfg, f"result {first.id} void", T0 + timedelta(days=3))
         go = ratings_json(s, kuro)["go"]
         assert (go["rating"], go["counted"], go["wins"], go["rank"]) == (121, 1, 1, "1d")
+
+
+@pytest.mark.parametrize("td_lang", ["en", "ja"])
+def test_section2_a_corrected_result_calls_the_points_salon_points_not_a_rating(
+        store: Store, db_url: str, td_lang: str) -> None:
+    """R4, seed 004 section 1: 「会員に持点を与え、手合い割(対局条件)は持点差により定めます。」
+    A go player's number is the salon's points (持点), never a rating: the TD's result
+    report (how to correct it) and each player's corrected-result mail say what a
+    correction works out again in those words, in the reader's language."""
+    cfg = cfg_for(db_url)
+    cfg = dataclasses.replace(cfg, bot=dataclasses.replace(cfg.bot, language=td_lang))
+    with store.session() as s:
+        kuro = member(s, cfg, "kuro@example.jp", rating=120, game="go", lang="ja")
+        shiro = member(s, cfg, "shiro@example.jp", rating=120, game="go", lang="en")
+        game = go_game(s, cfg, kuro.email, shiro.email)
+        _end(s, cfg, game, "B+2.5", T0)
+        run_commands(s, cfg, f"result {game.id} W+R", T0 + timedelta(days=1))
+        texts = {(o.kind, o.recipient): _body(o.raw).replace("\r\n", "\n") for o in s.scalars(
+            select(Outbox).where(Outbox.kind.in_(("td_result", "result_corrected"))))}
+    # the prose, before the record it quotes (SGF); the points bracketed while provisional
+    prose = {key: text.split("\n\n(;")[0] for key, text in texts.items()}
+    report = texts[("td_result", cfg.bot.td)]  # how to correct it follows the record
+    ja, en = (prose[("result_corrected", who)] for who in (kuro.email, shiro.email))
+    assert "持点を両者とも計算し直しました。あなたの持点（囲碁）は (119) 1級 です" in ja, ja
+    assert "Both players' salon points have been worked out again from this game on. " \
+           "Your salon points (go) are now (121) 1d (they were (119) 1k before the correction)." \
+        "\nThe event's standings" in en, en
+    assert "レーティング" not in ja and "rating" not in en.lower() and "re-rated" not in en
+    if td_lang == "ja":
+        assert "（両者の持点を計算し直します）" in report and "レーティング" not in report
+    else:
+        assert "(both players' salon points are worked out again)" in report, report
+        assert "rating" not in report.lower() and "re-rated" not in report
 
 
 def test_section2_the_digest_shows_points_and_rank_in_the_readers_words(

@@ -121,3 +121,15 @@ def test_go_words_for_results_in_each_language() -> None:
         outcome = RULES.parse_result(word, "counted")
         assert outcome is not None and RULES.result_text_words(RULES.format_result(outcome),
                                                           "ja") == word
+
+
+def test_section2_a_free_games_terms_name_the_salon_points() -> None:
+    """R4, seed 004 section 2: 「カウント外の自由対局:対局前の持点のまま」: the terms line of a
+    free game says the points stay, by the name the salon's other mails and pages give
+    them: salon points in English, 持点 in Japanese."""
+    from relaybot.games.go.board import GoPosition
+    from relaybot.games.go.record import terms_text
+
+    free = GoPosition(komi=5.5, free=True)
+    assert terms_text(free, "en") == "Komi: 5.5  Free game (the salon points do not change)"
+    assert terms_text(free, "ja") == "コミ: 5.5  自由対局（持点は変わりません）"

@@ -24,7 +24,7 @@ _LABELS = {
            "handicap": "Handicap", "stones": "stones", "to_move": "to move",
            "to_state": "to state the result", "last": "Last move", "none": "none",
            "superko": "Positional superko",
-           "free": "Free game (the points do not change)",
+           "free": "Free game (the salon points do not change)",
            "counting": "Both players passed. Each now states the result on a line of its "
                        "own, e.g. result B+3.5 (or W+R, jigo)."},
     "ja": {"black": "黒", "white": "白", "captures": "アゲハマ", "komi": "コミ",
