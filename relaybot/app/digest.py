@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from relaybot.club.daybooks import compute
+from relaybot.club.daybooks import compute, control_number
 from relaybot.club.gamefile import GameFile
 from relaybot.club.ladders import ladders_of
 from relaybot.club.memberships import lapsed_to_tell, membership_states
@@ -468,7 +468,7 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "your_move": books.on_move == colour, "moves": game.ply_count, "kind": game.kind,
         # on one's move, what is left counts the days already on it (as the game's mail
         # does: "left after it"), so "used", "on it so far" and "left" add up
-        "used": side.total, "control": side.control_move or "",
+        "used": side.total, "control": control_number(books, colour, rules_for(game.kind)) or "",
         "left": clock.left if books.on_move == colour else side.left,
         "pending": clock.days if books.on_move == colour else 0,
     }

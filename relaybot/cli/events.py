@@ -137,7 +137,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from relaybot.club.tournaments import event_text, find_event, salon_secretaries
-    from relaybot.mail.plurals import count
+    from relaybot.mail.wording import progress_text
     from relaybot.store.models import Game, Member
 
     store = open_store(cfg)
@@ -155,7 +155,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
-                  f"{g.result or g.status}  {count(g.ply_count, 'ply')}")
+                  f"{g.result or g.status}  {progress_text(g.ply_count, g.kind, args.lang)}")
         chosen = salon_secretaries(session, event)
         if chosen is not None:  # seed 004 section 6
             who = ", ".join(f"{member_name(m)} <{m.email}>" for m in chosen) or "nobody"

@@ -260,10 +260,11 @@ def cmd_game_new(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
-    """Games, one a line: id, game, state or result, White - Black, event, plies."""
+    """Games, one a line: id, game, state or result, White - Black, event, and how far
+    the game has gone as its players count moves."""
     from sqlalchemy import select
 
-    from relaybot.mail.plurals import count
+    from relaybot.mail.wording import progress_text
     from relaybot.store.models import Game, Member
 
     store = open_store(cfg)
@@ -283,7 +284,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
         for g in games:
             print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
                   f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
-                  f"{g.event or '-'}\t{count(g.ply_count, 'ply')}")
+                  f"{g.event or '-'}\t{progress_text(g.ply_count, g.kind)}")
     if not games:
         print("no games" + (" in that event" if args.event is not None else ""),
               file=sys.stderr)

@@ -19,6 +19,7 @@ from relaybot.core.clocks import (
     pending,
     question_pauses,
 )
+from relaybot.core.game import GameRules, own_move_number
 from relaybot.core.text import display_name
 from relaybot.store.models import GameEvent, Leave, Question, UtcDateTime
 
@@ -103,13 +104,27 @@ def _day(d: date) -> str:
     return d.isoformat() if d not in (date.min, date.max) else "-"
 
 
-def clock_context(books: Books, reader_colour: int | None, now: datetime) -> dict[str, Any]:
+def control_number(books: Books, colour: int, rules: GameRules) -> int | None:
+    """J8: the move by which ``colour`` may have used at most its control's days,
+    numbered as the game's players number moves (a control counts each side's own
+    moves: ``10/30`` is chess's move 10 but Black's move 19 in shogi); None where the
+    clock has no control moves (bank, Fischer)."""
+    side = books.sides[colour]
+    if side.control_move is None:
+        return None
+    # who made ply 0: the side to move now, less the plies made (White in handicap go)
+    first = (books.on_move - sum(s.moves for s in books.sides)) % 2
+    return own_move_number(rules, side.control_move, colour == first)
+
+
+def clock_context(books: Books, reader_colour: int | None, now: datetime,
+                  rules: GameRules) -> dict[str, Any]:
     """J18 figures for a mail: dates of the last move and both sides' days."""
     ctx: dict[str, Any] = {"clock_ok": True}
-    for name, side in (("white", books.white), ("black", books.black)):
+    for name, colour, side in (("white", 0, books.white), ("black", 1, books.black)):
         ctx[f"{name}_total"] = side.total
         ctx[f"{name}_left"] = side.left
-        ctx[f"{name}_control"] = side.control_move or ""
+        ctx[f"{name}_control"] = control_number(books, colour, rules) or ""
         ctx[f"{name}_moves"] = side.moves
     last_rows = [(side.ledger[-1], side.colour) for side in books.sides if side.ledger]
     last, last_colour = max(last_rows, key=lambda r: r[0].ply) if last_rows else (None, 0)

@@ -241,6 +241,16 @@ def progress_of(rules: GameRules, plies: int) -> Progress:
     return Progress(plies)
 
 
+def own_move_number(rules: GameRules, own_moves: int, moves_first: bool) -> int:
+    """The number a game's players give a side's ``own_moves``-th move (J8: a time
+    control's move counts each side's own moves). Chess numbers a move of each side
+    alike (White's and Black's 10th are both move 10); shogi and go number every ply,
+    so the 10th move of the side that moves first is move 19, of the other move 20."""
+    if own_moves <= 0:
+        return 0
+    return progress_of(rules, 2 * own_moves - (1 if moves_first else 0)).move
+
+
 def start_of(rules: GameRules, position: str) -> Any:
     """The start position of the game whose saved position is ``position``.
 

@@ -43,6 +43,8 @@ def test_member_list_and_game_list_with_filters(tmp_path: Path) -> None:
     assert rows[0][1] == "Hayakawa Satoru"  # no comma in a list (issue 26)
     games = relaybot(tmp_path, "game", "list")
     assert games.returncode == 0 and len(games.stdout.splitlines()) == 2
+    # how far each game is, as its players count moves (not "0 plies")
+    assert all(line.endswith("\tno move yet") for line in games.stdout.splitlines())
     event = relaybot(tmp_path, "game", "list", "--event", "Club  2026")  # spaces as elsewhere
     assert [line.split("\t")[0] for line in event.stdout.splitlines()] == [game_id]
     assert "Hayakawa Satoru - Horie Takahiro" in event.stdout

@@ -212,7 +212,7 @@ def test_record_download_is_the_games_own_format_with_the_standard_headers(
 def test_t5_event_page_standings_and_crosstable_with_every_tiebreak_column(
         club: SampleClub, web: TestClient) -> None:
     page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
-    for column in ("Points", "SB", "Solkoff", "Median", "Direct encounter", "Rank"):
+    for column in ("Score", "SB", "Solkoff", "Median", "Direct encounter", "Rank"):
         assert f">{column}</th>" in page, column
     assert page.count('<tr>\n<td class="num rank">') == 4  # one row per player
     ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
@@ -464,6 +464,8 @@ def test_a_salon_league_page_calls_the_salon_points_so(
     en = web.get(path, params={"lang": "en"}).text
     assert '<th scope="col" class="num">Salon points</th>' in en
     assert "Rating" not in en and "rating" not in en
+    # the event's own score is not called points beside the salon points
+    assert '<th scope="col" class="num">Score</th>' in en and ">Points<" not in en
     assert '<th scope="col" class="num">持点</th>' in ja and "レーティング" not in ja
 
 

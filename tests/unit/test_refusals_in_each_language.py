@@ -249,3 +249,22 @@ def test_the_proposal_reasons_in_each_language() -> None:
         assert not re.search(r"[ぁ-んァ-ン]", say(reason, "en")), say(reason, "en")
     assert "ビショップ" in say(Reason.of("proposal_start", start="3.", here="5.",
                                         inner=inner), "ja")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_far_too_long_record_asks_for_what_the_game_asks(lang: str) -> None:
+    """Issue 12 item 10's refusal asks a chess player (J1: every mail carries the game
+    from move 1) for the whole game; a shogi or go player, who may send the new move with
+    its number, for that (the whole game stays allowed)."""
+    def reply(game: str, policy: str) -> str:
+        _, body = render(lang, "player", "error", kind="too_long", reader="山田, 太郎",
+                         game_kind=game, record_policy=policy, subject="",
+                         caps={"written": 400, "played": 12})
+        return body
+
+    chess, shogi = reply("chess", "full"), reply("shogi", "numbered")
+    number = "with its number" if lang == "en" else "手数とともに"
+    whole = "followed by your one new move" if lang == "en" else "全棋譜に続けて"
+    assert whole in chess and number not in chess
+    assert number in shogi and whole not in shogi
+    assert rules_for("shogi").record_policy == rules_for("go").record_policy == "numbered"

@@ -160,6 +160,50 @@ def test_a_games_progress_is_the_number_its_moves_carry() -> None:
             assert rules.move_number(plies - 1, "ja") == f"{plies}手目"
 
 
+def test_a_control_move_is_numbered_as_the_game_numbers_moves() -> None:
+    """J8 counts each side's own moves (``10/30``: 30 days for ten of one's moves); the
+    mails say that move as the game numbers it: chess's move 10 for either side, but in
+    shogi and go, which number every ply, move 19 for the side that moves first and 20
+    for the other (never "move 10" for what is a player's 10th move)."""
+    from relaybot.core.game import own_move_number
+
+    chess, shogi, go = rules_for("chess"), rules_for("shogi"), rules_for("go")
+    assert own_move_number(chess, 10, True) == own_move_number(chess, 10, False) == 10
+    for rules in (shogi, go):
+        assert own_move_number(rules, 10, True) == 19
+        assert own_move_number(rules, 10, False) == 20
+        assert own_move_number(rules, 1, True) == 1
+    assert own_move_number(shogi, 0, True) == 0
+
+
+def test_the_books_control_move_in_shogi_go_and_handicap_go() -> None:
+    """The books' figures as the mails and pages show them (``clock_context``): after
+    three plies of a ``10/30`` game both sides are working to their 10th move."""
+    from datetime import UTC, date, datetime
+
+    from relaybot.club.daybooks import clock_context, control_number
+    from relaybot.core.clocks import PlyTimes, TimeControl, compute_books
+
+    def books(first: int) -> object:
+        sent = [datetime(2024, 1, 2 + i, 12, tzinfo=UTC) for i in range(3)]
+        return compute_books(TimeControl.parse("10/30"), date(2024, 1, 1),
+                             [PlyTimes((i + first) % 2, t) for i, t in enumerate(sent)],
+                             first=first)
+
+    now = datetime(2024, 1, 6, tzinfo=UTC)
+    even, handicap = books(0), books(1)
+    ctx = clock_context(even, None, now, rules_for("shogi"))  # type: ignore[arg-type]
+    assert (ctx["white_control"], ctx["black_control"]) == (19, 20)  # 先手 moves first
+    ctx = clock_context(even, None, now, rules_for("chess"))  # type: ignore[arg-type]
+    assert (ctx["white_control"], ctx["black_control"]) == (10, 10)
+    # handicap go: White (side 1) plays ply 0, so White's 10th move is move 19
+    go = rules_for("go")
+    assert control_number(handicap, 1, go) == 19  # type: ignore[arg-type]
+    assert control_number(handicap, 0, go) == 20  # type: ignore[arg-type]
+    bank = compute_books(TimeControl.parse("bank:20"), date(2024, 1, 1), [])
+    assert control_number(bank, 0, go) is None
+
+
 def test_english_ordinals_by_cldr() -> None:
     from relaybot.mail.wording import ordinal
 
@@ -181,3 +225,21 @@ def test_ordinal_rules_are_babels_cldr_data(lang: str) -> None:
     numbers = [0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 21, 22, 23, 100, 101, 102, 103, 111, 112,
                113, 1001, 1011]
     assert [ordinal_form(n, lang) for n in numbers] == [rule(n) for n in numbers]
+
+
+@pytest.mark.parametrize(("kind", "en", "ja"), [
+    ("chess", "standings, grades and the weekly digest", "順位表、段級位、週刊"),
+    ("go", "standings, ranks and the weekly digest", "順位表、段級位、週刊"),
+    ("shogi", "standings and the weekly digest", "順位表、週刊"),
+])
+def test_a_corrected_result_names_only_what_the_game_keeps(kind: str, en: str,
+                                                           ja: str) -> None:
+    """A corrected result's mail says what follows it: the JCCA grades are chess's (R3),
+    go's ranks follow its salon points (R4), a shogi game has neither."""
+    from relaybot.mail.render import render
+
+    said = {lang: render(lang, "player", "result_corrected", game_id="g1", white="A",
+                         black="B", new_text="1-0", old_text="0-1", reader="X", kind=kind,
+                         rating_shown="", rating_before="", pgn="", game_address="g@x")[1]
+            for lang in ("en", "ja")}
+    assert en in said["en"] and ja in said["ja"]
