@@ -19,7 +19,7 @@ from relaybot.core.clocks import (
     pending,
     question_pauses,
 )
-from relaybot.core.game import GameRules, own_move_number
+from relaybot.core.game import GameRules, own_move_number, progress_of
 from relaybot.core.text import display_name
 from relaybot.store.models import GameEvent, Leave, Question, UtcDateTime
 
@@ -118,8 +118,9 @@ def control_number(books: Books, colour: int, rules: GameRules) -> int | None:
 
 
 def clock_context(books: Books, reader_colour: int | None, now: datetime,
-                  rules: GameRules) -> dict[str, Any]:
-    """J18 figures for a mail: dates of the last move and both sides' days."""
+                  rules: GameRules, lang: str = "en") -> dict[str, Any]:
+    """J18 figures for a mail: dates of the last move and both sides' days, moves
+    numbered as the game numbers them (chess ``3...``, shogi 15手目) in ``lang``."""
     ctx: dict[str, Any] = {"clock_ok": True}
     for name, colour, side in (("white", 0, books.white), ("black", 1, books.black)):
         ctx[f"{name}_total"] = side.total
@@ -135,9 +136,7 @@ def clock_context(books: Books, reader_colour: int | None, now: datetime,
     ctx["last_reply_day"] = _day(last.reply_day) if last else "-"
     ctx["last_days"] = last.days if last else 0
     ctx["last_ply"] = last.ply if last else -1
-    ctx["last_label"] = (
-        (f"{last.move}." if last.ply % 2 == 0 else f"{last.move}...") if last else ""
-    )
+    ctx["last_label"] = rules.move_number(last.ply, lang) if last else ""
     p = pending(books, now)
     ctx["pending_days"] = p.days
     ctx["pending_left"] = p.left
@@ -153,7 +152,10 @@ def ledgers(gf: GameFile, lang: str = "en") -> list[dict[str, object]]:
         out.append({"name": display_name(gf.player(colour).name, lang),
                     "colour": gf.rules.side_names(lang)[colour],
                     "total": side.total, "left": side.left, "rows": [
-                        {"move": r.move, "relayed": r.relayed_day.isoformat(),
+                        # the move as the game numbers it (shogi: ply + 1), not the
+                        # player's own count
+                        {"move": progress_of(gf.rules, r.ply + 1).move,
+                         "relayed": r.relayed_day.isoformat(),
                          "reply": r.reply_day.isoformat(), "days": r.days,
                          "penalty": r.penalty_days, "total": r.total} for r in side.ledger]})
     return out

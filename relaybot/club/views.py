@@ -78,9 +78,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
     previous = gf.moves[-2] if len(gf.moves) > 1 else None
     ctx: dict[str, Any] = {"clock_ok": False, "last_dates": []}
     if gf.books is not None and gf.now is not None:
-        ctx = clock_context(gf.books, colour, gf.now, gf.rules)
-        if ctx["last_ply"] >= 0:  # numbered as the game numbers moves (15手目 in shogi)
-            ctx["last_label"] = gf.rules.move_number(ctx["last_ply"], lang)
+        ctx = clock_context(gf.books, colour, gf.now, gf.rules, lang)
         ctx["last_dates"] = date_line(ctx)
     viewer = colour if colour is not None else 0  # each reads the board from their seat
     return ctx | {

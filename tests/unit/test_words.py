@@ -243,3 +243,33 @@ def test_a_corrected_result_names_only_what_the_game_keeps(kind: str, en: str,
                          rating_shown="", rating_before="", pgn="", game_address="g@x")[1]
             for lang in ("en", "ja")}
     assert en in said["en"] and ja in said["ja"]
+
+
+@pytest.mark.parametrize(("kind", "numbers"), [
+    ("chess", ([1, 2], [1, 2])),  # 1. e4 e5 2. ... : both sides' moves 1 and 2
+    ("shogi", ([1, 3], [2, 4])),  # a shogi move a ply: Black (先手) plays 1 and 3
+])
+def test_the_tds_day_ledger_numbers_moves_as_the_game_does(
+        kind: str, numbers: tuple[list[int], list[int]]) -> None:
+    """The TD's overrun and silence reports list each reply by the number the game gives
+    it (shogi's 3手目), not by the player's own count; chess's two agree."""
+    from datetime import UTC, date, datetime
+
+    from relaybot.club.daybooks import clock_context, compute, ledgers
+    from relaybot.club.gamefile import GameFile
+    from relaybot.store.models import Game, Member, Move
+
+    game = Game(id="g1", kind=kind, time_control="10/30", start_date=date(2024, 1, 1),
+                position="", grace=1, plies="", ply_count=4)
+    sides = [Member(id=n, family=f"P{n}", given="", tz="UTC", lang="en")
+             for n in (1, 2)]
+    moves = [Move(ply=i, sent_at=datetime(2024, 1, 3 + 2 * i, 12, tzinfo=UTC))
+             for i in range(4)]
+    gf = GameFile(game, sides[0], sides[1], moves, rules_for(kind))
+    gf.books = compute(gf, [], [])
+    rows = ledgers(gf)
+    assert ([r["move"] for r in rows[0]["rows"]],  # type: ignore[index,union-attr]
+            [r["move"] for r in rows[1]["rows"]]) == numbers  # type: ignore[index,union-attr]
+    last = clock_context(gf.books, 0, datetime(2024, 1, 20, tzinfo=UTC), gf.rules, "ja")
+    assert last["last_label"] == rules_for(kind).move_number(3, "ja")
+    assert last["last_label"] == ("2..." if kind == "chess" else "4手目")
