@@ -198,6 +198,8 @@ def test_every_refusal_reads_in_the_readers_language(
 
 
 def test_every_reason_has_both_languages_and_is_reached() -> None:
+    for kind in ("chess", "shogi", "go"):  # each game adds its words on import
+        rules_for(kind)
     reached = {c[4] for c in CASES}
     assert reached | NOT_FROM_A_MOVE == set(PHRASES)
     for code, words in PHRASES.items():
@@ -268,3 +270,31 @@ def test_a_far_too_long_record_asks_for_what_the_game_asks(lang: str) -> None:
     assert whole in chess and number not in chess
     assert number in shogi and whole not in shogi
     assert rules_for("shogi").record_policy == rules_for("go").record_policy == "numbered"
+
+
+def test_a_games_words_live_in_its_package_and_cannot_be_said_twice() -> None:
+    """A game brings its own reasons (``relaybot/games/<kind>/reasons.py``): the core
+    holds only the shared ones, and a second game may not give a code other words."""
+    import relaybot.core.reasons as core_reasons
+    from relaybot.core.reasons import add_reasons, phrase
+
+    source = core_reasons.__file__
+    with open(source, encoding="utf-8") as f:
+        core_text = f.read()
+    assert "二歩" not in core_text and "ビショップ" not in core_text and "コウ" not in core_text
+    rules_for("shogi")
+    assert say(Reason.of("shogi_double_pawn"), "ja") == "二歩です"
+    with pytest.raises(ValueError, match="already has other words"):
+        add_reasons({"shogi_double_pawn": phrase("two pawns", "二歩")})
+    with pytest.raises(ValueError, match="needs words in"):
+        add_reasons({"toy_only_english": {"en": "no"}})
+    assert "toy_only_english" not in PHRASES  # nothing of a refused call is kept
+    add_reasons({"toy_reason": phrase("the {piece} is tired", "{piece}は疲れています")},
+                words={"en": {"toy_piece": "toy"}, "ja": {"toy_piece": "おもちゃ"}})
+    try:
+        assert say(Reason.of("toy_reason", piece="toy_piece"), "ja") == "おもちゃは疲れています"
+        assert say(Reason.of("toy_reason", piece="toy_piece"), "en") == "the toy is tired"
+    finally:  # the registry is the process's: leave it as the games made it
+        core_reasons._PHRASES.pop("toy_reason")
+        for lang in ("en", "ja"):
+            core_reasons._WORDS[lang].pop("toy_piece")
