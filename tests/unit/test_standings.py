@@ -322,3 +322,23 @@ def test_go_standings_call_the_rating_the_salon_points() -> None:
                       rating_game="chess")
     assert "Rating 108" in standings_lines(chess, "en")
     assert "レーティング 108" in standings_lines(chess, "ja")
+
+
+def test_a_go_salon_line_says_wins_and_losses_not_points_beside_the_salon_points() -> None:
+    """T4 ranks a salon league by win rate: each line says the player's wins, losses and
+    jigo (持碁) before the games, never "2 points" beside the salon points; a jigo is
+    "jigo with", not a chess draw. A league ranked by score keeps its points."""
+    from relaybot.core.events import GameResult, standings, standings_lines
+
+    results = [GameResult("A", "B", "1-0"), GameResult("A", "C", "1-0"),
+               GameResult("B", "C", "1/2-1/2")]
+    ratings = {"A": 108, "B": 116, "C": 100}
+    go = standings(["A", "B", "C"], results, ("margin", "rating"), ratings=ratings,
+                   primary="rate", rating_game="go")
+    en, ja = standings_lines(go, "en").splitlines(), standings_lines(go, "ja").splitlines()
+    assert en[0].startswith("1. A, 2 wins, 0 losses: beat B, beat C (Win% 100")
+    assert en[1].startswith("2. B, 0 wins, 1 loss, 1 jigo: lost to A, jigo with C")
+    assert ja[0].startswith("1位 A 2勝0敗: ○B ○C（勝率 100")
+    assert ja[1].startswith("2位 B 0勝1敗1持碁: ●A △C")
+    assert not any("point" in line.split(":")[0] for line in en)
+    assert not any("点:" in line for line in ja)

@@ -186,6 +186,25 @@ _AGAINST: dict[str, dict[float | None, str]] = {
 }
 
 
+# go's drawn game is a jigo (持碁); the Japanese marks are the same
+_AGAINST_GO: dict[str, dict[float | None, str]] = {
+    "en": {**_AGAINST["en"], 0.5: "jigo with {o}"}, "ja": _AGAINST["ja"]}
+
+
+def _record(row: StandingRow, lang: str) -> str:
+    """Wins, losses and any draws (a jigo in go): ``2勝1敗1持碁``, ``2 wins, 1 loss, 1 jigo``."""
+    go = row.rating_game == "go"
+    if lang == "ja":
+        drawn = f"{row.draws}{'持碁' if go else '分'}" if row.draws else ""
+        return f"{row.wins}勝{row.losses}敗{drawn}"
+    parts = [f"{row.wins} win{'' if row.wins == 1 else 's'}",
+             f"{row.losses} loss{'' if row.losses == 1 else 'es'}"]
+    if row.draws:
+        parts.append(f"{row.draws} jigo" if go else
+                     f"{row.draws} draw{'' if row.draws == 1 else 's'}")
+    return ", ".join(parts)
+
+
 def standings_lines(rows: Sequence[StandingRow], lang: str = "en") -> str:
     """The standings as lines that read the same in any font (issue 26 item 7: a mail
     client shows a proportional font, where a table's columns do not line up): one line
@@ -206,18 +225,22 @@ def standings_lines(rows: Sequence[StandingRow], lang: str = "en") -> str:
                   if (v := values[t]) is not None]
         if r.primary == "rate":
             breaks.insert(0, f"{head['rate']} {round(r.percent, 1):g}")
-        games = [_AGAINST[lang][s].format(o=display_name(other, lang))
+        against = _AGAINST_GO if r.rating_game == "go" else _AGAINST
+        games = [against[lang][s].format(o=display_name(other, lang))
                  for other, scores in r.results.items() for s in scores]
         player = display_name(r.player, lang)
+        # T4: a league ranked by win rate says each player's wins and losses, not a
+        # score in points beside the salon's own points
+        score = _record(r, lang) if r.primary == "rate" else None
         points = _number(r.points)
         if lang == "ja":
             rank = f"{r.rank}位" + ("タイ" if r.shared else "")
-            line = f"{rank} {player} {points}点"
+            line = f"{rank} {player} {score or points + '点'}"
             line += (": " + " ".join(games)) if games else ""
             line += f"（{'、'.join(breaks)}）" if breaks else ""
         else:
             rank = f"{'=' if r.shared else ''}{r.rank}."
-            line = f"{rank} {player}, {points} point{'' if r.points == 1 else 's'}"
+            line = f"{rank} {player}, {score or points + ' point' + ('' if r.points == 1 else 's')}"
             line += (": " + ", ".join(games)) if games else ""
             line += f" ({', '.join(breaks)})" if breaks else ""
         out.append(line)
