@@ -241,8 +241,8 @@ def test_the_season_progress_counts_a_shogi_move_a_ply() -> None:
         _, body = render(lang, "td", "season_progress", classes=classes, **common)
         return next(text for text in body.splitlines() if "[g1]" in text)
 
-    assert line("en", 1).endswith("(days left: 9), 1 move played, gote to move")
-    assert line("en", 12).endswith("(days left: 9), 12 moves played, gote to move")
+    assert line("en", 1).endswith("(days left: 9), 1 move played, Gote to move")
+    assert line("en", 12).endswith("(days left: 9), 12 moves played, Gote to move")
     assert line("ja", 12).endswith("（残り 9 日）  12手まで、後手の手番")
 
 
