@@ -16,6 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from relaybot.core.clocks.controls import TimeControl
+from relaybot.core.seasons.titles import title_words
 from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
@@ -54,6 +55,8 @@ def _with_filters(env: Environment) -> Environment:
     # {{ g.result|result(g.kind, g.termination, "ja") }}: 先手の勝ち, not the stored 1-0
     env.filters["result"] = lambda result, kind, termination, lang: result_text(
         kind, result, termination, lang)
+    # {{ t.title|league_title("en") }}: Meijin (名人)
+    env.filters["league_title"] = title_words
     return env
 
 

@@ -58,7 +58,9 @@ def test_rule13_rule19_the_season_page_shows_classes_marks_and_the_meijin(
     for page in (en, ja):
         assert "@" not in page
         assert page.count(" ↑</td>") == 6 and page.count(" ↓</td>") == 6  # S, A: 3 each
-        assert '<p class="titles">名人' in page
+    # the title by its name, which an English reader is told in English too
+    assert '<p class="titles">名人：' in ja
+    assert '<p class="titles">Meijin (名人): ' in en
     assert "promoted" in en and "relegated" in en and "S級" in ja and "昇級" in ja
     assert "○" in ja and "●" in ja
     assert web.get("/seasons/" + quote("第9期", safe="")).status_code == 404

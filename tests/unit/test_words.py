@@ -273,3 +273,14 @@ def test_the_tds_day_ledger_numbers_moves_as_the_game_does(
     last = clock_context(gf.books, 0, datetime(2024, 1, 20, tzinfo=UTC), gf.rules, "ja")
     assert last["last_label"] == rules_for(kind).move_number(3, "ja")
     assert last["last_label"] == ("2..." if kind == "chess" else "4手目")
+
+
+def test_a_league_title_is_named_in_the_readers_language() -> None:
+    """Rule 13's titles (名人, 永世名人) are their names in Japanese; an English reader is
+    told what they are with the name beside it, in the mail and on the season page."""
+    from relaybot.core.seasons import ETERNAL, MEIJIN, title_words
+
+    assert title_words(MEIJIN, "ja") == "名人"
+    assert title_words(MEIJIN, "en") == "Meijin (名人)"
+    assert title_words(ETERNAL, "en") == "Lifetime Meijin (永世名人)"
+    assert title_words("japan_champion", "en") == "japan_champion"  # not a league title

@@ -42,7 +42,7 @@ from relaybot.core.seasons.promotion import (
     third,
     uneven,
 )
-from relaybot.core.seasons.titles import ETERNAL, ETERNAL_AFTER, MEIJIN, titles_of
+from relaybot.core.seasons.titles import ETERNAL, ETERNAL_AFTER, MEIJIN, title_words, titles_of
 
 __all__ = [
     "BANDS",
@@ -80,6 +80,7 @@ __all__ = [
     "season_dates",
     "silent_loses",
     "third",
+    "title_words",
     "titles_of",
     "uneven",
 ]
