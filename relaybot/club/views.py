@@ -14,7 +14,7 @@ from relaybot.club.daybooks import clock_context
 from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
 from relaybot.core import tokens
-from relaybot.core.game import moves_in
+from relaybot.core.game import moves_in, waits_for_result
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.mail.wording import ending_text, result_text
 from relaybot.store.models import Event, Member
@@ -42,8 +42,7 @@ def shown_board(gf: GameFile, position: object, lang: str, viewer: int = 0, *,
 def _states_result(gf: GameFile, position: str) -> bool:
     """Whether the game waits for the players to state its result, not for a move (a
     game may tell: go's ``states_result`` after both passed)."""
-    states = getattr(gf.rules, "states_result", None)
-    return gf.game.status == "active" and states is not None and bool(states(position))
+    return gf.game.status == "active" and waits_for_result(gf.rules, position)
 
 
 def unsubscribe_path(cfg: Config, member_id: int) -> str:

@@ -241,6 +241,14 @@ def progress_of(rules: GameRules, plies: int) -> Progress:
     return Progress(plies)
 
 
+def waits_for_result(rules: GameRules, position: Any) -> bool:
+    """Whether a game at ``position`` waits for its players to state the result rather
+    than for a move (go after both passed); a game tells with an optional
+    ``states_result(position)``, any other always waits for a move."""
+    states = getattr(rules, "states_result", None)
+    return states is not None and bool(states(position))
+
+
 def own_move_number(rules: GameRules, own_moves: int, moves_first: bool) -> int:
     """The number a game's players give a side's ``own_moves``-th move (J8: a time
     control's move counts each side's own moves). Chess numbers a move of each side

@@ -24,7 +24,7 @@ from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
-from relaybot.core.game import moves_in, progress_of, replay_from, start_of
+from relaybot.core.game import moves_in, progress_of, replay_from, start_of, waits_for_result
 from relaybot.core.ratings import rank_name
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
@@ -129,7 +129,7 @@ def _game_row(game: Game, people: dict[int, Member], lang: str,
         "end": game.end_date.isoformat() if game.end_date else "",
         "result_words": _result_words(game, rules, sides, lang) if game.result else "",
         "to_move": turn.get("side", ""), "to_move_name": turn.get("name", ""),
-        "deadline": turn.get("deadline", ""),
+        "deadline": turn.get("deadline", ""), "stating": bool(turn.get("stating")),
     }
 
 
@@ -149,6 +149,9 @@ def _turns(session: Session, games: list[Game], lang: str,
             colour = due.colour
             deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
                         if due.overrun_day is not None else "")
+        if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
+            out[game.id] = {"stating": "1", "deadline": deadline}  # moves; both state it
+            continue
         out[game.id] = {"side": gf.rules.side_names(lang)[colour],
                         "name": _name(gf.player(colour), lang), "deadline": deadline}
     return out
@@ -216,8 +219,10 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         due = pending(gf.books, now)
         clock["deadline"] = (due.overrun_day - timedelta(days=1)).isoformat() \
             if due.overrun_day is not None else ""
-        clock["to_move"] = sides[due.colour]
-        clock["to_move_name"] = _name(gf.player(due.colour), lang)
+        stating = waits_for_result(rules, position)
+        clock["stating"] = stating
+        clock["to_move"] = "" if stating else sides[due.colour]
+        clock["to_move_name"] = "" if stating else _name(gf.player(due.colour), lang)
     return row | clock | {
         "viewer": viewer, "frames": frames, "last_ply": len(frames) - 1,
         "board_text": rules.board_text(position, lang, viewer),
@@ -263,7 +268,10 @@ def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
             else (plies[n - 1] if n else "")
         label = moves_in(rules, rules.move_label(n - 1, text), lang) if n else ""
         side = sides[rules.to_move(board)]
-        if lang == "ja":
+        if n and waits_for_result(rules, board):  # go: both passed, no one is to move
+            alt = (f"{label}まで、両者が結果を申告" if lang == "ja" else
+                   f"After {label}, both players state the result")
+        elif lang == "ja":
             alt = (f"{label}まで、{side}の手番" if n else f"開始局面、{side}の手番")
         else:
             alt = (f"After {label}, {side} to move" if n else f"Start, {side} to move")

@@ -177,6 +177,25 @@ def test_shogi_and_go_pictures_are_the_mails_and_the_result_in_the_games_words(
             game.status, game.result, game.termination = "active", None, None
 
 
+def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
+        club: SampleClub, web: TestClient) -> None:
+    """Go after two passes waits for both players to state the result: the game page,
+    its last frame and the games tables say so; none says a side is to move."""
+    _, go = board_games(club)  # passed out at move 4, its two results disputed
+    en = web.get(f"/games/{go}", params={"lang": "en"}).text
+    ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
+    assert "<strong>Both players passed: each states the result.</strong>" in en
+    assert "<strong>両者がパスしました。それぞれ結果を申告してください。</strong>" in ja
+    assert "After 4 pass, both players state the result" in en
+    assert "4 パスまで、両者が結果を申告" in ja
+    assert ") to move.</strong>" not in en and "番（" not in ja.split("<h2")[0]
+    assert "After 2 C3, Black to move" in en  # before the passes a side was to move
+    home = web.get("/", params={"lang": "en"}).text
+    row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
+    assert "Result to state" in row and " to move" not in row
+    assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
+
+
 def test_result_words_of_each_game() -> None:
     from relaybot.web.data import result_words
 
