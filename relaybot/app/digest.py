@@ -36,6 +36,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
+from relaybot.core.game import waits_for_result
 from relaybot.core.names import PersonName, distinct
 from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
@@ -461,14 +462,17 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     opponent = people[game.side1_id if colour == 0 else game.side0_id]
     side = books.sides[colour]
     clock = pending(books, now)
+    rules = rules_for(game.kind)
     return {
         "id": game.id, "opponent": display_name(opponent.name, member.lang), "colour": colour,
-        "side": rules_for(game.kind).side_names(member.lang)[colour],
+        "side": rules.side_names(member.lang)[colour],
+        # go after both passed: each player states the result, nobody is to move
+        "stating": waits_for_result(rules, game.position),
         # plies: the template says them as the game's players count moves (progress)
         "your_move": books.on_move == colour, "moves": game.ply_count, "kind": game.kind,
         # on one's move, what is left counts the days already on it (as the game's mail
         # does: "left after it"), so "used", "on it so far" and "left" add up
-        "used": side.total, "control": control_number(books, colour, rules_for(game.kind)) or "",
+        "used": side.total, "control": control_number(books, colour, rules) or "",
         "left": clock.left if books.on_move == colour else side.left,
         "pending": clock.days if books.on_move == colour else 0,
     }

@@ -9,10 +9,14 @@ settled by the TD's ``adjudicate``.
 
 from __future__ import annotations
 
+import email
+from datetime import timedelta
+from email import policy
 from pathlib import Path
 
 import pytest
 from sgfmill import sgf
+from sqlalchemy import select
 
 from relaybot.games.go import RULES
 from relaybot.games.go.notation import vertex_of_sgf
@@ -203,6 +207,31 @@ def test_the_player_not_to_move_may_state_the_result_first(club: Club) -> None:
     club.cycle()
     show = club.cli("game", "show", game_id).stdout
     assert "finished" in show and "B+3.5" in show
+
+
+def test_the_digest_asks_a_passed_out_game_for_its_result_not_a_move(club: Club) -> None:
+    """After two passes the weekly digest tells both players the result is to be stated
+    (each in their language), not that it is one side's move."""
+    from relaybot.app.digest import send_digests
+    from relaybot.store.models import Outbox
+
+    _game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
+        player.send(text)
+        club.cycle()
+    # the cycles sent this week's digest before the moves: next week's is the one
+    assert send_digests(club.store, club.cfg, club.clock + timedelta(days=7)) == 2
+    with club.store.session() as session:
+        digests = {o.recipient: o.raw for o in session.scalars(  # the latest of each
+            select(Outbox).where(Outbox.kind == "digest").order_by(Outbox.id))}
+    en = email.message_from_bytes(digests["shiro@example.org"], policy=policy.default)
+    ja = email.message_from_bytes(digests["kuro@example.jp"], policy=policy.default)
+    en_text = en.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    ja_text = ja.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "both players passed: please state the result if you have not yet" in en_text
+    assert "両者がパスしました。まだでしたら結果を申告してください" in ja_text
+    assert "YOUR MOVE" not in en_text and "opponent to move" not in en_text
+    assert "手番" not in ja_text
 
 
 def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
