@@ -12,23 +12,23 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.app.season_end import end_seasons
 from relaybot.app.season_reports import progress_reports
 from relaybot.app.upkeep import forget_raw, td_summary
 from relaybot.club.daybooks import ledgers, td_side
-from relaybot.club.deadlines import Schedule, schedule
+from relaybot.club.deadlines import Schedule, schedule, silence_key
 from relaybot.club.gamefile import GameFile, preload
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
-from relaybot.core.game import Outcome, Termination, moves_in
+from relaybot.core.game import Outcome, Termination, moves_in, waits_for_result
 from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
 from relaybot.pipeline.lifecycle import end_game, load_game, player_mail
 from relaybot.store.db import Store
-from relaybot.store.models import Game, Move, Outbox
+from relaybot.store.models import Game, GameEvent, Move, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,9 @@ def _due(session: Session, cfg: Config, game: Game, now: datetime,
          moves: list[Move] | None = None) -> int:
     gf = load_game(session, game, now, moves)
     assert gf.books is not None
-    plan = schedule(gf, gf.books, now, _reminded_at(session, game))
+    stated = _stated_at(session, game) if waits_for_result(gf.rules, game.position) else None
+    key = silence_key(game.ply_count, stated)
+    plan = schedule(gf, gf.books, now, _reminded_at(session, game, key), stated)
     queued = 0
     for kind in plan.due:
         if kind == "reminder":
@@ -91,7 +93,7 @@ def _reminder(session: Session, cfg: Config, gf: GameFile, plan: Schedule, now: 
     row = emit(session, cfg, player_mail(
         cfg, gf, plan.silent, "reminder", {"silent_days": plan.silent_days},
         in_reply_to=last, references=(last,) if last else (),
-        dedupe_key=f"reminder:{gf.game.id}:{plan.ply}"), now)
+        dedupe_key=f"reminder:{gf.game.id}:{plan.key}"), now)
     return 1 if row is not None else 0
 
 
@@ -102,7 +104,7 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
     relayed = gf.books.last_sent_at if gf.books is not None else None
     row = emit(session, cfg, Mail(
         kind="td_silence", template="silence", audience="td", to=to_td(cfg, gf.td),
-        lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.ply}",
+        lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.key}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "player": player.name, "colour": td_side(gf, plan.silent, cfg.bot.language),
                  "email": player.email, "ledgers": ledgers(gf, cfg.bot.language),
@@ -110,21 +112,32 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
                              if relayed else gf.game.start_date.isoformat()),
                  # no ply yet: the silent player owes the first move since the start
                  "first_move": gf.game.ply_count == 0, "silent_days": plan.silent_days,
-                 "reminder_sent": _reminder_day(session, cfg, gf),
+                 # go after both passed: the result not stated, since the last ply or
+                 # the opponent's statement
+                 "stating": plan.stating,
+                 "reminder_sent": _reminder_day(session, cfg, gf, plan.key),
                  "results": _results(gf, cfg.bot.language)}), now)
     return 1 if row is not None else 0
 
 
-def _reminded_at(session: Session, game: Game) -> datetime | None:
-    """When the reminder of the game's current silence was queued; None before it."""
+def _reminded_at(session: Session, game: Game, key: str) -> datetime | None:
+    """When the reminder of the game's silence ``key`` was queued; None before it."""
     return session.scalar(select(Outbox.created_at).where(
-        Outbox.dedupe_key == f"reminder:{game.id}:{game.ply_count}"))
+        Outbox.dedupe_key == f"reminder:{game.id}:{key}"))
 
 
-def _reminder_day(session: Session, cfg: Config, gf: GameFile) -> str:
+def _stated_at(session: Session, game: Game) -> datetime | None:
+    """When a result was last stated after the game's last ply (go after both passed):
+    a statement ends one player's silence and starts the other's."""
+    return session.scalar(select(func.max(GameEvent.at)).where(
+        GameEvent.game_id == game.id, GameEvent.kind == "declared",
+        GameEvent.ply == game.ply_count))
+
+
+def _reminder_day(session: Session, cfg: Config, gf: GameFile, key: str) -> str:
     """The day (the bot's zone) the reminder of this silence went out ("" without one):
     after downtime not day 10, and the escalation 10 days after it."""
-    sent = _reminded_at(session, gf.game)
+    sent = _reminded_at(session, gf.game, key)
     return local_day(sent, cfg.bot.timezone).isoformat() if sent is not None else ""
 
 

@@ -166,4 +166,6 @@ def td_side(gf: GameFile, colour: int, lang: str) -> str:
     game's own side name in Japanese (白, 先手, ...), which the TD commands also read."""
     if lang == "ja":
         return gf.rules.side_names("ja")[colour]
-    return ("white", "black")[colour]
+    # the game's own option words (go and shogi: black moves first), which its side_of
+    # reads back as this side: chess's white/black would name the other player there
+    return gf.rules.colour_options[colour]

@@ -21,6 +21,7 @@ from relaybot.core.clocks import (
     pending,
     silence_deadlines,
 )
+from relaybot.core.game import waits_for_result
 
 
 @dataclass
@@ -34,6 +35,15 @@ class Schedule:
     reminder_day: date | None = None
     escalation_day: date | None = None
     silent_days: int = 0  # counted days since the move was relayed (or the game started)
+    stating: bool = False  # go after both passed: the silence is a result not stated
+    key: str = ""  # names this silence in the reminder's and escalation's dedupe keys
+
+
+def silence_key(ply: int, stated_at: datetime | None = None) -> str:
+    """What names one silence: the ply it follows, and in a game waiting for its result
+    the last statement it follows (each statement starts a new silence, of the other
+    player)."""
+    return f"{ply}" if stated_at is None else f"{ply}:{stated_at.astimezone(UTC):%Y%m%dT%H%M%S}"
 
 
 def _start_of(day: date, tz: str) -> datetime:
@@ -41,17 +51,28 @@ def _start_of(day: date, tz: str) -> datetime:
 
 
 def schedule(gf: GameFile, books: Books, now: datetime,
-             reminded_at: datetime | None = None) -> Schedule:
+             reminded_at: datetime | None = None,
+             stated_at: datetime | None = None) -> Schedule:
     """Deadlines of an active game as of ``now``; ``reminded_at``: when the reminder of the
     current silence went out (None: not yet, or not looked up: then a reminder due now is
-    taken to go out now, which only delays the escalation)."""
-    out = Schedule(silent=books.on_move, ply=gf.game.ply_count)
+    taken to go out now, which only delays the escalation).
+
+    J11 in a game that waits for its result (go after both passed): the silent player is
+    the one the position waits for (after one side stated the result, the other), and
+    the silence runs from the last ply or ``stated_at``, the last statement, if later."""
+    stating = waits_for_result(gf.rules, gf.game.position)
+    silent = gf.rules.to_move(gf.game.position) if stating else books.on_move
+    stated_at = stated_at if stating else None
+    out = Schedule(silent=silent, ply=gf.game.ply_count, stating=stating,
+                   key=silence_key(gf.game.ply_count, stated_at))
     if gf.game.status != "active":
         return out
-    tz = gf.player(books.on_move).tz
+    tz = gf.player(silent).tz
     today = local_day(now, tz)
-    paused = list(books.pauses[books.on_move])
+    paused = list(books.pauses[silent])
     since: datetime | date = books.last_sent_at or gf.game.start_date
+    if stated_at is not None and (not isinstance(since, datetime) or stated_at > since):
+        since = stated_at
     reminder, escalation = silence_deadlines(since, tz, paused)
     out.silent_days = counted_days(local_day(since, tz) if isinstance(since, datetime)
                                    else since, today, paused)

@@ -10,7 +10,7 @@ settled by the TD's ``adjudicate``.
 from __future__ import annotations
 
 import email
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email import policy
 from pathlib import Path
 
@@ -232,6 +232,62 @@ def test_the_digest_asks_a_passed_out_game_for_its_result_not_a_move(club: Club)
     assert "両者がパスしました。まだでしたら結果を申告してください" in ja_text
     assert "YOUR MOVE" not in en_text and "opponent to move" not in en_text
     assert "手番" not in ja_text
+
+
+def _run_at(club: Club, when: datetime) -> None:
+    """``relaybot run --once --now WHEN`` as the operator's cron would: the sweep and the
+    sending of what it queued."""
+    club.cli("run", "--once", "--now", when.isoformat())
+
+
+def test_j11_after_both_passed_the_silent_player_is_the_one_owing_the_result(
+        club: Club) -> None:
+    """J11 once both passed: a statement of the result ends its author's silence and
+    starts the other's; the reminder (10 days) and the TD's notice (10 more) go to the
+    player who has not stated the result, counted from the statement, and say so."""
+    game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
+        player.send(text)
+        club.cycle()
+    passed = club.clock
+    # White (to move after Black's pass) states the result 8 days later: Black owes it now
+    white.send("result W+0.5", at=passed + timedelta(days=8))
+    club.cycle()
+
+    def told(address: str, kind: str) -> list[str]:
+        return [body_of(c) for c in club.mails_to(address)
+                if c.parsed["X-Relaybot-Kind"] == kind]
+
+    _run_at(club, passed + timedelta(days=12))  # 12 days after the passes
+    assert not told(white.address, "reminder") and not told(black.address, "reminder")
+    _run_at(club, passed + timedelta(days=8 + 11))  # 11 after the statement
+    assert not told(white.address, "reminder")  # White has stated: White is not silent
+    assert len(told(black.address, "reminder")) == 1
+    reminder = next(c for c in club.mails_to(black.address)
+                    if c.parsed["X-Relaybot-Kind"] == "reminder")
+    assert "[" + game_id + "] " in str(reminder.parsed["Subject"])
+    _run_at(club, passed + timedelta(days=8 + 22))
+    notice = told(TD, "td_silence")
+    assert len(notice) == 1  # the TD reads English here
+    assert "Taro Kuro (black) has not stated the result in the 22 days since both " \
+           "players passed" in notice[0], notice[0]
+    assert f"forfeit {game_id} black" in notice[0]
+
+
+def test_j11_the_reminder_of_a_result_not_stated_says_so(club: Club) -> None:
+    """The reminder of a silence after both passed asks for the result, not a move."""
+    _game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
+        player.send(text)
+        club.cycle()
+    _run_at(club, club.clock + timedelta(days=11))  # White owes it (English)
+    reminder = next(c for c in club.mails_to(white.address)
+                    if c.parsed["X-Relaybot-Kind"] == "reminder")
+    assert "Reminder: the result" in str(reminder.parsed["Subject"])
+    text = body_of(reminder)
+    assert "Both players have passed, and the bot has had no statement of the result from " \
+           "you for 11 days" in text
+    assert "your move" not in text.lower()
 
 
 def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:

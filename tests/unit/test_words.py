@@ -284,3 +284,23 @@ def test_a_league_title_is_named_in_the_readers_language() -> None:
     assert title_words(MEIJIN, "en") == "Meijin (名人)"
     assert title_words(ETERNAL, "en") == "Lifetime Meijin (永世名人)"
     assert title_words("japan_champion", "en") == "japan_champion"  # not a league title
+
+
+@pytest.mark.parametrize("kind", ["chess", "shogi", "go"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_side_a_td_mail_names_is_the_side_its_command_forfeits(kind: str,
+                                                                   lang: str) -> None:
+    """J9, J11: the TD's overrun and silence notices end with ``forfeit ID SIDE`` for the
+    player concerned; the game reads that word back as the same player (an English
+    notice of a silent go or shogi Black once said ``white``, which forfeits White)."""
+    from datetime import date
+
+    from relaybot.club.daybooks import td_side
+    from relaybot.club.gamefile import GameFile
+    from relaybot.store.models import Game, Member
+
+    rules = rules_for(kind)
+    game = Game(id="g1", kind=kind, start_date=date(2024, 1, 1), position="")
+    gf = GameFile(game, Member(id=1), Member(id=2), [], rules)
+    for colour in (0, 1):
+        assert rules.side_of(td_side(gf, colour, lang)) == colour, (kind, lang, colour)
