@@ -1,8 +1,8 @@
-"""How a game's results read to a person, in each language (issue 26 item 1).
+"""How a game's results and moves read to a person, in each language (issue 26 item 1).
 
-Each game plug-in may say its results in its own words through three optional methods of
-its ``RULES`` (the store keeps the TD's words of ``format_result``; these are only for
-reading):
+Each game plug-in may say its results and its moves in its own words through optional
+methods of its ``RULES`` (the store keeps the TD's words of ``format_result``; these are
+only for reading):
 
 - ``result_words(outcome, lang) -> str``: the result as a reader of ``lang`` says it
   (shogi 先手の勝ち / "Sente wins", 千日手, 持将棋, 両者負け; go 黒5目半勝ち / "B+5.5";
@@ -12,6 +12,9 @@ reading):
   :data:`COMMON_TERMINATIONS` says (resignation, time, the TD's decisions ...).
 - ``score_words(lang) -> ScoreWords``: the words of a player's score line (the draw is
   ドロー in chess, 引き分け in shogi, 持碁 in go). Without it: :data:`DEFAULT_SCORE_WORDS`.
+- ``move_words(lang) -> MoveWords``: the noun and the verb of a move (a go player plays
+  a 着手 and 打つ it; chess and shogi players 指す a 指し手). Without it:
+  :data:`DEFAULT_MOVE_WORDS`.
 
 Pure: the plural a number takes (``1 win``, ``2 wins``) is chosen by the shell
 (``relaybot.mail.wording``, CLDR rules through Babel) from the forms given here.
@@ -83,6 +86,31 @@ DEFAULT_SCORE_WORDS: Mapping[str, ScoreWords] = MappingProxyType({
 })
 
 
+@dataclass(frozen=True)
+class MoveWords:
+    """The noun and the verb of a move in one language, in the forms the mails need.
+
+    Japanese players of chess and shogi 指す a 指し手; go players 打つ a 着手 (打ちました,
+    打って), and read the chess words as another game's. English says ``move`` and
+    ``play`` for every game; its forms are here so that the type is complete."""
+
+    noun: str  # 指し手 / 着手 / move: "あなたの{noun} e4 を受け付け"
+    past: str  # 指しました / 打ちました / played: "ボットが ... を{past}"
+    present: str  # 指します / 打ちます / plays: "応手はボットが{present}"
+    te: str  # 指して / 打って / playing: "手を{te}送り直してください", "{te}いますが"
+    plain: str  # 指す / 打つ / play: "相手が予想どおりの手を{plain}と"
+    cannot: str  # 指せない / 打てない / cannot be played: "この局面では{cannot}手"
+
+
+# chess's and shogi's words; a game without its own takes these
+DEFAULT_MOVE_WORDS: Mapping[str, MoveWords] = MappingProxyType({
+    "ja": MoveWords(noun="指し手", past="指しました", present="指します", te="指して",
+                    plain="指す", cannot="指せない"),
+    "en": MoveWords(noun="move", past="played", present="plays", te="playing",
+                    plain="play", cannot="cannot be played"),
+})
+
+
 def _lang(lang: str) -> str:
     return "ja" if lang == "ja" else "en"
 
@@ -130,3 +158,14 @@ def score_words(rules: GameRules, lang: str) -> ScoreWords:
         if isinstance(said, ScoreWords):
             return said
     return DEFAULT_SCORE_WORDS[_lang(lang)]
+
+
+def move_words(rules: GameRules, lang: str) -> MoveWords:
+    """The noun and the verb of a move of this game in ``lang`` (the game's
+    ``move_words``, else chess's and shogi's 指し手 / 指す)."""
+    own: Any = getattr(rules, "move_words", None)
+    if own is not None:
+        said = own(_lang(lang))
+        if isinstance(said, MoveWords):
+            return said
+    return DEFAULT_MOVE_WORDS[_lang(lang)]

@@ -21,7 +21,7 @@ from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
 from relaybot.mail.plurals import count
-from relaybot.mail.wording import days_left, progress_text, result_text
+from relaybot.mail.wording import days_left, move_words, progress_text, result_text
 from relaybot.mail.zones import zone_name
 from relaybot.resources import package_dir
 
@@ -57,6 +57,9 @@ def _with_filters(env: Environment) -> Environment:
         kind, result, termination, lang)
     # {{ t.title|league_title("en") }}: Meijin (名人)
     env.filters["league_title"] = title_words
+    # {% set mw = move_words(game_kind|default(""), "ja") %}: {{ mw.noun }} is 着手 in go,
+    # 指し手 in chess and shogi (a go player plays 打ちました, never 指しました)
+    env.globals["move_words"] = move_words
     return env
 
 
@@ -140,13 +143,14 @@ def named(context: dict[str, Any], lang: str) -> dict[str, Any]:
                       if isinstance(context.get(key), str)}
 
 
-def render_footer(lang: str, help_link: str) -> str:
+def render_footer(lang: str, help_link: str, game_kind: str = "") -> str:
     """The lines every mail ends with when the web pages run: a signature separator (so a
-    reply that pastes the mail back leaves them out) and the link to the players' guide."""
+    reply that pastes the mail back leaves them out) and the link to the players' guide,
+    in the words of the mail's game (``game_kind``; "" for a mail about no one game)."""
     if lang not in LANGS:
         lang = "en"
     template = _environment(str(templates_dir())).get_template(f"{lang}/footer.txt.j2")
-    return template.render(help_link=help_link)
+    return template.render(help_link=help_link, game_kind=game_kind)
 
 
 def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str, str]:

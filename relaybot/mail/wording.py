@@ -11,10 +11,15 @@
   when it is the reader's own;
 - :func:`days_left`: the days left on a clock, or how far over it is (never "-3");
 - :func:`progress_text`: how far a game has gone, as its players count moves (chess
-  ``after Black's 3rd move`` / 黒の第3手まで, shogi and go ``6 moves played`` / 6手まで).
+  ``after Black's 3rd move`` / 黒の第3手まで, shogi and go ``6 moves played`` / 6手まで);
+- :func:`move_words`: the noun and the verb of a move in the game's words (go 着手 /
+  打ちました, chess and shogi 指し手 / 指しました); :func:`one_kind`: the game a mail about
+  several games speaks of.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from relaybot.core import words
 from relaybot.core.game import GameRules, MoveError, Outcome, Progress, progress_of, result_in
@@ -22,9 +27,9 @@ from relaybot.core.reasons import Reason, say
 from relaybot.games.registry import rules_for
 from relaybot.mail.plurals import NOUNS, count, ordinal, plural_form, word_for
 
-__all__ = ["NOUNS", "count", "days_left", "ending_text", "move_error_text", "ordinal",
-           "outcome_text", "plural_form", "progress_text", "reason_text", "result_text",
-           "score_text", "word_for"]
+__all__ = ["NOUNS", "count", "days_left", "ending_text", "move_error_text", "move_words",
+           "one_kind", "ordinal", "outcome_text", "plural_form", "progress_text",
+           "reason_text", "result_text", "score_text", "word_for"]
 
 
 def _outcome(rules: GameRules, result: str, termination: str) -> Outcome | None:
@@ -86,6 +91,25 @@ def score_text(kind: str, wins: int, draws: int, losses: int, lang: str, *,
     order = ("wins", "losses", "draws") if said.line.index("{losses}") < said.line.index(
         "{draws}") else ("wins", "draws", "losses")
     return (" " if lang == "ja" else ", ").join(parts[key] for key in order)
+
+
+def move_words(kind: str, lang: str) -> words.MoveWords:
+    """The noun and the verb of a move of the game ``kind`` in ``lang``: go 着手,
+    打ちました, 打って; chess's and shogi's 指し手, 指しました for those and for a kind that
+    is empty (a mail about no one game) or not installed here. Templates call it as
+    ``move_words(game_kind|default(""), "ja")`` and write ``mw.noun``, ``mw.past`` ..."""
+    rules = _rules(kind) if kind else None
+    if rules is None:
+        return words.DEFAULT_MOVE_WORDS["ja" if lang == "ja" else "en"]
+    return words.move_words(rules, lang)
+
+
+def one_kind(kinds: Iterable[str]) -> str:
+    """The game kind all of ``kinds`` share, "" for none or several: a mail about several
+    games (a leave, a reply to sections) speaks a go player's words (着手, not 指し手) only
+    when every one of them is go."""
+    found = set(kinds)
+    return found.pop() if len(found) == 1 else ""
 
 
 def progress_text(plies: int, kind: str, lang: str = "en") -> str:

@@ -20,6 +20,7 @@ from relaybot.core.bounds import MAX_SECTIONS
 from relaybot.core.reading import Reading
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.queue import insert_deferred
+from relaybot.mail.wording import one_kind
 from relaybot.pipeline import replies
 from relaybot.pipeline.effects import (
     Mail,
@@ -170,7 +171,9 @@ def _sections(mm: MemberMail) -> str:
     """J17: each game's section checked and relayed on its own; one reply for all."""
     session, member = mm.session, mm.member
     parts: list[tuple[str, str]] = []
-    outcomes: list[tuple[str, str]] = []  # (label, outcome word), said in the reader's words
+    # (label, outcome word, game kind): said in the reader's words and the game's (a go
+    # move is a 着手)
+    outcomes: list[tuple[str, str, str]] = []
     for part in mm.reading.parts:
         game = session.get(Game, part.game_id) if part.game_id is not None else None
         if game is None:
@@ -195,11 +198,12 @@ def _sections(mm: MemberMail) -> str:
         except Exception:  # one bad section must not block the others (J17)
             log.exception("section %s of %s failed", label, mm.mail.message_id)
             played = Played("error")
-        outcomes.append((label, played.outcome))
+        outcomes.append((label, played.outcome, game.kind))
     emit(session, mm.cfg, Mail(
         kind="sections", audience="player", to=to_member(member), lang=member.lang,
-        context={"reader": member.name, "parts": parts, "outcomes": outcomes},
+        context={"reader": member.name, "parts": parts, "outcomes": outcomes,
+                 "game_kind": one_kind(kind for _, _, kind in outcomes)},
         in_reply_to=mm.mail.message_id, references=(*mm.mail.references, mm.mail.message_id),
         auto_submitted="auto-replied",
         about=tuple(p.game_id for p in mm.reading.parts if p.game_id)), mm.now)
-    return "sections " + " ".join(f"{label}:{word}" for label, word in outcomes)
+    return "sections " + " ".join(f"{label}:{word}" for label, word, _ in outcomes)

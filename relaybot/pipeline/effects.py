@@ -124,11 +124,12 @@ def render_mail(mail: Mail) -> tuple[str, str]:
     return render(mail.lang, mail.audience, mail.template or mail.kind, **mail.context)
 
 
-def with_footer(cfg: Config, lang: str, body: str) -> str:
+def with_footer(cfg: Config, lang: str, body: str, game_kind: str = "") -> str:
     """``body`` with the footer every mail carries when the web pages run (``[web]
-    base_url``): a link to the players' guide, ``/help``, in the reader's language."""
+    base_url``): a link to the players' guide, ``/help``, in the reader's language and
+    the words of the mail's game (``game_kind``: a go player's guide is to 着手)."""
     link = cfg.web.link(f"{HELP_PATH}?lang={lang}")
-    return f"{body}\n{render_footer(lang, link)}" if link else body
+    return f"{body}\n{render_footer(lang, link, game_kind)}" if link else body
 
 
 def under_cap(session: Session, cfg: Config, address: str, now: datetime) -> bool:
@@ -276,7 +277,9 @@ class Rendered:
 def rendered(cfg: Config, mail: Mail) -> Rendered:
     """Render one mail effect (templates, footer, Reply-To, HTML part), storing nothing."""
     subject, body = render_mail(mail)
-    body = with_footer(cfg, mail.lang, body)  # once per mail, after its sections
+    kind = mail.context.get("game_kind")  # the mail's game, when it is about one
+    # once per mail, after its sections
+    body = with_footer(cfg, mail.lang, body, kind if isinstance(kind, str) else "")
     game_address = cfg.bot.game_address(mail.game_id) if mail.game_id and mail.via_game else None
     reply_to = (mail.reply_to if mail.reply_to_fixed
                 else reply_address(cfg, mail.to, _token_game(mail, game_address)))

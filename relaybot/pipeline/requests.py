@@ -12,6 +12,7 @@ from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.leave import check_leave, end_leave_on_move
 from relaybot.mail.inbound import InboundMail
+from relaybot.mail.wording import one_kind
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
 from relaybot.store.models import Game, Leave, Member, Question
 
@@ -52,24 +53,35 @@ def _reply(session: Session, cfg: Config, member: Member, mail: InboundMail | No
         references=(*mail.references, mail.message_id) if mail else ()), now)
 
 
+def _leave_reply(session: Session, cfg: Config, member: Member, mail: InboundMail,
+                 now: datetime, **ctx: object) -> None:
+    """The answer to a leave request, about all of the member's active games (J19 export)
+    and in their game's words when they are all of one game."""
+    games = active_games(session, member)
+    _reply(session, cfg, member, mail, now, "leave_reply", tuple(g.id for g in games),
+           game_kind=one_kind(g.kind for g in games), **ctx)
+
+
 def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
                    now: datetime) -> None:
     """Tell the TD and every opponent (J12: leave must be announced to all of them)."""
     opponents: dict[int, Member] = {}
-    shared: dict[int, list[str]] = {}  # opponent -> the games they play with the member
+    shared: dict[int, list[Game]] = {}  # opponent -> the games they play with the member
     for game in active_games(session, member):
         other_id = game.side1_id if game.side0_id == member.id else game.side0_id
         other = session.get(Member, other_id)
         if other is not None:
             opponents[other.id] = other
-            shared.setdefault(other.id, []).append(game.id)
+            shared.setdefault(other.id, []).append(game)
     ctx = {"player": member.name, "first": leave.first.isoformat(),
            "last": leave.last.isoformat(), "leave_id": leave.id}
     for other in opponents.values():
         emit(session, cfg, Mail(
             kind="leave_notice", audience="player", to=to_member(other), lang=other.lang,
-            context={"reader": other.name, **ctx}, dedupe_key=f"leave:{leave.id}:{other.id}",
-            about=tuple(shared[other.id])), now)
+            context={"reader": other.name,
+                     "game_kind": one_kind(game.kind for game in shared[other.id]), **ctx},
+            dedupe_key=f"leave:{leave.id}:{other.id}",
+            about=tuple(game.id for game in shared[other.id])), now)
     emit(session, cfg, _td_leave(cfg, {**ctx, "status": leave.status,
                                        "extra_days": leave.extra_days},
                                  _games_of(session, member)), now)
@@ -87,8 +99,8 @@ def request_leave(session: Session, cfg: Config, member: Member, period: tuple[d
                   leave_allowed: bool = True) -> str:
     """J12: check a leave against the yearly 30 days; accept, hold for the TD, or refuse."""
     if period is None:
-        _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
-               ok=False, reason="format", first="", last="", left=0)
+        _leave_reply(session, cfg, member, mail, now, ok=False, reason="format", first="",
+                     last="", left=0)
         return "leave_refused"
     today = local_day(arrival_at, member.tz)
     existing = [(lv.first, lv.last) for lv in _leaves(session, member, "active")]
@@ -102,23 +114,22 @@ def request_leave(session: Session, cfg: Config, member: Member, period: tuple[d
         session.flush()
         if decision.ok:
             announce_leave(session, cfg, member, leave, now)
-            _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
-                   ok=True, reason="ok", first=first.isoformat(), last=last.isoformat(),
-                   left=decision.left_this_year - decision.days)
+            _leave_reply(session, cfg, member, mail, now, ok=True, reason="ok",
+                         first=first.isoformat(), last=last.isoformat(),
+                         left=decision.left_this_year - decision.days)
             return "leave"
         # over the 30 days: the extra 30 need the TD's approval (illness, work, travel)
         emit(session, cfg, _td_leave(cfg, {
             "player": member.name, "first": first.isoformat(), "last": last.isoformat(),
             "leave_id": leave.id, "status": "pending", "extra_days": 0},
             _games_of(session, member)), now)
-        _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
-               ok=False, reason="pending_td",
-               first=first.isoformat(), last=last.isoformat(), left=decision.left_this_year)
+        _leave_reply(session, cfg, member, mail, now, ok=False, reason="pending_td",
+                     first=first.isoformat(), last=last.isoformat(),
+                     left=decision.left_this_year)
         return "leave_pending"
-    _reply(session, cfg, member, mail, now, "leave_reply", _games_of(session, member),
-               ok=False,
-           reason=decision.reason_code, first=first.isoformat(), last=last.isoformat(),
-           left=decision.left_this_year)
+    _leave_reply(session, cfg, member, mail, now, ok=False, reason=decision.reason_code,
+                 first=first.isoformat(), last=last.isoformat(),
+                 left=decision.left_this_year)
     return "leave_refused"
 
 

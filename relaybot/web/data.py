@@ -229,6 +229,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),
+        "game_kind": game.kind,  # the page's words for a move are the game's (go 着手)
         "move_rows": rows,  # paired: a move number has two plies (chess)
         "paired": rules.move_number(0, "en").rstrip(".") == rules.move_number(1, "en")
         .rstrip("."),

@@ -196,6 +196,18 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
     assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
 
 
+def test_a_go_game_page_says_chakushu_and_a_shogi_page_sashite(
+        club: SampleClub, web: TestClient) -> None:
+    """The record's column and the replay's hint name a move in the game's words: a go
+    move is a 着手, never chess's and shogi's 指し手."""
+    shogi, go = board_games(club)
+    go_page = web.get(f"/games/{go}", params={"lang": "ja"}).text
+    assert '<th scope="col">着手</th>' in go_page and "着手をクリックするか" in go_page
+    assert "指し手" not in go_page
+    shogi_page = web.get(f"/games/{shogi}", params={"lang": "ja"}).text
+    assert '<th scope="col">指し手</th>' in shogi_page and "着手" not in shogi_page
+
+
 def test_result_words_of_each_game() -> None:
     from relaybot.web.data import result_words
 

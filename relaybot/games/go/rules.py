@@ -20,7 +20,7 @@ from types import MappingProxyType
 from relaybot.core.ratings.go_salon import MAX_STONES
 from relaybot.core.reasons import Reason
 from relaybot.core.text import has_fullwidth, normalise
-from relaybot.core.words import ScoreWords
+from relaybot.core.words import DEFAULT_MOVE_WORDS, MoveWords, ScoreWords
 from relaybot.games.base import (
     Declared,
     GameRules,
@@ -72,6 +72,15 @@ _SCORE_WORDS = {
                      line="{who}'s score: {wins}, {losses}, {draws}.",
                      own="Your score: {wins}, {losses}, {draws}."),
 }
+
+# a go move is a 着手 and is played with 打つ (a stone is put on the board), never chess's
+# and shogi's 指し手 / 指す; English says move and play as for every game
+_MOVE_WORDS = {
+    "ja": MoveWords(noun="着手", past="打ちました", present="打ちます", te="打って",
+                    plain="打つ", cannot="打てない"),
+    "en": DEFAULT_MOVE_WORDS["en"],
+}
+
 
 def _position(position: object) -> GoPosition:
     if isinstance(position, str):
@@ -463,6 +472,10 @@ class GoRules:
     def score_words(self, lang: str) -> ScoreWords:
         """A go score line: 勝, 敗 and 持碁 (a jigo), never chess's ドロー or draw."""
         return _SCORE_WORDS.get(lang, _SCORE_WORDS["en"])
+
+    def move_words(self, lang: str) -> MoveWords:
+        """A go move's words: 着手, 打ちました, 打って ..., never chess's 指し手 / 指す."""
+        return _MOVE_WORDS.get(lang, _MOVE_WORDS["en"])
 
     def states_result(self, position: object) -> bool:
         """Both players passed: the board asks each side for the result (no move is

@@ -1,0 +1,161 @@
+"""A go player reads go's words for a move: 着手, played with 打つ (打ちました, 打って),
+never chess's and shogi's 指し手 / 指す; chess and shogi keep theirs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from relaybot.core.words import DEFAULT_MOVE_WORDS, MoveWords, move_words
+from relaybot.games import rules_for
+from relaybot.mail import wording
+from relaybot.mail.render import render, render_footer
+
+# every form of 指す a mail could say: 指し手, 指しました, 指します, 指して, 指す, 指せない
+CHESS_VERB = ("指し", "指す", "指せ")
+
+
+def _chess_words_in(text: str) -> list[str]:
+    return [word for word in CHESS_VERB if word in text]
+
+
+def _game(kind: str) -> dict[str, Any]:
+    """What a player's mail shows about the game (club.views.game_context's keys), for a
+    game of ``kind`` the reader is to move in."""
+    sides = ("黒", "白") if kind == "go" else ("白", "黒")
+    return {
+        "game_id": "g1", "label": "", "event": "", "side0": sides[0], "side1": sides[1],
+        "white": "山田, 太郎", "black": "佐藤, 花子", "reader": "山田, 太郎",
+        "record": "1 Q16  2 D4" if kind == "go" else "1. e4 e5", "board": "(board)",
+        "position_name": "", "position": "", "time_control": "", "start_date": "2026-01-01",
+        "timezone": "Asia/Tokyo", "clock_ok": False, "last_ply": 1, "status": "active",
+        "to_move_colour": sides[0], "to_move_name": "山田, 太郎", "your_move": True,
+        "record_policy": rules_for(kind).record_policy, "game_address": "relay+g1@club.example",
+        "game_link": "", "game_kind": kind, "conditionals": "binding", "notes": [],
+        "ply_count": 2, "subject": "Re: g1", "caps": {"conditionals": 8, "sections": 5,
+                                                      "written": 400, "played": 2},
+    }
+
+
+def _move(kind: str) -> dict[str, Any]:
+    """A relayed move with the reader's predicted answer played by the bot and the
+    sender's proposal shown: every sentence of the move and receipt mails that names the
+    move or its verb."""
+    return {**_game(kind), "move": "3 Q4" if kind == "go" else "2. Nf3",
+            "sender": "佐藤, 花子", "auto_moves": ["4 C16" if kind == "go" else "2... Nc6"],
+            "sender_to_move": True, "proposals": ["もし 5 R3 なら 6 R4"], "draw_declined": True,
+            "draw_offer_by": "", "words": "", "rejected": [{"line": "もし", "why": "…"}],
+            "nonstandard": [], "notes": ["fullwidth"]}
+
+
+def _mail(template: str, /, **context: Any) -> str:
+    subject, body = render("ja", "player", template, **context)
+    return f"{subject}\n{body}"
+
+
+def test_go_brings_its_move_words_and_every_other_game_takes_the_default() -> None:
+    go = move_words(rules_for("go"), "ja")
+    assert (go.noun, go.past, go.present, go.te, go.plain, go.cannot) == (
+        "着手", "打ちました", "打ちます", "打って", "打つ", "打てない")
+    assert move_words(rules_for("chess"), "ja") == DEFAULT_MOVE_WORDS["ja"]
+    assert move_words(rules_for("shogi"), "ja").noun == "指し手"
+    assert move_words(rules_for("go"), "en") == DEFAULT_MOVE_WORDS["en"]  # "move", "play"
+    assert isinstance(DEFAULT_MOVE_WORDS["en"], MoveWords)
+
+
+@pytest.mark.parametrize("kind", ["", "no_such_game"])
+def test_a_mail_about_no_known_game_says_the_default_words(kind: str) -> None:
+    assert wording.move_words(kind, "ja") == DEFAULT_MOVE_WORDS["ja"]
+    assert wording.move_words(kind, "en").noun == "move"
+    assert wording.move_words("go", "ja").noun == "着手"
+
+
+def test_a_mail_about_several_games_speaks_of_one_only_when_they_share_it() -> None:
+    assert wording.one_kind(["go", "go"]) == "go"
+    assert wording.one_kind(["go", "chess"]) == "" and wording.one_kind([]) == ""
+
+
+def test_the_go_move_mail_says_chakushu_and_utsu() -> None:
+    body = _mail("move", **_move("go"))
+    assert "佐藤花子さんの着手は 3 Q4 です。" in body
+    assert "4 C16 を打ちました" in body
+    assert "佐藤花子さんは着手を送ったので" in body
+    assert "新しい着手を手数とともに" in body
+    assert _chess_words_in(body) == [], body
+
+
+def test_the_go_receipt_says_chakushu_and_utsu() -> None:
+    body = _mail("ack", **_move("go"))
+    assert "あなたの着手 3 Q4 を受け付け" in body and "4 C16 を打ちました" in body
+    assert "次の着手を送ってください" in body and "（着手は有効です）" in body
+    assert _chess_words_in(body) == [], body
+
+
+def test_the_go_reminder_says_chakushu() -> None:
+    body = _mail("reminder", **_game("go"), silent_days=10)
+    assert "相手の着手をお送りしてから" in body
+    assert _chess_words_in(body) == [], body
+
+
+@pytest.mark.parametrize(("error", "extra", "said"), [
+    ("bad_move", {"error_kind": "illegal", "error_token": "Q16"}, "この局面では打てない手"),
+    ("bad_move", {"error_kind": "unreadable", "error_token": "Z99"}, "Z99」は着手として"),
+    ("contradiction", {"expected": "6 R4", "diff_token": "6 S4"}, "手を打っていますが"),
+    ("sync_error", {"notes": ["unnumbered"], "diff_token": "Q4", "diff_number": "3",
+                    "numbered_example": "3 Q4"}, "着手「Q4」に手数がありません"),
+    ("too_many_moves", {}, "新しい着手を1手だけ"),
+    ("too_many_conditionals", {}, "着手も含めて何も適用していません"),
+    ("too_long", {}, "新しい着手を1手だけ"),
+    ("no_move", {}, "新しい着手が見つかりませんでした"),
+])
+def test_the_go_error_mails_say_chakushu_and_utsu(error: str, extra: dict[str, Any],
+                                                  said: str) -> None:
+    context = {**_game("go"), "kind": error, "error_detail": "", "candidates": [],
+               "penalty_days": 0, "expected": "", "starts_at": "", **extra}
+    body = _mail("error", **context)
+    assert said in body
+    assert _chess_words_in(body) == [], body
+
+
+def test_the_same_mails_keep_chess_words_for_chess() -> None:
+    move, ack = _mail("move", **_move("chess")), _mail("ack", **_move("chess"))
+    assert "佐藤花子さんの指し手は 2. Nf3 です。" in move and "を指しました" in move
+    assert "あなたの指し手 2. Nf3 を受け付け" in ack
+    error = _mail("error", **_game("chess"), kind="bad_move", error_kind="illegal",
+                  error_token="Ke9", error_detail="", candidates=[], penalty_days=0)
+    assert "この局面では指せない手" in error and "着手" not in error
+    reminder = _mail("reminder", **_game("chess"), silent_days=10)
+    assert "相手の指し手をお送りしてから" in reminder
+
+
+def test_an_error_mail_about_no_game_takes_the_default_words() -> None:
+    """A mail refused whole (too many games in it) has no game_kind in its context."""
+    body = _mail("error", kind="too_many_sections", reader="山田, 太郎", notes=[],
+                 subject="", caps={"sections": 5})
+    assert "対局の指し手が書かれています" in body
+
+
+def test_a_reply_to_sections_words_each_game_in_its_own_words() -> None:
+    body = _mail("sections", reader="山田, 太郎", parts=[], game_kind="",
+                 outcomes=[("A", "move", "go"), ("B", "move", "chess"),
+                           ("C", "no_move", "go")])
+    assert "A: 着手を中継しました" in body and "B: 指し手を中継しました" in body
+    assert "C: 新しい着手なし" in body
+
+
+def test_a_leave_notice_and_the_footer_in_a_go_players_words() -> None:
+    body = _mail("leave_notice", reader="山田, 太郎", player="佐藤, 花子",
+                 first="2026-12-01", last="2026-12-10", game_kind="go")
+    assert "あなたの着手はこれまでどおり送れます" in body
+    assert "（着手の書き方" in render_footer("ja", "https://x/help", "go")
+    assert "（指し手の書き方" in render_footer("ja", "https://x/help")
+
+
+def test_the_go_help_mail_says_utsu_for_the_bots_answer() -> None:
+    body = _mail("help", **_game("go"), game_keywords=[])
+    assert "相手が予想どおりの手を打つと、ボットがすぐにあなたの応手を打ちます。" in body
+    assert "予想手（着手と一緒に" in body
+    assert _chess_words_in(body) == [], body
+    chess = _mail("help", **_game("chess"), game_keywords=[])
+    assert "相手が予想どおりの手を指すと、ボットがすぐにあなたの応手を指します。" in chess
