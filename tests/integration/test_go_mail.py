@@ -265,7 +265,9 @@ def test_j11_after_both_passed_the_silent_player_is_the_one_owing_the_result(
     assert len(told(black.address, "reminder")) == 1
     reminder = next(c for c in club.mails_to(black.address)
                     if c.parsed["X-Relaybot-Kind"] == "reminder")
-    assert "[" + game_id + "] " in str(reminder.parsed["Subject"])
+    assert "督促: 結果を申告してください" in str(reminder.parsed["Subject"])
+    assert "両者がパスしましたが、11日間あなたから結果の申告が届いていません。" \
+        in body_of(reminder)
     _run_at(club, passed + timedelta(days=8 + 22))
     notice = told(TD, "td_silence")
     assert len(notice) == 1  # the TD reads English here
