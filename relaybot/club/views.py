@@ -91,6 +91,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "side0": sides[0],  # the sides as the game names them (White/Black, 白/黒)
         "side1": sides[1],
         "record_policy": gf.rules.record_policy,
+        "draw_offers": gf.rules.rule_set.draw_offers,  # go has none: the help leaves them out
         "game_kind": gf.rules.kind,  # not "kind": the error mail names its own
         "record_format": gf.rules.record_format.upper(),
         "game_keywords": sorted(gf.rules.keywords),  # shogi's 入玉宣言, ... (the help mail)

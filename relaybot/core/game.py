@@ -173,6 +173,9 @@ class RuleSet:
     no_result: bool = False
     result_words: str = "1-0, 0-1 or 1/2-1/2"  # what a TD writes as a result (INTERFACE)
     result_words_ja: str = "1-0、0-1、1/2-1/2 のいずれか"  # the same, for a Japanese mail
+    # a player may offer a draw ("draw?") and the opponent accept it; go has none: a game
+    # ends by resignation, or both pass and state the result (a jigo too)
+    draw_offers: bool = True
 
 
 @dataclass(frozen=True)

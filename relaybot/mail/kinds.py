@@ -82,6 +82,7 @@ ERRORS: Mapping[str, tuple[str, str]] = MappingProxyType({  # reason -> (ja, en)
     "not_player": ("対局者ではない", "not a player of the game"),
     "too_many_conditionals": ("条件付き提案が多すぎる", "too many conditional proposals"),
     "too_long": ("棋譜が長すぎる", "record too long"),
+    "no_draw_offers": ("引き分けの提案の拒否", "draw offer refused"),
     "too_many_sections": ("対局が多すぎる", "too many games in one mail"),
     "not_td": ("TD コマンドの拒否", "TD command from a player"),
     "tutorial_end": ("チュートリアルの終了の拒否", "tutorial end refused"),

@@ -43,6 +43,7 @@ from relaybot.store.models import Inbound, Move
 ERROR_KINDS = {
     "sync_error", "bad_move", "contradiction", "not_your_turn", "too_many_moves", "no_move",
     "game_over", "no_game", "not_player", "too_many_conditionals", "too_long",
+    "no_draw_offers",
 }
 
 

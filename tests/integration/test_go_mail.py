@@ -292,6 +292,25 @@ def test_j11_the_reminder_of_a_result_not_stated_says_so(club: Club) -> None:
     assert "your move" not in text.lower()
 
 
+def test_a_draw_offer_in_go_is_refused_whole_and_the_help_lists_none(club: Club) -> None:
+    """Go has no draw offers: a move sent with one is not relayed, the sender is told how
+    a go game ends; the same move alone then goes through; the help lists no draw."""
+    _game_id, black, white = _small_game(club)
+    before = len(white.inbox())
+    black.send("1 E5\nドロー?")
+    club.cycle()
+    reply = body_of(black.inbox()[-1])
+    assert "囲碁には引き分けの提案がないため" in reply and "「結果 持碁」" in reply
+    assert len(white.inbox()) == before  # nothing relayed
+    black.send("1 E5")
+    club.cycle()
+    assert "1 E5" in body_of(white.inbox()[-1])
+    white.send("help")
+    club.cycle()
+    helped = body_of(white.inbox()[-1])
+    assert "resign" in helped and '"draw?"' not in helped and '"draw"' not in helped
+
+
 def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
     black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
     white = club.member("Shiro, Hanako", "shiro@example.org")

@@ -429,3 +429,14 @@ def test_go_shows_no_position_string() -> None:
 def test_a_9x9_text_board_marks_the_five_star_points_the_picture_shows() -> None:
     text = RULES.board_text(RULES.setup({"size": "9"}), "en")
     assert sum(line.count("+") for line in text.splitlines()[:11]) == 5
+
+
+@pytest.mark.parametrize("text", ["3 Q3\ndraw?", "ドロー?", "draw", "3 Q3\nドロー"])
+def test_go_has_no_draw_offers_and_nothing_of_such_a_mail_is_applied(text: str) -> None:
+    """A game of go ends by resignation or by both passing and stating the result (a jigo
+    too): a draw offered or accepted is refused whole, its move not relayed with an
+    offer the opponent could never accept; chess still takes the offer with the move."""
+    verdict = decide(RULES, stored("Q16 D4"), 0, text)
+    assert verdict.kind == "no_draw_offers" and not verdict.applies
+    assert verdict.new_plies == [] and verdict.draw_offer_by is None
+    assert rules_for("chess").rule_set.draw_offers and not RULES.rule_set.draw_offers

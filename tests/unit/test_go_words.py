@@ -159,3 +159,23 @@ def test_the_go_help_mail_says_utsu_for_the_bots_answer() -> None:
     assert _chess_words_in(body) == [], body
     chess = _mail("help", **_game("chess"), game_keywords=[])
     assert "相手が予想どおりの手を指すと、ボットがすぐにあなたの応手を指します。" in chess
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_go_draw_offer_is_answered_with_how_a_go_game_ends(lang: str) -> None:
+    """Go has no draw offers: the reply says so, how a game of go ends, and what to
+    send instead; the help of a go game lists no draw keywords, a chess game's does."""
+    ctx = _game("go")
+    _, error = render(lang, "player", "error", **{**ctx, "kind": "no_draw_offers"})
+    if lang == "en":
+        assert "a game of go has no draw offers, so nothing of it was applied" in error
+        assert 'states the same result (a jigo too: "result jigo")' in error
+    else:
+        assert "囲碁には引き分けの提案がないため、着手も含めて何も適用していません" in error
+        assert "「結果 持碁」" in error
+    go_help = render(lang, "player", "help", **{**ctx, "draw_offers": False,
+                                                  "game_keywords": []})[1]
+    chess_help = render(lang, "player", "help", **{**_game("chess"), "draw_offers": True,
+                                                     "game_keywords": []})[1]
+    offer = '"draw?"' if lang == "en" else "「ドロー?」"
+    assert offer not in go_help and offer in chess_help

@@ -238,6 +238,15 @@ def _draw_claimed(m: Mail) -> Verdict | None:
                    record=m.record)
 
 
+def _no_draw_offers(m: Mail) -> Verdict | None:
+    """A draw offered or accepted in a game that has no draw offers (go: a game ends by
+    resignation, or both pass and state the result): refused whole, nothing applied,
+    so that a move is never relayed with an offer the opponent cannot accept."""
+    if (m.intent.draw_offer or m.intent.draw_accept) and not m.rules.rule_set.draw_offers:
+        return m.answer("no_draw_offers")
+    return None
+
+
 def _draw_offered(m: Mail) -> Verdict | None:
     """A draw offer, with the new move or alone; the draw keyword with no offer to accept
     and no draw to claim is an offer too (and the reply says so)."""
@@ -282,7 +291,7 @@ def _no_move(m: Mail) -> Verdict:
 
 CHECKS: tuple[Check, ...] = (
     _game_over, _too_many_conditionals, _too_long, _help_or_status, _resign, _declared,
-    _fragment, _out_of_sync, _draw_agreed,
+    _fragment, _out_of_sync, _no_draw_offers, _draw_agreed,
     _not_your_turn, _too_many_moves, _bad_move, _contradiction,
     _move_ends_the_game, _draw_claimed, _draw_offered, _move,
     _aside, _status_or_help,

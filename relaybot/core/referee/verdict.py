@@ -34,6 +34,7 @@ VerdictKind = Literal[
     "declared",  # a game's own keyword ended the game (shogi: 入玉宣言)
     "too_many_conditionals",  # over core.bounds.MAX_CONDITIONALS: nothing applied
     "too_long",  # a record far longer than the game: refused before it is read
+    "no_draw_offers",  # a draw offered or accepted in a game without draw offers (go)
 ]
 
 
