@@ -179,3 +179,19 @@ def test_a_go_draw_offer_is_answered_with_how_a_go_game_ends(lang: str) -> None:
                                                      "game_keywords": []})[1]
     offer = '"draw?"' if lang == "en" else "「ドロー?」"
     assert offer not in go_help and offer in chess_help
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_go_player_is_not_told_of_pieces_or_chess_trips(lang: str) -> None:
+    """A wrong go move is corrected without "the same piece" (go has stones); a leave
+    beyond the year's days names the reasons without "chess travel"."""
+    words = {"en": ("same piece", "chess travel"), "ja": ("同じ駒", "チェスの旅行")}[lang]
+    for kind, said in (("go", False), ("chess", True)):
+        ctx = {**_game(kind), "kind": "bad_move", "error_kind": "illegal", "penalty_days": 0,
+               "error_token": "Z9", "error_detail": "", "candidates": [], "notes": []}
+        body = render(lang, "player", "error", **ctx)[1]
+        assert (words[0] in body) is said, (kind, body)
+        leave = render(lang, "player", "leave_reply", **{
+            **_game(kind), "ok": False, "reason": "pending_td", "first": "2026-12-01",
+            "last": "2026-12-31", "left": 10, "days": 31, "games": []})[1]
+        assert (words[1] in leave) is said, (kind, leave)
