@@ -195,3 +195,24 @@ def test_a_go_player_is_not_told_of_pieces_or_chess_trips(lang: str) -> None:
             **_game(kind), "ok": False, "reason": "pending_td", "first": "2026-12-01",
             "last": "2026-12-31", "left": 10, "days": 31, "games": []})[1]
         assert (words[1] in leave) is said, (kind, leave)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("kind", ["go", "shogi"])
+def test_the_help_says_each_keyword_once_and_explains_the_games_own(kind: str,
+                                                                    lang: str) -> None:
+    """The help of a go or shogi game: its own keywords explained in its part (go's
+    result and free game, shogi's 入玉宣言), the shared ones once in the list after it,
+    the greeting sentence once, and no bare list of the game's keyword spellings."""
+    from relaybot.games import rules_for as rules
+
+    ctx = {**_game(kind), "draw_offers": rules(kind).rule_set.draw_offers,
+           "game_keywords": sorted(rules(kind).keywords)}
+    body = render(lang, "player", "help", **ctx)[1]
+    resign = '"resign"' if lang == "en" else "「投了」"
+    greeting = "greetings are passed on" if lang == "en" else "あいさつなどの文章は相手に転送"
+    assert body.count(resign) == 1 and body.count(greeting) == 1, body
+    own = {"go": ("free / 記録外" if lang == "en" else "記録外 / free"), "shogi": "入玉宣言"}
+    assert own[kind] in body
+    for spelling in rules(kind).keywords:  # never listed bare, unexplained
+        assert f'- "{spelling}"\n' not in body and f"・「{spelling}」\n" not in body
