@@ -52,8 +52,9 @@ WORD_PARAMS = frozenset({"piece", "side", "inner_kind"})
 _WORDS: dict[str, dict[str, str]] = {
     "en": {"illegal": "not a legal move", "ambiguous": "an ambiguous move",
            "unreadable": "not readable as a move"},
-    "ja": {"illegal": "指せない手です", "ambiguous": "不明瞭な手です",
-           "unreadable": "指し手として読めません"},
+    # in words every game shares: a go move is 打つ, a chess or shogi move 指す
+    "ja": {"illegal": "この局面ではできない手です", "ambiguous": "不明瞭な手です",
+           "unreadable": "手として読めません"},
 }
 WORDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {lang: MappingProxyType(table) for lang, table in _WORDS.items()})
@@ -70,8 +71,8 @@ def phrase(en: str, ja: str) -> Mapping[str, str]:
 
 _PHRASES: dict[str, Mapping[str, str]] = {
     # --- every game -----------------------------------------------------------
-    "empty_move": phrase("empty move", "指し手が書かれていません"),
-    "not_a_move": phrase("not a move", "指し手ではありません"),
+    "empty_move": phrase("empty move", "手が書かれていません"),
+    "not_a_move": phrase("not a move", "手として読めません"),
     "no_declaration": phrase("no such declaration", "そのような申告はありません"),
     # --- conditional proposals (J16) ---------------------------------------------
     "proposal_no_answer": phrase("a predicted move needs an answer (if ... then ...)",

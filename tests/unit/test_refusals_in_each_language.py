@@ -298,3 +298,15 @@ def test_a_games_words_live_in_its_package_and_cannot_be_said_twice() -> None:
         core_reasons._PHRASES.pop("toy_reason")
         for lang in ("en", "ja"):
             core_reasons._WORDS[lang].pop("toy_piece")
+
+
+def test_the_shared_reasons_use_words_every_game_shares() -> None:
+    """The reasons the core holds reach go players too: no 指す (chess and shogi's verb;
+    go plays with 打つ) in their Japanese, nor in the shared word codes."""
+    import relaybot.core.reasons as core_reasons
+
+    for code in ("empty_move", "not_a_move", "proposal_no_answer", "proposal_too_long"):
+        assert "指" not in say(Reason.of(code, max=40), "ja"), code
+    for kind in ("illegal", "ambiguous", "unreadable"):
+        assert "指" not in say(Reason.of("move_kind", inner_kind=kind), "ja"), kind
+    assert "指" not in "".join(core_reasons._WORDS["ja"].values())
