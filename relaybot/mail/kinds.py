@@ -24,7 +24,7 @@ ERROR_PREFIX = "error_"
 KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     # to a player, about a game
     "start": ("対局開始のお知らせ", "game start"),
-    "move": ("指し手の転送", "move relayed"),
+    "move": ("手の転送", "move relayed"),
     "draw_offer": ("ドローの申し込み", "draw offer"),
     "declared": ("宣言・結果の申告", "declaration or stated result"),
     "ack": ("受信の確認", "acknowledgement"),
@@ -72,11 +72,11 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
 
 ERRORS: Mapping[str, tuple[str, str]] = MappingProxyType({  # reason -> (ja, en)
     "sync_error": ("棋譜の不一致", "record differs from the game"),
-    "bad_move": ("指し手の誤り", "wrong move"),
+    "bad_move": ("手の誤り", "wrong move"),
     "contradiction": ("予告された手との矛盾", "binding answer not played"),
     "not_your_turn": ("手番違い", "not your turn"),
     "too_many_moves": ("新しい手が多すぎる", "more than one new move"),
-    "no_move": ("指し手なし", "no move"),
+    "no_move": ("新しい手なし", "no move"),
     "game_over": ("終局後のメール", "game already over"),
     "no_game": ("対局が不明", "which game"),
     "not_player": ("対局者ではない", "not a player of the game"),
