@@ -100,6 +100,9 @@ class MoveWords:
     te: str  # 指して / 打って / playing: "手を{te}送り直してください", "{te}いますが"
     plain: str  # 指す / 打つ / play: "相手が予想どおりの手を{plain}と"
     cannot: str  # 指せない / 打てない / cannot be played: "この局面では{cannot}手"
+    # a drawn game as offers name it: chess's ドロー; shogi says 引き分け (its score line's
+    # word); a keyword the gate reads in either spelling
+    draw: str = "ドロー"
 
 
 # chess's and shogi's words; a game without its own takes these
@@ -107,7 +110,7 @@ DEFAULT_MOVE_WORDS: Mapping[str, MoveWords] = MappingProxyType({
     "ja": MoveWords(noun="指し手", past="指しました", present="指します", te="指して",
                     plain="指す", cannot="指せない"),
     "en": MoveWords(noun="move", past="played", present="plays", te="playing",
-                    plain="play", cannot="cannot be played"),
+                    plain="play", cannot="cannot be played", draw="draw"),
 })
 
 

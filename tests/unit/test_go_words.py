@@ -216,3 +216,23 @@ def test_the_help_says_each_keyword_once_and_explains_the_games_own(kind: str,
     assert own[kind] in body
     for spelling in rules(kind).keywords:  # never listed bare, unexplained
         assert f'- "{spelling}"\n' not in body and f"・「{spelling}」\n" not in body
+
+
+def test_a_shogi_draw_is_hikiwake_and_the_keyword_so_spelled_is_read() -> None:
+    """Shogi's Japanese readers are offered a 引き分け, not chess's ドロー, and the line the
+    mail tells them to send (「引き分け」) is one the referee reads; chess keeps ドロー."""
+    from relaybot.core.referee import StoredGame, decide
+
+    shogi = {**_game("shogi"), "sender": "佐藤, 花子", "your_move": True, "words": ""}
+    offer = _mail("draw_offer", **shogi)
+    assert "引き分けの提案" in offer and "「引き分け」だけの行" in offer
+    assert "ドロー" not in offer
+    chess = _mail("draw_offer", **{**_game("chess"), "sender": "佐藤, 花子", "your_move": True,
+                                   "words": ""})
+    assert "ドローの提案" in chess and "「ドロー」だけの行" in chess
+    help_ = _mail("help", **shogi, draw_offers=True, game_keywords=[])
+    assert "「引き分け?」: 引き分けの提案" in help_ and "ドロー" not in help_
+    rules = rules_for("shogi")
+    game = StoredGame(plies=(), keys=(), position=rules.save(rules.start()),
+                      draw_offer_by=1)
+    assert decide(rules, game, 0, "引き分け").kind == "draw_agreed"

@@ -77,7 +77,7 @@ _SCORE_WORDS = {
 # and shogi's 指し手 / 指す; English says move and play as for every game
 _MOVE_WORDS = {
     "ja": MoveWords(noun="着手", past="打ちました", present="打ちます", te="打って",
-                    plain="打つ", cannot="打てない"),
+                    plain="打つ", cannot="打てない", draw="持碁"),
     "en": DEFAULT_MOVE_WORDS["en"],
 }
 

@@ -11,10 +11,11 @@ number or the whole record.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 
 from relaybot.core.reasons import Reason
-from relaybot.core.words import DEFAULT_SCORE_WORDS, ScoreWords
+from relaybot.core.words import DEFAULT_MOVE_WORDS, DEFAULT_SCORE_WORDS, MoveWords, ScoreWords
 from relaybot.games.base import (
     MoveError,
     Outcome,
@@ -77,6 +78,11 @@ def _pos(position: object) -> sp.Position:
         raise TypeError(f"not a shogi position: {type(position).__name__}")
     return position
 
+
+# shogi's players 指す a 指し手 as chess players do; a drawn game is 引き分け (千日手,
+# 持将棋), not chess's ドロー
+_MOVE_WORDS = {"ja": replace(DEFAULT_MOVE_WORDS["ja"], draw="引き分け"),
+               "en": DEFAULT_MOVE_WORDS["en"]}
 
 class ShogiRules:
     """Shogi (本将棋, 平手) for mail play under seed 002's rules."""
@@ -282,6 +288,10 @@ class ShogiRules:
         """How a shogi game ended (詰み, 投了, 千日手 ...); None for the endings every game
         shares (the TD's decisions)."""
         return _TERMINATION_WORDS.get(lang, _TERMINATION_WORDS["en"]).get(termination)
+
+    def move_words(self, lang: str) -> MoveWords:
+        """Shogi's move words are chess's (指し手, 指す); a draw is 引き分け, not ドロー."""
+        return _MOVE_WORDS.get(lang, DEFAULT_MOVE_WORDS["en"])
 
     def score_words(self, lang: str) -> ScoreWords:
         """A shogi score line: 勝, 敗 and 引き分け (千日手 and 持将棋), never chess's ドロー."""
