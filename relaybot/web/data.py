@@ -363,6 +363,8 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
                 "salon_points" if t == "rating" and rows and rows[0].rating_game == "go"
                 else t, t)} for t in order_keys],
             "games": [_game_row(g, people, lang, turns) for g in games],
+            # a drawn go game is a jigo (持碁): the table's column and legend say so
+            "go_event": bool(rows) and rows[0].rating_game == "go",
             # seed 004 section 6: the next league's secretaries, once a salon league ended
             "secretaries": [{"id": m.id, "name": display_name(m.name, lang)}
                             for m in salon_secretaries(session, event) or ()]}

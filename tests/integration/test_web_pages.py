@@ -497,6 +497,9 @@ def test_a_salon_league_page_calls_the_salon_points_so(
     assert "Rating" not in en and "rating" not in en
     # the event's own score is not called points beside the salon points
     assert '<th scope="col" class="num">Score</th>' in en and ">Points<" not in en
+    # a drawn go game is a jigo (持碁), in the column and the legend
+    assert '<th scope="col" class="num">Jigo</th>' in en and "½ jigo," in en
+    assert '<th scope="col" class="num">持碁</th>' in ja and "△ 持碁、" in ja
     assert '<th scope="col" class="num">持点</th>' in ja and "レーティング" not in ja
 
 
