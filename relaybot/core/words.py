@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from relaybot.core.game import GameRules, Outcome
 
@@ -152,23 +152,27 @@ def common_termination(termination: str, lang: str, unknown: str | None = None) 
     return termination.replace("_", " ") if _lang(lang) == "en" else names[""]
 
 
+_Words = TypeVar("_Words", ScoreWords, MoveWords)
+
+
+def _game_words(rules: GameRules, hook: str, lang: str, kind: type[_Words],
+                default: Mapping[str, _Words]) -> _Words:
+    """The game's own words by its optional ``hook(lang)``, else ``default``'s."""
+    own: Any = getattr(rules, hook, None)
+    if own is not None:
+        said = own(_lang(lang))
+        if isinstance(said, kind):
+            return said
+    return default[_lang(lang)]
+
+
 def score_words(rules: GameRules, lang: str) -> ScoreWords:
     """The words of a score line of this game in ``lang`` (the game's ``score_words``,
     else chess's)."""
-    own: Any = getattr(rules, "score_words", None)
-    if own is not None:
-        said = own(_lang(lang))
-        if isinstance(said, ScoreWords):
-            return said
-    return DEFAULT_SCORE_WORDS[_lang(lang)]
+    return _game_words(rules, "score_words", lang, ScoreWords, DEFAULT_SCORE_WORDS)
 
 
 def move_words(rules: GameRules, lang: str) -> MoveWords:
     """The noun and the verb of a move of this game in ``lang`` (the game's
     ``move_words``, else chess's and shogi's 指し手 / 指す)."""
-    own: Any = getattr(rules, "move_words", None)
-    if own is not None:
-        said = own(_lang(lang))
-        if isinstance(said, MoveWords):
-            return said
-    return DEFAULT_MOVE_WORDS[_lang(lang)]
+    return _game_words(rules, "move_words", lang, MoveWords, DEFAULT_MOVE_WORDS)
