@@ -293,6 +293,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.club.gamefile import GameFile
+    from relaybot.core.game import waits_for_result
     from relaybot.mail.wording import count
 
     store = open_store(cfg)
@@ -317,7 +318,10 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
               f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'}, "
               f"overrun {g.overrun}")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
-        if g.status == "active":
+        if g.status == "active" and waits_for_result(gf.rules, position):
+            # go after both passed: the players state the result, nobody moves
+            print("to move: nobody; both players passed and state the result")
+        elif g.status == "active":
             print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])
         else:
             print(f"ended: {g.end_date} ({g.termination})")

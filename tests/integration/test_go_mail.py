@@ -160,6 +160,9 @@ def test_two_passes_then_the_same_result_ends_the_game(store: str,
         player.send(text)
         club.cycle()
     assert "Both players passed" in body_of(white.inbox()[-1])
+    # the operator's view says so too, not that a side is to move
+    assert "to move: nobody; both players passed and state the result" \
+        in club.cli("game", "show", game_id).stdout
     black.send("結果 黒3目半勝ち")
     club.cycle()
     asked = body_of(white.inbox()[-1])
