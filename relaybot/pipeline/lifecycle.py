@@ -34,7 +34,7 @@ from relaybot.club.views import event_start, game_context, game_record, record_f
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun
 from relaybot.core.events import standings_lines
-from relaybot.core.game import Outcome, Termination
+from relaybot.core.game import Outcome, Termination, own_move_number
 from relaybot.core.text import display_name
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.wording import ending_text, result_text
@@ -121,7 +121,10 @@ def overrun_report(cfg: Config, gf: GameFile, overrun: Overrun, *,
         lang=cfg.bot.language, game_id=gf.game.id,
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
                  "player": gf.player(overrun.colour).name,
-                 "colour": td_side(gf, overrun.colour, cfg.bot.language), "move": overrun.move,
+                 "colour": td_side(gf, overrun.colour, cfg.bot.language),
+                 # the offender's own move count, numbered as the game numbers moves
+                 "move": own_move_number(gf.rules, overrun.move,
+                                         overrun.colour == gf.first_mover),
                  "total": overrun.total, "limit": overrun.limit, "kind": overrun.kind,
                  "ledgers": ledgers(gf, cfg.bot.language), "time_control": gf.game.time_control,
                  "automatic": automatic},

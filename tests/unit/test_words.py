@@ -304,3 +304,37 @@ def test_the_side_a_td_mail_names_is_the_side_its_command_forfeits(kind: str,
     gf = GameFile(game, Member(id=1), Member(id=2), [], rules)
     for colour in (0, 1):
         assert rules.side_of(td_side(gf, colour, lang)) == colour, (kind, lang, colour)
+
+
+@pytest.mark.parametrize(("kind", "colour", "number"), [
+    ("chess", 1, 10), ("shogi", 0, 19), ("shogi", 1, 20), ("go", 0, 19)])
+def test_the_tds_overrun_report_numbers_the_move_as_the_game_does(
+        kind: str, colour: int, number: int) -> None:
+    """J9: "used N days by move M" names the offender's control move as the game numbers
+    moves (shogi's 先手 10th move is 19手目), and the side as its forfeit command reads it."""
+    from datetime import date
+
+    from relaybot.club.daybooks import compute
+    from relaybot.club.gamefile import GameFile
+    from relaybot.config import BotConfig, Config, DatabaseConfig, ImapConfig, SmtpConfig
+    from relaybot.core.clocks import Overrun
+    from relaybot.pipeline.lifecycle import overrun_report
+    from relaybot.store.models import Game, Member
+
+    cfg = Config(database=DatabaseConfig(url="sqlite://"),
+                 bot=BotConfig(address="relay@club.example", timezone="Asia/Tokyo",
+                               language="en", td="td@club.example", secret="s" * 32,
+                               authserv_id="mx.club.example"),
+                 imap=ImapConfig("127.0.0.1", 1, "u", "p", "none", "INBOX"),
+                 smtp=SmtpConfig("127.0.0.1", 1, "", "", "none"))
+    rules = rules_for(kind)
+    game = Game(id="g1", kind=kind, start_date=date(2024, 1, 1), time_control="10/30",
+                position=rules.save(rules.start()) if kind != "go" else "")
+    gf = GameFile(game, Member(id=1, family="A", given="", tz="UTC", lang="en"),
+                  Member(id=2, family="B", given="", tz="UTC", lang="en"), [], rules)
+    gf._first = 0  # side 0 moves first in every game here
+    gf.books = compute(gf, [], [])
+    mail = overrun_report(cfg, gf, Overrun(colour, 10, "control", 31, 30))
+    assert mail.context["move"] == number
+    assert rules.side_of(str(mail.context["colour"])) == colour
+
