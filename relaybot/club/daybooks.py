@@ -162,10 +162,12 @@ def ledgers(gf: GameFile, lang: str = "en") -> list[dict[str, object]]:
 
 
 def td_side(gf: GameFile, colour: int, lang: str) -> str:
-    """A side as the TD's command line names it: ``white``/``black`` in English, the
-    game's own side name in Japanese (白, 先手, ...), which the TD commands also read."""
+    """A side as the TD's command line names it: the game's own side word (``white``,
+    ``sente``, go's ``black``) in English, its side name in Japanese (白, 先手, ...), which
+    the TD commands also read."""
     if lang == "ja":
         return gf.rules.side_names("ja")[colour]
-    # the game's own option words (go and shogi: black moves first), which its side_of
-    # reads back as this side: chess's white/black would name the other player there
-    return gf.rules.colour_options[colour]
+    # the game's own word for the side (white, sente, black), which its side_of reads
+    # back as this side: chess's white/black would name the other player in go and shogi
+    word = gf.rules.side_names("en")[colour].lower()
+    return word if gf.rules.side_of(word) == colour else gf.rules.colour_options[colour]
