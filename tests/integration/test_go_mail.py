@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from relaybot.games.go import RULES
 from relaybot.games.go.notation import vertex_of_sgf
-from tests.integration.relay_harness import TD, Club, body_of
+from tests.integration.relay_harness import TD, Club, Player, body_of
 
 pytestmark = pytest.mark.integration
 
@@ -127,10 +127,20 @@ def test_a_professional_game_replayed_by_mail_exports_the_same_main_line(club: C
     assert "W+R" in body_of(club.mails_to(TD)[-1])
 
 
-def _small_game(club: Club) -> tuple[str, object, object]:
+def _small_game(club: Club) -> tuple[str, Player, Player]:
     black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
     white = club.member("Shiro, Hanako", "shiro@example.org")
     game_id = club.game(white, black, kind="go", options=(("size", "9"),))
+    return game_id, black, white
+
+
+def _passed_out(club: Club) -> tuple[str, Player, Player]:
+    """:func:`_small_game` after 1 E5, 2 pass, 3 pass: both passed, White to move, the
+    result to be stated."""
+    game_id, black, white = _small_game(club)
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
+        player.send(text)
+        club.cycle()
     return game_id, black, white
 
 
@@ -179,10 +189,7 @@ def test_two_passes_then_the_same_result_ends_the_game(store: str,
 
 
 def test_a_disputed_result_goes_to_the_td_who_adjudicates(club: Club) -> None:
-    game_id, black, white = _small_game(club)
-    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
-        player.send(text)
-        club.cycle()
+    game_id, black, white = _passed_out(club)
     white.send("result W+0.5")  # White is to move after Black's pass: White states first
     club.cycle()
     black.send("result B+4.5")
@@ -199,10 +206,7 @@ def test_a_disputed_result_goes_to_the_td_who_adjudicates(club: Club) -> None:
 def test_the_player_not_to_move_may_state_the_result_first(club: Club) -> None:
     """After Black's pass White is to move, yet Black's statement is taken (not "not
     your turn") and relayed; White's agreeing statement ends the game."""
-    game_id, black, white = _small_game(club)
-    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
-        player.send(text)
-        club.cycle()
+    game_id, black, white = _passed_out(club)
     black.send("結果 黒3目半勝ち")
     club.cycle()
     assert "result B+3.5" in body_of(white.inbox()[-1])
@@ -218,10 +222,7 @@ def test_the_digest_asks_a_passed_out_game_for_its_result_not_a_move(club: Club)
     from relaybot.app.digest import send_digests
     from relaybot.store.models import Outbox
 
-    _game_id, black, white = _small_game(club)
-    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
-        player.send(text)
-        club.cycle()
+    _passed_out(club)
     # the cycles sent this week's digest before the moves: next week's is the one
     assert send_digests(club.store, club.cfg, club.clock + timedelta(days=7)) == 2
     with club.store.session() as session:
@@ -248,10 +249,7 @@ def test_j11_after_both_passed_the_silent_player_is_the_one_owing_the_result(
     """J11 once both passed: a statement of the result ends its author's silence and
     starts the other's; the reminder (10 days) and the TD's notice (10 more) go to the
     player who has not stated the result, counted from the statement, and say so."""
-    game_id, black, white = _small_game(club)
-    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
-        player.send(text)
-        club.cycle()
+    game_id, black, white = _passed_out(club)
     passed = club.clock
     # White (to move after Black's pass) states the result 8 days later: Black owes it now
     white.send("result W+0.5", at=passed + timedelta(days=8))
@@ -281,10 +279,7 @@ def test_j11_after_both_passed_the_silent_player_is_the_one_owing_the_result(
 
 def test_j11_the_reminder_of_a_result_not_stated_says_so(club: Club) -> None:
     """The reminder of a silence after both passed asks for the result, not a move."""
-    _game_id, black, white = _small_game(club)
-    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass")):
-        player.send(text)
-        club.cycle()
+    _game_id, _black, white = _passed_out(club)
     _run_at(club, club.clock + timedelta(days=11))  # White owes it (English)
     reminder = next(c for c in club.mails_to(white.address)
                     if c.parsed["X-Relaybot-Kind"] == "reminder")
