@@ -215,7 +215,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
             rows.append({"number": number, "plies": [cell]})
     clock: dict[str, Any] = {"clock_ok": False}
     if game.status == "active" and gf.books is not None:
-        clock = clock_context(gf.books, None, now, gf.rules)
+        clock = clock_context(gf.books, None, now, gf.rules, lang)
         due = pending(gf.books, now)
         clock["deadline"] = (due.overrun_day - timedelta(days=1)).isoformat() \
             if due.overrun_day is not None else ""

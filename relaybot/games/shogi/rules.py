@@ -84,6 +84,7 @@ def _pos(position: object) -> sp.Position:
 _MOVE_WORDS = {"ja": replace(DEFAULT_MOVE_WORDS["ja"], draw="引き分け"),
                "en": DEFAULT_MOVE_WORDS["en"]}
 
+
 class ShogiRules:
     """Shogi (本将棋, 平手) for mail play under seed 002's rules."""
 
