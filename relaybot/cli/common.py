@@ -11,7 +11,7 @@ import sys
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from relaybot.config import Config, redact_url, url_password
+from relaybot.config import Config, ConfigError, redact_url, url_password
 
 if TYPE_CHECKING:
     from relaybot.store.db import Store
@@ -96,11 +96,17 @@ def open_store(cfg: Config) -> Store:
     """The configured database, migrated to the current schema; exit 3 when unreachable."""
     # here, not at the top: SQLAlchemy and Alembic load only for a command that opens
     # the database, so ``relaybot --help`` starts at once (issue 29)
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import NoSuchModuleError, OperationalError
 
     from relaybot.store.db import Store, migrate
 
-    store = Store.open(cfg.database.url)
+    try:
+        store = Store.open(cfg.database.url)
+    except (ImportError, NoSuchModuleError):
+        # a driver this machine lacks (postgresql+psycopg2://) or none SQLAlchemy knows of
+        scheme = cfg.database.url.split("://", 1)[0]
+        raise ConfigError(f"database.url: no database driver for {scheme} is installed; "
+                          "relaybot ships postgresql+psycopg") from None
     try:
         migrate(store.engine)
     except OperationalError as exc:

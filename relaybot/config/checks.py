@@ -12,6 +12,11 @@ import re
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from relaybot.config.urls import redact_url
+
+DATABASE_URL_RE = re.compile(r"^(sqlite|postgresql)(\+[A-Za-z0-9_]+)?://")
+"""The databases relaybot runs on (SQLite, PostgreSQL), with any driver SQLAlchemy names."""
+
 ADDRESS_RE = re.compile(
     r"^[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z0-9\-]+$|^[A-Za-z0-9._%+\-]+@localhost$"
 )
@@ -95,6 +100,9 @@ def check_value(section: str, key: str, value: Any, kind: str, origin: str) -> A
             raise ConfigError(f"{where}: unknown time zone {value!r}") from None
     if kind == "lang" and value not in ("ja", "en"):
         raise ConfigError(f"{where}: expected ja or en, got {value!r}")
+    if kind == "dburl" and not DATABASE_URL_RE.match(value):
+        raise ConfigError(f"{where}: expected sqlite:///FILE or postgresql+psycopg://USER@HOST/DB, "
+                          f"got {redact_url(value)!r}")
     if kind == "url" and value and not re.match(r"^https?://[^\s/]+(/\S*)?$", value):
         raise ConfigError(f"{where}: expected an http(s) URL or \"\", got {value!r}")
     if kind == "listen":

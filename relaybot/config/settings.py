@@ -11,7 +11,7 @@ from relaybot.config.checks import WEEKDAYS, ConfigError, is_loopback, split_lis
 
 # section -> key -> (default, kind); kind drives validation
 SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
-    "database": {"url": ("sqlite:///relaybot.db", "str")},
+    "database": {"url": ("sqlite:///relaybot.db", "dburl")},
     "bot": {
         "address": ("relay@club.example", "address"),
         "timezone": ("Asia/Tokyo", "tz"),

@@ -111,6 +111,18 @@ def test_bad_config_names_the_key(tmp_path: Path) -> None:
                             env={"RELAYBOT_SMTP_PORT": "99999"}), "RELAYBOT_SMTP_PORT")
 
 
+def test_a_database_relaybot_cannot_open_is_one_line(tmp_path: Path) -> None:
+    """An operator's database URL: a database relaybot does not run on, or a driver this
+    machine lacks, is one line naming the setting, not a driver's traceback."""
+    relaybot(tmp_path, "init")
+    one_line_error(relaybot(tmp_path, "game", "list",
+                            env={"RELAYBOT_DATABASE_URL": "mysql://club@db/club"}),
+                   "RELAYBOT_DATABASE_URL")
+    one_line_error(relaybot(tmp_path, "game", "list",
+                            env={"RELAYBOT_DATABASE_URL": "postgresql+nosuchdriver://h/club"}),
+                   "database.url")
+
+
 def test_import_is_all_or_nothing(tmp_path: Path) -> None:
     relaybot(tmp_path, "init")
     csv = tmp_path / "m.csv"

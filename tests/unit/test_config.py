@@ -49,6 +49,10 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
         ("[imap\n", {}, "not valid TOML"),
         ("[smtp]\nconnections = 0\n", {}, "smtp.connections"),
         ("", {"RELAYBOT_SMTP_CONNECTIONS": "many"}, "RELAYBOT_SMTP_CONNECTIONS"),
+        # a database relaybot does not run on is named here, not by a driver's traceback
+        ("[database]\nurl = 'mysql://club@db/club'\n", {}, "database.url"),
+        ("", {"RELAYBOT_DATABASE_URL": "relaybot.db"}, "RELAYBOT_DATABASE_URL"),
+        ("[database]\nurl = ''\n", {}, "database.url"),
     ],
 )
 def test_bad_settings_name_the_key(
@@ -239,3 +243,19 @@ def test_mail_caps_and_retention_defaults_file_and_env(tmp_path: Path) -> None:
     old = "[bot]\naddress = \"relay@club.example\"\n"
     _text, added = add_missing_keys(old)
     assert {"mail.reply_cap", "mail.td_alert_cap", "mail.retention_days"} <= set(added)
+
+
+@pytest.mark.parametrize("url", ["sqlite:///relaybot.db", "sqlite://", "sqlite+pysqlite:///x.db",
+                                 "postgresql+psycopg://relay@127.0.0.1/club",
+                                 "postgresql://relay@db.club.example:5432/club"])
+def test_database_urls_relaybot_runs_on(tmp_path: Path, url: str) -> None:
+    cfg = load_config(tmp_path / "none.toml", environ={"RELAYBOT_DATABASE_URL": url})
+    assert cfg.database.url == url
+
+
+def test_a_bad_database_url_hides_its_password(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "none.toml",
+                    environ={"RELAYBOT_DATABASE_URL": "mysql://club:s3cret@db/club"})
+    assert "s3cret" not in str(info.value)
+    assert "postgresql+psycopg://" in str(info.value)
