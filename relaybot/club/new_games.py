@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -21,7 +22,7 @@ from relaybot.config import Config
 from relaybot.core.game import setup_position
 from relaybot.core.ratings import handicap_between
 from relaybot.games import rules_for
-from relaybot.store.models import Game, GameEvent
+from relaybot.store.models import Game, GameEvent, Member
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
 TIME_CONTROL_RE = re.compile(r"^(\d+/\d+|bank:\d+|fischer:\d+\+\d+(?::\d+)?)(,max:\d+)?$")
@@ -88,6 +89,18 @@ def _even_terms(options: dict[str, str]) -> bool:
     return options.get("handicap", "0") in ("", "0") and komi >= 5.5
 
 
+def without_go_points(session: Session,
+                      members: Sequence[Member]) -> tuple[list[str], list[str]]:
+    """The addresses among ``members`` with no go points at all, and those whose points
+    are the provisional 0 of a strength not yet known (seed 004 section 2): neither gives
+    a handicap (R4)."""
+    points = current_ratings(session, tuple(m.id for m in members), "go")
+    missing = [m.email for m in members if m.id not in points]
+    unknown = [m.email for m in members if points.get(m.id) == 0
+               and (row := rating_row(session, m.id, "go")) is not None and row.provisional]
+    return missing, unknown
+
+
 def salon_handicap(session: Session, g: GameInput) -> GameInput:
     """R4: ``--handicap auto`` made concrete from the two members' go points (seed 004):
     the stones and komi of ``handicap_between``, the member with fewer points taking
@@ -97,13 +110,11 @@ def salon_handicap(session: Session, g: GameInput) -> GameInput:
         return g  # a game other than go refuses the option when it is set up
     first, second = find_member(session, g.white), find_member(session, g.black)
     points = current_ratings(session, (first.id, second.id), g.kind)
-    if first.id not in points or second.id not in points:
-        missing = [m.email for m in (first, second) if m.id not in points]
+    missing, unknown = without_go_points(session, (first, second))
+    if missing:
         raise AdminError(f"--handicap auto needs both members' go points; set them with "
                          f"member set ADDR --rating N --game go (or --rank 4k): "
                          f"{', '.join(missing)}")
-    unknown = [m.email for m in (first, second) if points[m.id] == 0
-               and (row := rating_row(session, m.id, g.kind)) is not None and row.provisional]
     if unknown:  # seed 004 section 2: 0 until the office sets points from results
         raise AdminError(f"--handicap auto: {', '.join(unknown)} has no go points yet (0, "
                          f"strength unknown); the players agree terms: --handicap N --komi K")

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.club.errors import AdminError
 from relaybot.club.members import find_member
-from relaybot.club.new_games import GameInput, create_game
+from relaybot.club.new_games import GameInput, create_game, without_go_points
 from relaybot.club.rating_book import current_ratings, ratings_at
 from relaybot.club.results import result_form, result_margin
 from relaybot.config import ADDRESS_RE, Config
@@ -138,6 +138,16 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     emails = [m.email for m in members]
     if len(set(emails)) != len(emails):
         raise AdminError("a player is named twice in --players")
+    if e.kind == "salon":  # R4: every game's stones and komi come from the go points
+        missing, unknown = without_go_points(session, members)
+        lacking = {*missing, *unknown}
+        named = [m.email for m in members if m.email in lacking]  # as --players gives them
+        if named:
+            raise AdminError(
+                "--kind salon: each game's handicap and komi come from the players' go "
+                f"points, and {', '.join(named)} "
+                f"{'has' if len(named) == 1 else 'have'} none yet; set them "
+                "first with: relaybot member set ADDR --game go --rating N (or --rank 4k)")
     td = e.td.strip().lower() if e.td else None
     if td is not None and not ADDRESS_RE.match(td):
         raise AdminError(f"--td is not a mail address: {e.td!r}")

@@ -118,6 +118,22 @@ def test_a_salon_league_is_go(store: Store, db_url: str) -> None:
         create_event(s, cfg_for(db_url), EventInput("x", "salon", emails, game="shogi"), NOW)
 
 
+def test_a_salon_league_names_players_without_go_points(store: Store, db_url: str) -> None:
+    """R4: a salon's games take their terms from the points, so a player with none, or
+    with the 0 of a strength not yet known (seed 004 section 2), stops the league before
+    any game starts, with the setting that gives them points; nothing is created."""
+    emails = _members(store, db_url, 3, **{"p1@example.jp": "2k", "p2@example.jp": "12k"})
+    with store.session() as s, pytest.raises(AdminError) as info:
+        create_event(s, cfg_for(db_url), EventInput("秋季", "salon", emails), NOW)
+    message = str(info.value)
+    assert "p2@example.jp, p3@example.jp have none yet" in message
+    assert "p1@example.jp" not in message
+    assert "member set ADDR --game go --rating N" in message
+    assert "--handicap" not in message  # not an option of event new
+    with store.session() as s:
+        assert s.query(Game).count() == 0
+
+
 def test_event_new_league_and_salon_from_the_command_line(tmp_path: Path) -> None:
     """INTERFACE ``event new NAME --kind league|salon``: the league plays shogi and the
     salon go without --game; ``event show`` prints each kind's own order."""
@@ -133,6 +149,7 @@ def test_event_new_league_and_salon_from_the_command_line(tmp_path: Path) -> Non
     salon = relaybot(tmp_path, "event", "new", "Go salon", "--kind", "salon",
                      "--players", players)
     assert salon.returncode == 0, salon.stderr
+    assert salon.stdout.splitlines()[0] == "event Go salon: 3 games started"
     games = relaybot(tmp_path, "game", "list").stdout
     assert games.count("\tshogi\t") == 3 and games.count("\tgo\t") == 3
     shown = relaybot(tmp_path, "event", "show", "Go salon").stdout
