@@ -81,7 +81,9 @@ class _Parser(argparse.ArgumentParser):
     nearest one (Python 3.11's argparse lists them all and leaves the reader to look)."""
 
     def error(self, message: str) -> NoReturn:
-        """Print the usage and ``message`` (with a suggestion where one is close), exit 2."""
+        """Print one line, ``message`` (with a suggestion where one is close) and where the
+        command's help is, and exit 2: an operator's mistake is one clear line, not the
+        usage block argparse prints before it."""
         found = _INVALID_CHOICE.search(message)
         if found:
             import difflib
@@ -90,7 +92,7 @@ class _Parser(argparse.ArgumentParser):
             near = difflib.get_close_matches(found.group("word"), choices, n=1, cutoff=0.6)
             if near:
                 message += f"; did you mean '{near[0]}'?"
-        super().error(message)
+        self.exit(2, f"relaybot: {message} (see: {self.prog} --help)\n")
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)")

@@ -5,7 +5,6 @@ operator gives (:class:`GameInput`), the go salon's handicap from the members' p
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -19,15 +18,13 @@ from relaybot.club.errors import AdminError
 from relaybot.club.members import find_member
 from relaybot.club.rating_book import current_ratings, rating_row
 from relaybot.config import Config
+from relaybot.core.clocks.controls import TimeControl
 from relaybot.core.game import setup_position
 from relaybot.core.ratings import handicap_between
 from relaybot.games import rules_for
 from relaybot.store.models import Game, GameEvent, Member
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
-TIME_CONTROL_RE = re.compile(r"^(\d+/\d+|bank:\d+|fischer:\d+\+\d+(?::\d+)?)(,max:\d+)?$")
-
-
 def new_game_id(session: Session) -> str:
     """A short random id, unique in the store."""
     while True:
@@ -149,10 +146,11 @@ def create_game(session: Session, cfg: Config, g: GameInput, now: datetime) -> G
                 grace=own.grace if g.grace is None else g.grace,
                 leave=own.leave if g.leave is None else g.leave)
     assert g.time_control is not None
-    if not TIME_CONTROL_RE.match(g.time_control):
-        raise AdminError(
-            f"--time-control {g.time_control!r} not understood (10/30, 10/50, bank:20, ...)"
-        )
+    try:  # J8: the clock the game will count with, read as the clocks read it
+        control = TimeControl.parse(g.time_control)
+    except ValueError as exc:
+        raise AdminError(f"--time-control: {exc}") from None
+    g = replace(g, time_control=str(control))
     if g.conditionals not in ("binding", "optional", "off"):
         raise AdminError(f"--conditionals must be binding, optional or off, not {g.conditionals!r}")
     if g.overrun not in ("report", "forfeit"):

@@ -3,6 +3,7 @@ nothing half-written."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -95,12 +96,33 @@ def test_members_games_show_and_pgn(tmp_path: Path) -> None:
          "nobody@example.org"),
         (("game", "show", "zzzzzz"), "zzzzzz"),
         (("run", "--now", "yesterday"), "--now"),
+        # argparse's own mistakes: one line with where the help is, no usage block
+        (("game", "new", "--start", "2026-02-30"), "see: relaybot game new --help"),
+        (("gmae", "list"), "did you mean 'game'?"),
     ],
 )
 def test_operator_mistakes_get_one_clear_line(tmp_path: Path, args: tuple[str, ...],
                                               needle: str) -> None:
     relaybot(tmp_path, "init")
     one_line_error(relaybot(tmp_path, *args), needle)
+
+
+def test_a_time_control_the_clocks_cannot_count_is_refused(tmp_path: Path) -> None:
+    """J8: ``game new --time-control`` is read as the clocks read it: a control with no
+    moves or no days is one line, and no game; one written loosely is kept as it reads."""
+    relaybot(tmp_path, "init")
+    for name, email in (("Ito, Ken", "ito@example.jp"), ("Ono, Aki", "ono@example.jp")):
+        assert relaybot(tmp_path, "member", "add", "--name", name, "--email", email).returncode == 0
+    players = ("--white", "ito@example.jp", "--black", "ono@example.jp")
+    for control, needle in (("0/30", "moves and days must both be > 0"),
+                            ("bank:0", "more than 0 days"), ("10/30,max:0", "maximum")):
+        one_line_error(relaybot(tmp_path, "game", "new", *players, "--time-control", control),
+                       needle)
+    assert json.loads(relaybot(tmp_path, "game", "list", "--json").stdout) == []
+    loose = relaybot(tmp_path, "game", "new", *players, "--time-control", "10 / 50")
+    assert loose.returncode == 0, loose.stderr
+    shown = relaybot(tmp_path, "game", "show", loose.stdout.split()[0]).stdout
+    assert "time control: 10/50" in shown
 
 
 def test_bad_config_names_the_key(tmp_path: Path) -> None:

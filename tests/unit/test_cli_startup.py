@@ -114,7 +114,9 @@ def test_a_mistyped_command_is_answered_with_the_nearest(
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
-    assert capsys.readouterr().err.rstrip().endswith(f"; did you mean '{near}'?")
+    err = capsys.readouterr().err
+    assert f"; did you mean '{near}'? (see: relaybot" in err
+    assert len(err.splitlines()) == 1  # one line: no usage block before it
 
 
 def test_a_word_near_no_command_gets_no_guess(capsys: pytest.CaptureFixture[str]) -> None:
