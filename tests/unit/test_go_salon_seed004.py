@@ -133,3 +133,18 @@ def test_section2_a_free_games_terms_name_the_salon_points() -> None:
     free = GoPosition(komi=5.5, free=True)
     assert terms_text(free, "en") == "Komi: 5.5  Free game (the salon points do not change)"
     assert terms_text(free, "ja") == "コミ: 5.5  自由対局（持点は変わりません）"
+
+
+def test_r4_komi_from_white_is_said_as_such() -> None:
+    """R4 (seed 004 4: 白からコミ): when the points leave White giving komi (SGF's negative
+    KM), the terms say who gives it rather than a bare minus sign."""
+    from relaybot.core.ratings import handicap_between
+    from relaybot.games.go.board import GoPosition
+    from relaybot.games.go.record import terms_text
+
+    _, cond = handicap_between(85, 70)  # 15 points apart: 2 stones, White gives 1.5
+    assert (cond.stones, cond.komi) == (2, -1.5)
+    reverse = GoPosition(komi=cond.komi, handicap=cond.stones)
+    assert terms_text(reverse, "en") == "Komi: White gives 1.5  Handicap: 2 stones"
+    assert terms_text(reverse, "ja") == "コミ: 白から1.5目  置き石: 2子"
+    assert terms_text(GoPosition(komi=0.5, handicap=2), "en").startswith("Komi: 0.5  ")

@@ -37,10 +37,19 @@ _LABELS = {
 }
 
 
+def komi_text(komi: float, lang: str) -> str:
+    """The komi as players say it: what Black gives White (``6.5``), or, when the points
+    go the other way (R4: a handicap game whose difference leaves White giving komi, SGF's
+    negative KM), who gives it: ``White gives 1.5`` / ``白から1.5目``."""
+    if komi >= 0:
+        return f"{komi:g}"
+    return f"白から{-komi:g}目" if lang == "ja" else f"White gives {-komi:g}"
+
+
 def terms_text(position: GoPosition, lang: str) -> str:
     """The game's terms on one line: komi, handicap stones, superko, a free game."""
     words = _LABELS.get(lang, _LABELS["en"])
-    komi = f"{words['komi']}: {position.komi:g}"
+    komi = f"{words['komi']}: {komi_text(position.komi, lang)}"
     if position.handicap:
         komi += f"  {words['handicap']}: {position.handicap}" + (
             words["stones"] if lang == "ja" else f" {words['stones']}")
