@@ -19,7 +19,7 @@ from relaybot.club.views import shown_board
 from relaybot.config import Config
 from relaybot.core.clocks import Overrun, Penalty, adjudication_day, local_day
 from relaybot.core.conditionals import Conditional
-from relaybot.core.game import Outcome, Termination, moves_in
+from relaybot.core.game import Outcome, Termination, moves_in, result_in
 from relaybot.core.intent import Intent
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.core.seasons import near_deadline
@@ -235,7 +235,9 @@ def _declared_context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
     assert verdict.declared is not None
     lang = gf.player(reader).lang
     sides = gf.rules.side_names(lang)
-    stated = verdict.declared.stated
+    # each stated result in the reader's words (黒5目半勝ち; B+5.5 in English): the line
+    # the reader is offered to agree with reads back as the same result
+    stated = [result_in(gf.rules, said, lang) for said in verdict.declared.stated]
     return {"words": words, "notes": verdict.notes, "sender": gf.player(colour).name,
             "to_sender": reader == colour, "note": verdict.declared.note,
             "to_td": verdict.declared.to_td,

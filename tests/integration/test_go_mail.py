@@ -203,6 +203,22 @@ def test_a_disputed_result_goes_to_the_td_who_adjudicates(club: Club) -> None:
     assert "finished" in show and "B+4.5" in show
 
 
+def test_a_stated_result_reaches_a_japanese_reader_in_go_words(club: Club) -> None:
+    """The opponent's statement and the one line to agree with are in the reader's
+    words (白半目勝ち, not W+0.5), and that line, sent back, ends the game."""
+    game_id, black, white = _passed_out(club)
+    white.send("result W+0.5")
+    club.cycle()
+    asked = black.inbox()[-1]
+    assert "結果の申告: 白半目勝ち" in str(asked.parsed["Subject"])
+    assert "\n  結果 白半目勝ち\r\n" in body_of(asked)
+    assert "W+0.5" not in body_of(asked)
+    black.send("結果 白半目勝ち")
+    club.cycle()
+    show = club.cli("game", "show", game_id).stdout
+    assert "finished" in show and "W+0.5" in show
+
+
 def test_the_player_not_to_move_may_state_the_result_first(club: Club) -> None:
     """After Black's pass White is to move, yet Black's statement is taken (not "not
     your turn") and relayed; White's agreeing statement ends the game."""
