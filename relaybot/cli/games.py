@@ -293,7 +293,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.club.gamefile import GameFile
-    from relaybot.core.game import waits_for_result
+    from relaybot.core.game import board_in, waits_for_result
     from relaybot.mail.wording import count
 
     store = open_store(cfg)
@@ -327,7 +327,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
             print(f"ended: {g.end_date} ({g.termination})")
         for move in gf.moves:
             print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC")
-        print(gf.rules.board_text(position, "en"))
+        print(board_in(gf.rules, position, "en", over=g.status == "finished"))
     return 0
 
 

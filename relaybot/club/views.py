@@ -14,7 +14,7 @@ from relaybot.club.daybooks import clock_context
 from relaybot.club.gamefile import GameFile
 from relaybot.config import Config
 from relaybot.core import tokens
-from relaybot.core.game import moves_in, waits_for_result
+from relaybot.core.game import board_in, moves_in, waits_for_result
 from relaybot.games.base import GameRules, RecordInfo
 from relaybot.mail.wording import ending_text, result_text
 from relaybot.store.models import Event, Member
@@ -31,12 +31,10 @@ def unsubscribe_token(cfg: Config, member_id: int) -> str:
 def shown_board(gf: GameFile, position: object, lang: str, viewer: int = 0, *,
                 final: bool | None = None) -> str:
     """The board as text; a final board (by default: a finished game's) without whose
-    turn it is, where the game draws one (go's ``final_board_text`` leaves out "each
-    states the result")."""
-    final_text = getattr(gf.rules, "final_board_text", None)
-    if final_text is not None and (gf.game.status == "finished" if final is None else final):
-        return str(final_text(position, lang))
-    return gf.rules.board_text(position, lang, viewer)
+    turn it is, where the game draws one (``final_board_text``: chess and shogi leave out
+    the side to move, go also "each states the result")."""
+    over = gf.game.status == "finished" if final is None else final
+    return board_in(gf.rules, position, lang, viewer, over=over)
 
 
 def _states_result(gf: GameFile, position: str) -> bool:

@@ -314,6 +314,17 @@ def moves_in(rules: GameRules, text: str, lang: str) -> str:
     return str(own(text, lang)) if own is not None else text
 
 
+def board_in(rules: GameRules, position: object, lang: str, viewer: int = 0,
+             over: bool = False) -> str:
+    """The board as text for a reader of ``lang`` from ``viewer``'s side; once the game
+    is ``over``, through the game's optional ``final_board_text(position, lang, viewer)``,
+    which leaves out whose move it is (nobody's in a finished game)."""
+    final = getattr(rules, "final_board_text", None)
+    if over and final is not None:
+        return str(final(position, lang, viewer))
+    return rules.board_text(position, lang, viewer)
+
+
 def result_in(rules: GameRules, text: str, lang: str) -> str:
     """A stored result (the TD's words, ``1-0``, ``B+5.5``) as a reader of ``lang`` reads
     it, in the game's own words. A game words its stored results through an optional

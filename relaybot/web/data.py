@@ -24,7 +24,14 @@ from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_
 from relaybot.config import Config
 from relaybot.core.clocks import pending
 from relaybot.core.events import crosstable_data
-from relaybot.core.game import moves_in, progress_of, replay_from, start_of, waits_for_result
+from relaybot.core.game import (
+    board_in,
+    moves_in,
+    progress_of,
+    replay_from,
+    start_of,
+    waits_for_result,
+)
 from relaybot.core.ratings import rank_name
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
@@ -225,7 +232,8 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         clock["to_move_name"] = "" if stating else _name(gf.player(due.colour), lang)
     return row | clock | {
         "viewer": viewer, "frames": frames, "last_ply": len(frames) - 1,
-        "board_text": rules.board_text(position, lang, viewer),
+        "board_text": board_in(rules, position, lang, viewer,
+                               over=game.status == "finished"),
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),

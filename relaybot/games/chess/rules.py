@@ -320,9 +320,14 @@ class ChessRules:
         board = _board(position)
         return _nt.format_move(board, _move(board, ply), notation, letters)
 
-    def board_text(self, position: object, lang: str, viewer: int = 0) -> str:
+    def final_board_text(self, position: object, lang: str, viewer: int = 0) -> str:
+        """A finished game's board: as :meth:`board_text`, without whose move it is."""
+        return self.board_text(position, lang, viewer, over=True)
+
+    def board_text(self, position: object, lang: str, viewer: int = 0,
+                   over: bool = False) -> str:
         """A monospace diagram from White's side (viewer 0) or Black's, plus whose move
-        it is.
+        it is (not once the game is ``over``).
 
         ``position`` is a board or its saved FEN (the mails use the stored FEN, so no
         board is built for them). Upper case is White, lower case Black, ``.`` empty.
@@ -341,6 +346,8 @@ class ChessRules:
             files.reverse()
         lines = [f"{rank} " + " ".join(cells) for rank, cells in rows]
         lines.append("  " + " ".join(files))
+        if over:  # a finished game: nobody is to move
+            return "\n".join(lines)
         if lang == "ja":
             lines.append("白番" if white else "黒番")
         else:

@@ -483,7 +483,7 @@ class GoRules:
         legal any more), so a mail asks for no move."""
         return _position(position).counting
 
-    def final_board_text(self, position: object, lang: str) -> str:
+    def final_board_text(self, position: object, lang: str, viewer: int = 0) -> str:
         """A finished game's board: as :meth:`board_text`, without whose turn it is or
         the call to state the result."""
         return board_text(_position(position), lang, over=True)

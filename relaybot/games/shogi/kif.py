@@ -44,10 +44,11 @@ def hand_text(pos: sp.Position, side: int) -> str:
     return "　".join(parts) if parts else "なし"
 
 
-def bod(pos: sp.Position, lang: str, viewer: int = 0) -> str:
+def bod(pos: sp.Position, lang: str, viewer: int = 0, over: bool = False) -> str:
     """The board in BOD form (後手の持駒, the 9x9 grid with ・ and ``v`` for 後手's pieces,
     先手の持駒) from ``viewer``'s side: 後手 sees the board turned round, their own
-    pieces at the bottom. A last line says whose move it is, in ``lang``."""
+    pieces at the bottom. A last line says whose move it is, in ``lang`` (once the game
+    is ``over``, only how many moves were played)."""
     files = range(9, 0, -1) if viewer == 0 else range(1, 10)
     ranks = range(1, 10) if viewer == 0 else range(9, 0, -1)
     top, bottom = (1, 0) if viewer == 0 else (0, 1)
@@ -67,11 +68,13 @@ def bod(pos: sp.Position, lang: str, viewer: int = 0) -> str:
     lines.append("+---------------------------+")
     lines.append(f"{SIDE_JA[bottom]}の持駒：{hand_text(pos, bottom)}")
     moves = sp.ply_count(pos)
-    if lang == "ja":
+    played = "1 move" if moves == 1 else f"{moves} moves"
+    if over:
+        lines.append(f"手数＝{moves}" if lang == "ja" else f"{played} played")
+    elif lang == "ja":
         lines.append(f"手数＝{moves}　{SIDE_JA[pos.turn]}番")
     else:
         side = ("Sente (先手, ▲)", "Gote (後手, △, pieces marked v)")[pos.turn]
-        played = "1 move" if moves == 1 else f"{moves} moves"
         lines.append(f"{played} played; {side} to move")
     return "\n".join(lines)
 

@@ -370,6 +370,10 @@ class ShogiRules:
         """The BOD board from ``viewer``'s side (後手 sees it turned round)."""
         return _kif.bod(_pos(position), lang, viewer)
 
+    def final_board_text(self, position: object, lang: str, viewer: int = 0) -> str:
+        """A finished game's BOD board: the moves played, not whose move it is."""
+        return _kif.bod(_pos(position), lang, viewer, over=True)
+
     def board_svg(self, position: object, viewer: int = 0) -> str:
         """The BOD text in an SVG (one line of text a row) from ``viewer``'s side."""
         rows = self.board_text(position, "ja", viewer).splitlines()
