@@ -544,3 +544,16 @@ def test_j18_books_totals_add_up(used: list[int]) -> None:
         assert [r.total for r in side.ledger] == sorted(r.total for r in side.ledger)
     assert b.white.moves + b.black.moves == len(used)
     assert [r.days for s in b.sides for r in s.ledger] == used[0::2] + used[1::2]
+
+
+@pytest.mark.parametrize(("text", "en", "ja"), [
+    ("10/30", "10/30", "10/30"),
+    ("bank:20", "20 days in all (lost at 0)", "通算20日（0日で負け）"),
+    ("fischer:30+1:45", "30 days, 1 more after each move, at most 45",
+     "30日、1手ごとに1日加算、上限45日"),
+    ("10/30,max:14", "10/30; at most 14 days on one move", "10/30、1手あたり最大14日"),
+])
+def test_j8_a_time_control_in_the_readers_words(text: str, en: str, ja: str) -> None:
+    """Mail and pages say a clock in words in both languages, not the settings' text."""
+    control = TimeControl.parse(text)
+    assert (control.describe("en"), control.describe("ja")) == (en, ja)

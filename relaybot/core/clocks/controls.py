@@ -105,10 +105,11 @@ class TimeControl:
         return text
 
     def describe(self, lang: str) -> str:
-        """The time control as a reader of ``lang`` reads it: the settings' own text in
-        English (``bank:20``), words in Japanese (``通算20日（0日で負け）``, issue 15)."""
+        """The time control as a reader of ``lang`` reads it: ``10/30`` as clubs write it,
+        the others in words (``20 days in all (lost at 0)``, ``通算20日（0日で負け）``),
+        never the settings' own ``bank:20``."""
         if lang != "ja":
-            return str(self)
+            return self._describe_en()
         if self.kind == "moves":
             text = f"{self.moves}/{self.days}"
         elif self.kind == "bank":
@@ -119,6 +120,20 @@ class TimeControl:
                 text += f"、上限{self.cap}日"
         if self.max_per_move is not None:
             text += f"、1手あたり最大{self.max_per_move}日"
+        return text
+
+    def _describe_en(self) -> str:
+        """:meth:`describe` in English."""
+        if self.kind == "moves":
+            text = f"{self.moves}/{self.days}"
+        elif self.kind == "bank":
+            text = f"{self.days} days in all (lost at 0)"
+        else:
+            text = f"{self.days} days, {self.increment} more after each move"
+            if self.cap is not None:
+                text += f", at most {self.cap}"
+        if self.max_per_move is not None:
+            text += f"; at most {self.max_per_move} days on one move"
         return text
 
     def control_move(self, moves_made: int) -> int | None:
