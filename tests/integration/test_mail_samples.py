@@ -441,7 +441,7 @@ def test_a_bad_move_reply_counts_the_days_it_adds(
     errors = {lang: _text(msg) for kind, lang, msg in mails if kind == "error_bad_move"}
     assert set(errors) == {"en", "ja"}
     assert "5 days are added to your time" in errors["en"]
-    assert "Black 5 (left to move 10: 25)" in errors["en"]
+    assert "Black 5 (left until move 10: 25)" in errors["en"]
     assert "On the current move so far: 7 days; left after it: 18." in errors["en"]
     assert "消費日数に5日が加算されます" in errors["ja"]
     assert "黒 5日（第10手まで残り 25日）" in errors["ja"]
@@ -529,7 +529,7 @@ def test_the_digest_counts_the_days_on_ones_move_in_what_is_left(
     game's mail does ("left after it"): 0 used + 19 on it so far + 11 left = 30, not 30
     left beside 19 days gone."""
     first = {(kind, lang): _text(msg) for kind, lang, msg in reversed(mails)}
-    assert ("YOUR MOVE (19 days on it so far); you have used 0 days, 11 days left to move 10."
+    assert ("YOUR MOVE (19 days on it so far); you have used 0 days, 11 days left until move 10."
             in first[("digest", "en")])
     assert "あなたの手番（この手で11日経過）。消費 0日、残り 19日（第10手まで）。" \
         in first[("digest", "ja")]
