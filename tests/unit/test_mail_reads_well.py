@@ -193,7 +193,7 @@ def test_a_time_control_in_the_readers_language() -> None:
     from relaybot.mail.render import time_control_text
 
     assert time_control_text("bank:20", "ja") == "通算20日（0日で負け）"
-    assert time_control_text("bank:20", "en") == "bank:20"
+    assert time_control_text("bank:20", "en") == "20 days in all (lost at 0)"
     assert time_control_text("10/30", "ja") == "10/30"
     assert TimeControl.parse("fischer:30+1:45,max:14").describe("ja") == (
         "30日、1手ごとに1日加算、上限45日、1手あたり最大14日")
