@@ -93,8 +93,9 @@ def cmd_event_new(cfg: Config, args: argparse.Namespace) -> int:
             for done, game in enumerate(games, start=1):
                 start_mails(session, cfg, game, now)
                 advance(done, len(games))
-        print(f"event {' '.join(args.name.split())}: {len(games)} "
-              f"{'game' if len(games) == 1 else 'games'} started")
+        from relaybot.mail.plurals import count
+
+        print(f"event {' '.join(args.name.split())}: {count(len(games), 'game')} started")
         for game in games:
             print(f"{game.id} {cfg.bot.game_address(game.id)}")
         for line in books:

@@ -316,7 +316,9 @@ def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session, progress_bar("checking members") as advance:
         members = import_members_csv(session, cfg, Path(args.file), now_of(args),
                                      progress=advance)
-    print(f"imported {len(members)} members")
+    from relaybot.mail.plurals import count
+
+    print(f"imported {count(len(members), {'one': 'member', 'other': 'members'})}")
     return 0
 
 

@@ -155,6 +155,9 @@ def test_import_is_all_or_nothing(tmp_path: Path) -> None:
     # the first row was not written either: adding it now succeeds
     ok = relaybot(tmp_path, "member", "add", "--name", "A, B", "--email", "a@example.org")
     assert ok.returncode == 0, ok.stderr
+    csv.write_text("name,email\n\"E, F\",e@example.org\n", encoding="utf-8")
+    one = relaybot(tmp_path, "member", "import", str(csv))
+    assert one.stdout.strip().splitlines()[-1] == "imported 1 member", one.stderr
 
 
 def test_run_once_with_unreachable_imap_is_one_line(tmp_path: Path) -> None:
