@@ -170,6 +170,9 @@ def test_two_passes_then_the_same_result_ends_the_game(store: str,
         player.send(text)
         club.cycle()
     assert "Both players passed" in body_of(white.inbox()[-1])
+    # nobody is on a move while the result is stated: no "current move" clock line
+    assert "On the current move" not in body_of(white.inbox()[-1])
+    assert "現在の手番の消費" not in body_of(black.inbox()[-1])
     # the operator's view says so too, not that a side is to move
     assert "to move: nobody; both players passed and state the result" \
         in club.cli("game", "show", game_id).stdout

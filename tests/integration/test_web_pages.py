@@ -190,6 +190,8 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
     assert "4 パスまで、両者が結果を申告" in ja
     assert ") to move.</strong>" not in en and "番（" not in ja.split("<h2")[0]
     assert "After 2 C3, Black to move" in en  # before the passes a side was to move
+    # nobody is on a move: no "current move" clock line
+    assert "On the current move" not in en and "現在の手番:" not in ja
     home = web.get("/", params={"lang": "en"}).text
     row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
     assert "Result to state" in row and " to move" not in row
