@@ -6,9 +6,6 @@ the expectations below come from these transcriptions, not from the module's dat
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from relaybot.core.ratings import (
@@ -23,6 +20,7 @@ from relaybot.core.ratings import (
     section_points,
     title_points,
 )
+from tests.seeds import seed_text
 
 # 付表1: 段級位認定点数表 (段位・級位, 点数, 次の位まで), tab-separated as in seed 000.
 SEED_TABLE_1 = """\
@@ -53,13 +51,6 @@ SEED_TABLE_2 = "\n".join(
 )
 
 
-def seed_000_text() -> str | None:
-    env = os.environ.get("RELAYBOT_SEEDS")
-    folder = Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "seeds"
-    found = sorted(folder.glob("000_*.txt"))
-    return found[0].read_text(encoding="utf-8") if found else None
-
-
 def seed_lines_after(text: str, heading: str, count: int) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(heading))
@@ -68,7 +59,7 @@ def seed_lines_after(text: str, heading: str, count: int) -> list[str]:
 
 
 def test_transcriptions_match_the_seed_file() -> None:
-    text = seed_000_text()
+    text = seed_text("000")
     if text is None:
         pytest.skip("seed 000 not available here")
     assert seed_lines_after(text, "付表1", 16) == SEED_TABLE_1.splitlines()

@@ -8,9 +8,6 @@ Nothing here reads ``QUICK_TABLE`` to decide what to expect.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from relaybot.core.ratings import (
@@ -23,6 +20,7 @@ from relaybot.core.ratings import (
     quick_row,
     rating_change,
 )
+from tests.seeds import seed_text
 
 # Seed 000, "JPCAレーティング速算表", the data lines exactly as printed (tab-separated):
 # 上位者 (difference, higher player's column) | 下位者 (lower player's column) |
@@ -64,17 +62,6 @@ SEED_TABLE = """\
 Band = tuple[int, int | None]
 
 
-def seed_dir() -> Path:
-    """Where the seeds are: ``$RELAYBOT_SEEDS`` or ``<repo>/../shared/seeds``."""
-    env = os.environ.get("RELAYBOT_SEEDS")
-    return Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "seeds"
-
-
-def seed_000_text() -> str | None:
-    found = sorted(seed_dir().glob("000_*.txt"))
-    return found[0].read_text(encoding="utf-8") if found else None
-
-
 def parse_band(text: str) -> Band:
     text = text.strip()
     if text.endswith("以上"):
@@ -97,7 +84,7 @@ ROWS = parse_table(SEED_TABLE)
 
 
 def test_transcription_matches_the_seed_file() -> None:
-    text = seed_000_text()
+    text = seed_text("000")
     if text is None:
         pytest.skip("seed 000 not available here")
     lines = text.splitlines()
