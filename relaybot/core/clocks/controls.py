@@ -30,6 +30,19 @@ _MAX_RE = re.compile(r"max:(\d+)")
 
 _EXAMPLES = "10/30, 10/50, bank:20, fischer:30+1:45, optionally followed by ,max:14"
 
+# How a control is written: as the settings hold it (str()), and as readers of each
+# language read it (describe(); 10/30 the same everywhere, as clubs write it).
+_FORMS: dict[str, dict[str, str]] = {
+    "settings": {"moves": "{moves}/{days}", "bank": "bank:{days}",
+                 "fischer": "fischer:{days}+{inc}", "cap": ":{cap}", "max": ",max:{max}"},
+    "en": {"moves": "{moves}/{days}", "bank": "{days} days in all (lost at 0)",
+           "fischer": "{days} days, {inc} more after each move", "cap": ", at most {cap}",
+           "max": "; at most {max} days on one move"},
+    "ja": {"moves": "{moves}/{days}", "bank": "通算{days}日（0日で負け）",
+           "fischer": "{days}日、1手ごとに{inc}日加算", "cap": "、上限{cap}日",
+           "max": "、1手あたり最大{max}日"},
+}
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -92,48 +105,22 @@ class TimeControl:
         raise ValueError(f"time control {raw!r} not understood (expected {_EXAMPLES})")
 
     def __str__(self) -> str:
-        if self.kind == "moves":
-            text = f"{self.moves}/{self.days}"
-        elif self.kind == "bank":
-            text = f"bank:{self.days}"
-        else:
-            text = f"fischer:{self.days}+{self.increment}"
-            if self.cap is not None:
-                text += f":{self.cap}"
-        if self.max_per_move is not None:
-            text += f",max:{self.max_per_move}"
-        return text
+        return self._written("settings")
 
     def describe(self, lang: str) -> str:
         """The time control as a reader of ``lang`` reads it: ``10/30`` as clubs write it,
         the others in words (``20 days in all (lost at 0)``, ``通算20日（0日で負け）``),
         never the settings' own ``bank:20``."""
-        if lang != "ja":
-            return self._describe_en()
-        if self.kind == "moves":
-            text = f"{self.moves}/{self.days}"
-        elif self.kind == "bank":
-            text = f"通算{self.days}日（0日で負け）"
-        else:
-            text = f"{self.days}日、1手ごとに{self.increment}日加算"
-            if self.cap is not None:
-                text += f"、上限{self.cap}日"
-        if self.max_per_move is not None:
-            text += f"、1手あたり最大{self.max_per_move}日"
-        return text
+        return self._written("ja" if lang == "ja" else "en")
 
-    def _describe_en(self) -> str:
-        """:meth:`describe` in English."""
-        if self.kind == "moves":
-            text = f"{self.moves}/{self.days}"
-        elif self.kind == "bank":
-            text = f"{self.days} days in all (lost at 0)"
-        else:
-            text = f"{self.days} days, {self.increment} more after each move"
-            if self.cap is not None:
-                text += f", at most {self.cap}"
+    def _written(self, form: str) -> str:
+        """The control in one of :data:`_FORMS` (the settings' text, or a language)."""
+        words = _FORMS[form]
+        text = words[self.kind].format(moves=self.moves, days=self.days, inc=self.increment)
+        if self.kind == "fischer" and self.cap is not None:
+            text += words["cap"].format(cap=self.cap)
         if self.max_per_move is not None:
-            text += f"; at most {self.max_per_move} days on one move"
+            text += words["max"].format(max=self.max_per_move)
         return text
 
     def control_move(self, moves_made: int) -> int | None:
