@@ -53,6 +53,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         for key in data[section]:
             if key not in SCHEMA[section]:
                 raise ConfigError(f"{path}: unknown key {section}.{key}")
+    _check_env_names(env)
     values: dict[str, dict[str, Any]] = {}
     for section, keys in SCHEMA.items():
         values[section] = {}
@@ -80,3 +81,22 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         web=WebConfig(**values["web"]),
         digest=DigestConfig(**values["digest"]),
     )
+
+
+def _check_env_names(env: dict[str, str]) -> None:
+    """A ``RELAYBOT_<SECTION>_<KEY>`` naming a section without that key is a mistyped
+    setting (``RELAYBOT_IMAP_HOTS``): one line naming it, rather than a default used in
+    silence. Variables outside the sections (``RELAYBOT_CONFIG``) are not settings."""
+    for name in env:
+        if not name.startswith("RELAYBOT_"):
+            continue
+        rest = name.removeprefix("RELAYBOT_").lower()
+        for section, keys in SCHEMA.items():
+            key = rest.removeprefix(f"{section}_")
+            if key == rest or key in keys:
+                continue
+            import difflib
+
+            near = difflib.get_close_matches(key, list(keys), n=1)
+            hint = f"; did you mean RELAYBOT_{section.upper()}_{near[0].upper()}?" if near else ""
+            raise ConfigError(f"{name}: [{section}] has no key {key!r}{hint}")

@@ -53,6 +53,9 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
         ("[database]\nurl = 'mysql://club@db/club'\n", {}, "database.url"),
         ("", {"RELAYBOT_DATABASE_URL": "relaybot.db"}, "RELAYBOT_DATABASE_URL"),
         ("[database]\nurl = ''\n", {}, "database.url"),
+        # a mistyped override is named (with the key it was meant to be), not ignored
+        ("", {"RELAYBOT_IMAP_HOTS": "mail.club.example"}, "did you mean RELAYBOT_IMAP_HOST?"),
+        ("", {"RELAYBOT_SMTP_TLS_MODE": "ssl"}, "RELAYBOT_SMTP_TLS_MODE"),
     ],
 )
 def test_bad_settings_name_the_key(
@@ -259,3 +262,12 @@ def test_a_bad_database_url_hides_its_password(tmp_path: Path) -> None:
                     environ={"RELAYBOT_DATABASE_URL": "mysql://club:s3cret@db/club"})
     assert "s3cret" not in str(info.value)
     assert "postgresql+psycopg://" in str(info.value)
+
+
+def test_other_relaybot_variables_are_no_settings(tmp_path: Path) -> None:
+    """Only a variable naming one of the sections is read as a setting: the tools' own
+    (RELAYBOT_CONFIG, RELAYBOT_TEMPLATES, ...) load as before."""
+    cfg = load_config(tmp_path / "none.toml", environ={"RELAYBOT_TEMPLATES": "x",
+                                                       "RELAYBOT_WAKE_URL": "http://x",
+                                                       "RELAYBOT_MAIL_REPLY_CAP": "5"})
+    assert cfg.mail.reply_cap == 5
