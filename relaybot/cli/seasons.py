@@ -121,7 +121,13 @@ def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.app.service import start_mails
-    from relaybot.club.season_book import create_season, find_season, next_input, plan_next
+    from relaybot.club.season_book import (
+        check_next,
+        create_season,
+        find_season,
+        next_input,
+        plan_next,
+    )
 
     now = parse_now(args.now) or datetime.now(UTC)
     joins = _pairs(args.join, "--join")
@@ -130,6 +136,7 @@ def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
     with store.session() as session:
         season = find_season(session, args.name)
         plan = plan_next(session, season, joins, args.rest)
+        check_next(session, season, args.new_name, args.start)  # before a line is printed
         for letter, placed in plan.classes:
             print(f"{letter}: " + ", ".join(f"{p.start_order}. {p.player} ({p.band})"
                                             for p in placed))

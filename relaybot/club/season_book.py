@@ -104,6 +104,8 @@ def create_season(session: Session, cfg: Config, s: SeasonInput,
         raise AdminError(f"--start: {exc}") from None
     if s.game != "shogi":
         raise AdminError("--game: the net league's seasons are shogi (seed 002)")
+    if s.previous is not None:
+        check_next(session, s.previous, name, s.start)
     if not s.classes:
         raise AdminError("a season needs its classes (--class S=ADDR,ADDR,...)")
     want = letters(len(s.classes))
@@ -362,6 +364,28 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
                             newcomers=newcomers)
     except ValueError as exc:
         raise AdminError(str(exc)) from None
+
+
+def check_next(session: Session, season: Season, name: str, start: date) -> None:
+    """Refuse, before any plan is printed, a next season ``season next`` could not create:
+    a name taken, a start that is not the first of a month (rule 12), a start on or before
+    ``season``'s last day (the seasons follow each other), or a season that already has
+    its next one (T3)."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise AdminError("the season needs a name")
+    if session.scalar(select(Season.id).where(Season.name == clean)) is not None:
+        raise AdminError(f"a season named {clean!r} already exists")
+    try:
+        season_dates(start)
+    except ValueError as exc:
+        raise AdminError(f"--start: {exc}") from None
+    if start <= season.end_date:
+        raise AdminError(f"--start: the next season starts after {season.name} ends "
+                         f"({season.end_date}), not on {start}")
+    after = session.scalar(select(Season.name).where(Season.previous_id == season.id))
+    if after is not None:
+        raise AdminError(f"season {season.name} already has its next season, {after}")
 
 
 def next_input(season: Season, name: str, start: date, plan: NextSeason,

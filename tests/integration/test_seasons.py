@@ -322,3 +322,70 @@ def test_t3_rule16_a_mating_line_sent_before_the_end_wins_when_it_was_sent(
             got[who] = (outcome.winner, outcome.termination, when)
     assert got["s1"] == (0, "adjudication", date(2027, 6, 25))
     assert got["s3"] == (0, "time", date(2027, 6, 30))
+
+
+def _ended_season(store: Store, db_url: str) -> None:
+    """第2期 played out (the player listed first in a class wins) and ended."""
+    classes = _season(store, db_url)
+    order = {e: i for c in classes.values() for i, e in enumerate(c)}
+    with store.session() as s:
+        by_id = {m.id: m.email for m in s.scalars(select(Member))}
+        for g in season_games(s, find_season(s, "第2期")):
+            a, b = by_id[g.side0_id], by_id[g.side1_id]
+            _win(g, 0 if order[a] < order[b] else 1)
+    with store.session() as s:
+        end_seasons(s, cfg_for(db_url), END)
+
+
+def test_t3_rule12_season_next_starts_after_the_season_it_follows(
+        store: Store, db_url: str) -> None:
+    """Rule 12: seasons of six months follow each other; ``season next`` refuses a start
+    on or before the last day of the season it follows (which would run both at once),
+    a start that is not the first of a month, a name taken, and a second next season of
+    the same season."""
+    from relaybot.club.season_book import check_next
+
+    _ended_season(store, db_url)
+    with store.session() as s:
+        season = find_season(s, "第2期")
+        for name, start, needle in (("第3期", date(2027, 1, 1), "after 第2期 ends"),
+                                    ("第3期", date(2027, 6, 1), "after 第2期 ends"),
+                                    ("第3期", date(2027, 7, 15), "first of a month"),
+                                    ("第2期", date(2027, 7, 1), "already exists")):
+            with pytest.raises(AdminError, match=needle):
+                check_next(s, season, name, start)
+        plan = plan_next(s, season, [], [])
+        with pytest.raises(AdminError, match="after 第2期 ends"):
+            create_season(s, cfg_for(db_url), next_input(
+                season, "第3期", date(2027, 1, 1), plan), END)
+        check_next(s, season, "第3期", date(2027, 7, 1))
+        create_season(s, cfg_for(db_url), next_input(
+            season, "第3期", date(2027, 7, 1), plan), END)
+        with pytest.raises(AdminError, match="already has its next season, 第3期"):
+            check_next(s, season, "第4期", date(2028, 1, 1))
+
+
+def test_t3_season_next_refused_prints_no_plan(
+        store: Store, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """INTERFACE "Command line": a refused ``season next`` (with or without ``--dry-run``)
+    is one clear line on stderr, with no plan of classes printed before it."""
+    import os
+
+    from relaybot.cli import main
+
+    _ended_season(store, db_url)
+    for key in [k for k in os.environ if k.startswith("RELAYBOT_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RELAYBOT_DATABASE_URL", db_url)
+    assert main(["init"]) == 0
+    capsys.readouterr()
+    for extra in ((), ("--dry-run",)):
+        code = main(["season", "next", "第2期", "第3期", "--start", "2027-01-01", *extra])
+        out, err = capsys.readouterr()
+        assert code != 0 and out == ""
+        assert err.count("\n") == 1 and "after 第2期 ends" in err, err
+    assert main(["season", "next", "第2期", "第3期", "--start", "2027-07-01",
+                 "--dry-run"]) == 0
+    assert capsys.readouterr().out.startswith("S: 1. ")
