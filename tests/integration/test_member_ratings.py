@@ -220,6 +220,39 @@ def test_r4_a_win_by_default_leaves_the_points(store: Store, db_url: str) -> Non
         assert (b.rating, b.rated_games) == (76, 1)
 
 
+def test_r4_member_list_json_gives_go_as_member_show_does(store: Store, db_url: str) -> None:
+    """INTERFACE "Output for scripts": ``member list --json`` has the ratings as ``member
+    show --json`` has them; for go the rank the member holds (seed 004 section 2: it
+    moves only with the win rate, so it can differ from the table's rank for the points),
+    as a code (``9k``, never a Japanese label), and ``counted`` from the salon's count (a
+    win by default leaves it, seed 004 5)(5))."""
+    from relaybot.cli.documents import member_document, member_list_document
+
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        black = member(s, cfg, "kuro@example.jp", rank="1k")
+        white = member(s, cfg, "shiro@example.jp", rank="9k")
+        forfeited = go_game(s, cfg, black.email, white.email)
+        forfeited.termination = "forfeit"
+        assert not finish(s, forfeited, "B+F")
+        assert finish(s, go_game(s, cfg, black.email, white.email), "W+R")
+        row = rating_row(s, black.id, "go")
+        assert row is not None
+        row.rating = 125  # the table says 1d; the rank held stays 1k until the rate says
+        row.rank = "1k"
+        s.flush()
+        listed = {m["email"]: m["ratings"]["go"] for m in member_list_document(
+            s, [black, white])}
+        for who in (black, white):
+            shown = member_document(s, who)["ratings"]["go"]
+            keys = ("rating", "official", "games", "wins", "losses", "draws", "rank",
+                    "counted")
+            assert {k: listed[who.email][k] for k in keys} == {k: shown[k] for k in keys}
+        assert listed[black.email]["rank"] == "1k"
+        assert listed[white.email]["rank"] == "9k"
+        assert listed[black.email]["counted"] == 1
+
+
 def test_import_reads_game_and_provisional_columns(
         store: Store, db_url: str, tmp_path: Path) -> None:
     """CSV import: ``game`` (default chess), ``provisional`` (default official, R1), a
