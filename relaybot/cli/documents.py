@@ -102,7 +102,9 @@ def game_list_document(session: Session, games: Sequence[Game]) -> list[Document
 
 def game_document(cfg: Config, gf: GameFile) -> Document:
     """``game show ID --json``: the game's summary with what the text shows: address, TD,
-    rules, record, whose move it is, and every move with the time it was sent."""
+    rules, record, whose move it is, every move with the time it was sent, and for go the
+    board size, handicap stones, komi (SGF's KM: added to White, negative when White gives
+    it) and whether the game is free."""
     g = gf.game
     members = {gf.white.id: gf.white, gf.black.id: gf.black}
     doc = game_summary(g, members)
@@ -117,6 +119,10 @@ def game_document(cfg: Config, gf: GameFile) -> Document:
         "record": gf.rules.format_record(gf.plies, "san") or "",
         "moves": [{"ply": m.ply + 1, "move": m.text, "sent": m.sent_at} for m in gf.moves],
     })
+    if g.kind == "go":  # the terms the text shows (R4): board, stones, komi as SGF's KM
+        position = gf.rules.load(g.position)
+        doc.update({key: getattr(position, key, None)
+                    for key in ("size", "handicap", "komi", "free")})
     return doc
 
 

@@ -97,6 +97,11 @@ def test_game_show_json_is_the_text_s_facts(club: dict[str, Any]) -> None:
     shogi = as_json(club["path"], "game", "show", club["shogi"])
     assert shogi["result"] == "sente" and shogi["termination"] == "adjudication"
     assert shogi["end"] == "2026-03-02" and shogi["to_move"] is None
+    # R4: the go game's terms, as its text shows them ("Komi: 5.5  Handicap: 6 stones"):
+    # 1d (125) against 4k (85), a difference of 40: 6 stones, Black gives 5.5 (SGF's KM)
+    go = as_json(club["path"], "game", "show", club["go"])
+    assert (go["size"], go["handicap"], go["komi"], go["free"]) == (19, 6, 5.5, False)
+    assert "size" not in shogi and "komi" not in g
 
 
 def test_member_show_and_list_json(club: dict[str, Any]) -> None:
