@@ -389,3 +389,36 @@ def test_t3_season_next_refused_prints_no_plan(
     assert main(["season", "next", "第2期", "第3期", "--start", "2027-07-01",
                  "--dry-run"]) == 0
     assert capsys.readouterr().out.startswith("S: 1. ")
+
+
+def test_j20_t3_a_withdrawal_that_decides_nothing_is_refused(
+        store: Store, db_url: str) -> None:
+    """J20, rule 8: ``withdraw ADDR lost EVENT`` for a player with no unfinished game in
+    that event (a class they do not play in, a member outside the league) is refused with
+    the reason, not answered "0 games lost" as if done; in their own class it acts."""
+    classes = _season(store, db_url)
+    outsider = _members(store, db_url, "z", 1)[0]
+    s1 = classes["S"][0]
+    when = datetime(2027, 2, 1, tzinfo=UTC)
+    with store.session() as s:
+        for line in (f"withdraw {s1} lost 第2期A級", f"withdraw {outsider} lost",
+                     f"withdraw {outsider} void 第2期"):
+            (found,) = find_commands(line)
+            done = found.command.run(Context(s, cfg_for(db_url), when), found.args, "")
+            assert not done.ok, line
+            assert "no unfinished game" in done.message, done.message
+        assert _td(s, db_url, f"withdraw {s1} lost 第2期S級", when).endswith("7 games lost")
+
+
+def test_t3_rule8_a_rest_naming_another_class_is_refused(store: Store, db_url: str) -> None:
+    """Rule 8 途中休場: ``rest ADDR CLASS`` names the player's own class; naming a class the
+    player does not play in decides nothing and says so."""
+    classes = _season(store, db_url)
+    s1 = classes["S"][0]
+    with store.session() as s:
+        (found,) = find_commands(f"rest {s1} 第2期A級")
+        done = found.command.run(Context(s, cfg_for(db_url), datetime(2027, 2, 1, tzinfo=UTC)),
+                                 found.args, "")
+        assert not done.ok and "第2期A級" in done.message, done.message
+        assert "rests in 第2期" in _td(s, db_url, f"rest {s1} 第2期S級",
+                                        datetime(2027, 2, 1, tzinfo=UTC))
