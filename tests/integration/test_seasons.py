@@ -422,3 +422,18 @@ def test_t3_rule8_a_rest_naming_another_class_is_refused(store: Store, db_url: s
         assert not done.ok and "第2期A級" in done.message, done.message
         assert "rests in 第2期" in _td(s, db_url, f"rest {s1} 第2期S級",
                                         datetime(2027, 2, 1, tzinfo=UTC))
+
+
+def test_a_td_decision_on_a_shogi_game_reads_in_shogi_words(
+        store: Store, db_url: str) -> None:
+    """INTERFACE "TD commands": the TD writes shogi results as sente/gote; the answer says
+    the result so too (Gote wins), not the stored 0-1, also when refusing a second one."""
+    _season(store, db_url)
+    when = datetime(2027, 2, 1, tzinfo=UTC)
+    with store.session() as s:
+        game = season_games(s, find_season(s, "第2期"))[0]
+        assert _td(s, db_url, f"adjudicate {game.id} gote", when).startswith(
+            f"game {game.id}: Gote wins (")
+        (found,) = find_commands(f"forfeit {game.id} sente")
+        done = found.command.run(Context(s, cfg_for(db_url), when), found.args, "")
+        assert not done.ok and done.message.endswith("has already ended (Gote wins)")
