@@ -411,7 +411,7 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime,
             name_ja=cell("name_ja"),
         )
         member = _validate_member(cfg, given, where)
-        rating_input = _validate_rating(given, f"{where}: ")
+        rating_input = _validate_rating(given, f"{where}: ", declared=True)  # as member add
         titles = tuple(t.strip() for t in cell("titles").split(";") if t.strip())
         _titles(titles, f"{where}: ")
         if member.email in seen or session.scalar(

@@ -256,7 +256,8 @@ def test_r4_member_list_json_gives_go_as_member_show_does(store: Store, db_url: 
 def test_import_reads_game_and_provisional_columns(
         store: Store, db_url: str, tmp_path: Path) -> None:
     """CSV import: ``game`` (default chess), ``provisional`` (default official, R1), a
-    parenthesised rating, which is provisional as R2 prints it, and ``titles`` (R3)."""
+    parenthesised rating, which is provisional as R2 prints it, and ``titles`` (R3); go
+    points are provisional as ``member add`` makes them (R4, seed 004 section 3)."""
     cfg = cfg_for(db_url)
     csv = tmp_path / "m.csv"
     csv.write_text(
@@ -265,15 +266,19 @@ def test_import_reads_game_and_provisional_columns(
         "\"B, B\",b@example.jp,ja,,1320,,chess,yes,,\n"
         "\"C, C\",c@example.jp,en,,(1450),,shogi,,,\n"
         "\"D, D\",d@example.jp,en,,,,go,,2d,\n"
-        "\"E, E\",e@example.jp,en,,,,chess,,,\n", encoding="utf-8")
+        "\"E, E\",e@example.jp,en,,,,chess,,,\n"
+        "\"F, F\",f@example.jp,en,,120,,go,,,\n", encoding="utf-8")
     with store.session() as s:
-        assert len(import_members(s, cfg, csv, T0)) == 5
+        assert len(import_members(s, cfg, csv, T0)) == 6
         assert titles_of(s, find_member(s, "a@example.jp").id) == ["IM", "japan_champion"]
         got = {m.email: {k: (r.rating, r.provisional) for k, r in ratings_of(s, m.id).items()}
                for m in s.scalars(select(Member))}
     assert got == {"a@example.jp": {"chess": (1850, 0)}, "b@example.jp": {"chess": (1320, 1)},
                    "c@example.jp": {"shogi": (1450, 1)}, "d@example.jp": {"go": (135, 1)},
-                   "e@example.jp": {}}
+                   "e@example.jp": {},
+                   # seed 004 section 3: a new member's declared points are provisional
+                   # until the chair sets official ones, as member add has them
+                   "f@example.jp": {"go": (120, 1)}}
 
 
 @pytest.mark.parametrize(
