@@ -243,8 +243,11 @@ def season_titles(session: Session, season: Season) -> list[dict[str, str]]:
         return []
     member = session.get(Member, won.member_id)
     assert member is not None
-    times = session.scalar(select(func.count()).select_from(MemberTitle).where(
-        MemberTitle.member_id == member.id, MemberTitle.title == MEIJIN_TITLE)) or 0
+    # the times up to this season (rule 13 通算5期), not those won after it
+    times = session.scalar(select(func.count()).select_from(MemberTitle).join(
+        Season, Season.name == MemberTitle.event).where(
+        MemberTitle.member_id == member.id, MemberTitle.title == MEIJIN_TITLE,
+        Season.end_date <= season.end_date)) or 0
     return [{"email": member.email, "title": t} for t in titles_of(times, True)]
 
 

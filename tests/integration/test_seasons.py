@@ -437,3 +437,28 @@ def test_a_td_decision_on_a_shogi_game_reads_in_shogi_words(
         (found,) = find_commands(f"forfeit {game.id} sente")
         done = found.command.run(Context(s, cfg_for(db_url), when), found.args, "")
         assert not done.ok and done.message.endswith("has already ended (Gote wins)")
+
+
+def test_t3_rule13_a_past_season_shows_the_titles_of_its_own_time(
+        store: Store, db_url: str) -> None:
+    """Rule 13 「通算5期名人を獲得すると、永世名人の称号を与える」: the season in which a member
+    becomes 名人 for the fifth time gives 永世名人; ``season show`` of an earlier season
+    (the first 名人) gives 名人 alone, whatever the member won after it."""
+    from relaybot.club.season_book import season_titles
+    from relaybot.store.models import MemberTitle, Season
+
+    (winner,) = _members(store, db_url, "m", 1)
+    with store.session() as s:
+        member_id = s.scalars(select(Member.id).where(Member.email == winner)).one()
+        seasons = []
+        for n in range(6):
+            start = date(2020 + n // 2, 1 + 6 * (n % 2), 1)
+            season = Season(name=f"第{n + 1}期", game="shogi", number=n + 1,
+                            start_date=start, end_date=start + timedelta(days=180),
+                            created_at=NOW)
+            s.add(season)
+            seasons.append(season)
+            s.add(MemberTitle(member_id=member_id, title="meijin", event=season.name))
+        s.flush()
+        got = [[t["title"] for t in season_titles(s, season)] for season in seasons]
+    assert got == [["名人"]] * 4 + [["名人", "永世名人"]] * 2
