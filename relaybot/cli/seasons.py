@@ -8,6 +8,9 @@ from datetime import UTC, datetime
 
 from relaybot.cli.common import CliError, Subparsers, open_store, parse_date, parse_now
 from relaybot.config import Config
+from relaybot.mail.plurals import count
+
+CLASSES = {"one": "class", "other": "classes"}
 
 OUTCOME_JA = {"promoted": "昇級", "stays": "残留", "relegated": "降級", "rest": "休場",
               "withdrawn": "棄権"}
@@ -86,8 +89,8 @@ def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
             secretaries=secretaries, rounding=args.rounding), now)
         for game in games:
             start_mails(session, cfg, game, now)
-        print(f"season {season.name}: {len(classes)} classes, {len(games)} games, "
-              f"{season.start_date} to {season.end_date}")
+        print(f"season {season.name}: {count(len(classes), CLASSES)}, "
+              f"{count(len(games), 'game')}, {season.start_date} to {season.end_date}")
         for game in games:
             print(f"{game.id} {cfg.bot.game_address(game.id)}")
     return 0
@@ -110,7 +113,7 @@ def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
             outcome = f"  {p['outcome']}" if p["outcome"] else ""
             mark = "" if p["state"] == "playing" else f" [{p['state']}]"
             print(f"  {p['rank']:>2}. {p['email']}  (start {p['start_order']})  "
-                  f"{p['wins']:g} wins {p['losses']} losses{mark}{outcome}")
+                  f"{count(p['wins'], 'win')} {count(p['losses'], 'loss')}{mark}{outcome}")
     if data["resting"]:
         print("\nresting: " + ", ".join(f"{r['email']} ({r['class']})"
                                         for r in data["resting"]))
@@ -149,6 +152,6 @@ def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
             season, args.new_name, args.start, plan, secretaries), now)
         for game in games:
             start_mails(session, cfg, game, now)
-        print(f"season {new.name}: {len(plan.classes)} classes, {len(games)} games, "
-              f"{new.start_date} to {new.end_date}")
+        print(f"season {new.name}: {count(len(plan.classes), CLASSES)}, "
+              f"{count(len(games), 'game')}, {new.start_date} to {new.end_date}")
     return 0

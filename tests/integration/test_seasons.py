@@ -389,6 +389,9 @@ def test_t3_season_next_refused_prints_no_plan(
     assert main(["season", "next", "第2期", "第3期", "--start", "2027-07-01",
                  "--dry-run"]) == 0
     assert capsys.readouterr().out.startswith("S: 1. ")
+    assert main(["season", "show", "第2期"]) == 0  # in English words: 1 win, 1 loss
+    shown = capsys.readouterr().out
+    assert "7 wins 0 losses" in shown and "1 win 6 losses" in shown and "1 wins" not in shown
 
 
 def test_j20_t3_a_withdrawal_that_decides_nothing_is_refused(
