@@ -289,7 +289,7 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
     now = now_of(args)
     with store.session() as session:
         m = find_member(session, args.email)
-        update_member(session, cfg, m, _member_input(args, args.name or "", m.email))
+        update_member(session, cfg, m, _member_input(args, args.name or "", m.email), now)
         if args.digest:
             m.digest = args.digest
         if args.new_email:

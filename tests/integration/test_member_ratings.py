@@ -364,3 +364,17 @@ def test_member_rating_mistakes_are_one_line(tmp_path: Path, args: tuple[str, ..
     relaybot(tmp_path, "init")
     one_line_error(relaybot(tmp_path, "member", "add", "--name", "X, Y", "--email",
                             "x@example.jp", *args), needle)
+
+
+def test_a_year_of_birth_still_to_come_is_refused(store: Store, db_url: str) -> None:
+    """Seed 004 section 6 counts a member's age from ``--born``: a year after the command's
+    clock (``--now``) is a typing mistake, refused by ``member add`` and ``member set``."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        with pytest.raises(AdminError, match="--born is a year of birth"):
+            member(s, cfg, "kuro@example.jp", born=T0.year + 1)
+        who = member(s, cfg, "kuro@example.jp", born=T0.year)
+        with pytest.raises(AdminError, match="--born is a year of birth"):
+            update_member(s, cfg, who, MemberInput("", who.email, born=2030), T0)
+        update_member(s, cfg, who, MemberInput("", who.email, born=1950), T0)
+        assert who.born == 1950
