@@ -64,12 +64,12 @@ def register(sub: Subparsers) -> None:
     snext.set_defaults(func=cmd_season_next)
 
 
-def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
+def _pairs(values: list[str], option: str, form: str = "KEY=VALUE") -> list[tuple[str, str]]:
     out = []
     for value in values:
         key, sep, rest = value.partition("=")
         if not sep or not key.strip() or not rest.strip():
-            raise CliError(f"{option}: write KEY=VALUE, not {value!r}")
+            raise CliError(f"{option}: write {form}, not {value!r}")
         out.append((key.strip(), rest.strip()))
     return out
 
@@ -80,8 +80,10 @@ def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
 
     now = parse_now(args.now) or datetime.now(UTC)
     classes = [(letter.upper(), [p.strip() for p in players.split(",") if p.strip()])
-               for letter, players in _pairs(args.classes, "--class")]
-    secretaries = {k.upper(): v.lower() for k, v in _pairs(args.secretary, "--secretary")}
+               for letter, players in _pairs(args.classes, "--class",
+                                             "LETTER=ADDR,ADDR,...")]
+    secretaries = {k.upper(): v.lower()
+                   for k, v in _pairs(args.secretary, "--secretary", "LETTER=ADDR")}
     store = open_store(cfg)
     with store.session() as session:
         season, games = create_season(session, cfg, SeasonInput(
@@ -133,8 +135,9 @@ def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
     )
 
     now = parse_now(args.now) or datetime.now(UTC)
-    joins = _pairs(args.join, "--join")
-    secretaries = {k.upper(): v.lower() for k, v in _pairs(args.secretary, "--secretary")}
+    joins = _pairs(args.join, "--join", "ADDR=POINTS or ADDR=CLASS")
+    secretaries = {k.upper(): v.lower()
+                   for k, v in _pairs(args.secretary, "--secretary", "LETTER=ADDR")}
     store = open_store(cfg)
     with store.session() as session:
         season = find_season(session, args.name)

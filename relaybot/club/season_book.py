@@ -338,8 +338,17 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
     if season.ended_at is None:
         raise AdminError(f"season {season.name} has not ended yet (its last day is "
                          f"{season.end_date})")
-    rest_set = {find_member(session, a).email for a in rests}
     results = class_results(session, season)
+    in_season = {m.email for m in session.scalars(select(Member).join(
+        SeasonPlayer, SeasonPlayer.member_id == Member.id).where(
+        SeasonPlayer.season_id == season.id))}
+    rest_set: set[str] = set()
+    for address in rests:  # rule 8: 休場 is for a player of the league
+        email = find_member(session, address).email
+        if email not in in_season:
+            raise AdminError(f"--rest: {address} does not play in {season.name} (a "
+                             f"first-timer joins a later season with --join)")
+        rest_set.add(email)
     classes = [ClassResult(letter, tuple(
         Finisher(r["email"], r["wins"], r["games"], r["state"]) for r in rows))
         for letter, _, rows in results]
@@ -359,6 +368,8 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
             letter = value.strip().upper()
             if letter not in present:
                 raise AdminError(f"--join: no class {value!r} ({', '.join(present)})")
+        if member.email in {n.player for n in newcomers}:
+            raise AdminError(f"--join: {address} is named twice")
         newcomers.append(Newcomer(member.email, letter))
     out = season_outcomes(session, season, resting=rest_set)
     try:

@@ -465,3 +465,21 @@ def test_t3_rule13_a_past_season_shows_the_titles_of_its_own_time(
         s.flush()
         got = [[t["title"] for t in season_titles(s, season)] for season in seasons]
     assert got == [["名人"]] * 4 + [["名人", "永世名人"]] * 2
+
+
+def test_t3_rule7_rule8_season_next_refuses_a_rest_or_join_that_cannot_be(
+        store: Store, db_url: str) -> None:
+    """Rule 8 休場 is for a player of the league: ``--rest`` of a member who does not play
+    in the season is refused (it would be dropped without a word), as is a first-timer
+    joined twice (rule 7: one class each) or joined and resting at once."""
+    _ended_season(store, db_url)
+    newcomer = _members(store, db_url, "n", 1)[0]
+    with store.session() as s:
+        season = find_season(s, "第2期")
+        for joins, rests, needle in (([], [newcomer], "does not play in 第2期"),
+                                     ([(newcomer, "A"), (newcomer, "B")], [], "named twice"),
+                                     ([(newcomer, "A")], [newcomer], "does not play in")):
+            with pytest.raises(AdminError, match=needle):
+                plan_next(s, season, joins, rests)
+        plan = plan_next(s, season, [(newcomer, "A")], ["s1@example.jp"])
+        assert dict(plan.resting) == {"s1@example.jp": "A"}
