@@ -104,7 +104,7 @@ def game_document(cfg: Config, gf: GameFile) -> Document:
     """``game show ID --json``: the game's summary with what the text shows: address, TD,
     rules, record, whose move it is, every move with the time it was sent, and for go the
     board size, handicap stones, komi (SGF's KM: added to White, negative when White gives
-    it) and whether the game is free."""
+    it) and whether the game is free (out of the salon's points)."""
     g = gf.game
     members = {gf.white.id: gf.white, gf.black.id: gf.black}
     doc = game_summary(g, members)
@@ -121,8 +121,10 @@ def game_document(cfg: Config, gf: GameFile) -> Document:
     })
     if g.kind == "go":  # the terms the text shows (R4): board, stones, komi as SGF's KM
         position = gf.rules.load(g.position)
-        doc.update({key: getattr(position, key, None)
-                    for key in ("size", "handicap", "komi", "free")})
+        doc.update({key: getattr(position, key, None) for key in ("size", "handicap", "komi")})
+        # seed 004 section 2: a free game (9x9, 13x13, 7 stones or more, or by the players'
+        # wish) leaves the points as they were
+        doc["free"] = gf.rules.free_game(position)
     return doc
 
 
