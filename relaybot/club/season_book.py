@@ -123,6 +123,17 @@ def create_season(session: Session, cfg: Config, s: SeasonInput,
             if member.id in seen:
                 raise AdminError(f"{address} is in more than one class")
             seen.add(member.id)
+    # T3: one league, one season at a time: a player of a season not ended whose days
+    # overlap this one's cannot play both
+    for other, email in session.execute(
+            select(Season, Member.email).join(SeasonPlayer, SeasonPlayer.season_id == Season.id)
+            .join(Member, Member.id == SeasonPlayer.member_id)
+            .where(Season.ended_at.is_(None), SeasonPlayer.member_id.in_(seen),
+                   SeasonPlayer.state != RESTING,
+                   Season.start_date <= dates.end, Season.end_date >= dates.start)
+            .order_by(Season.start_date, Member.email).limit(1)).all():
+        raise AdminError(f"{email} plays in season {other.name} ({other.start_date} to "
+                         f"{other.end_date}), which this one overlaps")
     td = s.td.strip().lower() if s.td else None
     if td is not None and not ADDRESS_RE.match(td):
         raise AdminError(f"--td is not a mail address: {s.td!r}")

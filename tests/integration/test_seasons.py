@@ -483,3 +483,17 @@ def test_t3_rule7_rule8_season_next_refuses_a_rest_or_join_that_cannot_be(
                 plan_next(s, season, joins, rests)
         plan = plan_next(s, season, [(newcomer, "A")], ["s1@example.jp"])
         assert dict(plan.resting) == {"s1@example.jp": "A"}
+
+
+def test_t3_a_player_plays_one_season_at_a_time(store: Store, db_url: str) -> None:
+    """T3: the league runs one season at a time (第N期); a season whose days overlap a
+    running season's is refused for a player of both, naming them; after the running one
+    ends, or for other players, it is made."""
+    classes = _season(store, db_url)
+    others = _members(store, db_url, "o", 8)
+    with store.session() as s:
+        with pytest.raises(AdminError, match=r"s1@example\.jp plays in season 第2期"):
+            create_season(s, cfg_for(db_url), SeasonInput(
+                "研究期", date(2027, 3, 1), [("S", classes["S"])]), NOW)
+        create_season(s, cfg_for(db_url), SeasonInput(
+            "研究期", date(2027, 3, 1), [("S", others)]), NOW)
