@@ -30,15 +30,28 @@ _SHOGI_WORDS = {"1-0": "sente", "0-1": "gote", "1/2-1/2": "draw", "0-0": "both-l
 
 def result_word(game: Game) -> str | None:
     """A finished game's result in the TD's words (chess ``1-0``, shogi ``sente``, go
-    ``B+3.5``); None while unfinished, for a void game, or without a result."""
+    ``B+3.5``, ``void`` for a go game the TD voided: seed 004 勝負なし, R4); None while
+    unfinished or without a result."""
     form = result_form(game)
     if form is None:
-        return None
+        return "void" if _voided(game) else None
     if game.kind == "shogi":
         return _SHOGI_WORDS[form]
     if game.kind == "chess":
         return form
     return (game.result or "").strip() or None  # go and others: their own words
+
+
+def _voided(game: Game) -> bool:
+    """A finished game whose stored result is a void one (``td adjudicate ID void``)."""
+    text = (game.result or "").strip()
+    if game.kind != "go" or game.status != "finished" or not text:
+        return False  # chess and shogi have no void among the TD's results
+    try:
+        outcome = rules_for(game.kind).parse_result(text, game.termination or "")
+    except ValueError:  # the game's rules are not installed here, or no result
+        return False
+    return outcome is not None and outcome.void
 
 
 def colours(game: Game) -> tuple[str, str]:
@@ -89,7 +102,9 @@ def game_list_document(session: Session, games: Sequence[Game]) -> list[Document
 
 def game_document(cfg: Config, gf: GameFile) -> Document:
     """``game show ID --json``: the game's summary with what the text shows: address, TD,
-    rules, record, whose move it is, and every move with the time it was sent."""
+    rules, record, whose move it is, every move with the time it was sent, and for go the
+    board size, handicap stones, komi (SGF's KM: added to White, negative when White gives
+    it) and whether the game is free (out of the salon's points)."""
     g = gf.game
     members = {gf.white.id: gf.white, gf.black.id: gf.black}
     doc = game_summary(g, members)
@@ -104,6 +119,12 @@ def game_document(cfg: Config, gf: GameFile) -> Document:
         "record": gf.rules.format_record(gf.plies, "san") or "",
         "moves": [{"ply": m.ply + 1, "move": m.text, "sent": m.sent_at} for m in gf.moves],
     })
+    if g.kind == "go":  # the terms the text shows (R4): board, stones, komi as SGF's KM
+        position = gf.rules.load(g.position)
+        doc.update({key: getattr(position, key, None) for key in ("size", "handicap", "komi")})
+        # seed 004 section 2: a free game (9x9, 13x13, 7 stones or more, or by the players'
+        # wish) leaves the points as they were
+        doc["free"] = gf.rules.free_game(position)
     return doc
 
 
@@ -122,10 +143,11 @@ def _finished_games(session: Session, member_ids: Iterable[int]) -> dict[int, li
 
 
 def _go_keys(row: MemberRating | None, counted: int) -> Document:
-    """Go's own keys beside the points: the rank they reach and the games in the count."""
-    from relaybot.core.ratings import go_rank
+    """Go's own keys beside the points: the rank they reach, as a code (``9k``, ``1d``),
+    and the games in the count."""
+    from relaybot.club.rating_book import go_rank_of
 
-    return {"rank": go_rank(row.rating if row is not None else 0), "counted": counted}
+    return {"rank": go_rank_of(row), "counted": counted}
 
 
 def ratings_document(session: Session, member: Member,
@@ -170,6 +192,12 @@ def ratings_document(session: Session, member: Member,
         if kind == "go":
             entry.update(_go_keys(row, t["counted"]))
         doc[kind] = entry
+    if "go" in rows:  # the go salon's own count and the rank held (seed 004 sections 2, 5)
+        from relaybot.club.rating_book import ratings_json
+
+        salon = ratings_json(session, member).get("go")
+        if salon is not None:
+            doc["go"] = {**doc.get("go", {}), **salon}
     return doc
 
 
@@ -196,13 +224,8 @@ def member_document(session: Session, member: Member) -> Document:
     the other addresses, the chess grade and titles."""
     from relaybot.club.grade_book import grade_of, titles_of
     from relaybot.club.members import member_addresses
-    from relaybot.club.rating_book import ratings_json
-
     points, grade = grade_of(session, member)
     ratings = ratings_document(session, member)
-    salon = ratings_json(session, member).get("go")
-    if salon is not None:  # the go salon's own count (seed 004: free and void games)
-        ratings["go"] = {**ratings.get("go", {}), **salon}
     return {**_member_base(member), "addresses": member_addresses(session, member),
             "born": member.born, "serves": bool(member.serves),
             "ratings": ratings,

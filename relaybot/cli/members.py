@@ -19,6 +19,7 @@ from relaybot.cli.common import (
     print_json,
 )
 from relaybot.config import Config
+from relaybot.mail.plurals import count
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -37,6 +38,9 @@ class _RatingKinds:
 
         return "|".join(KINDS)
 
+
+COUNTED = {"one": "counted game", "other": "counted games"}
+RATED = {"one": "rated game", "other": "rated games"}
 
 def register(sub: Subparsers) -> None:
     member = sub.add_parser("member", help="club members").add_subparsers(
@@ -238,8 +242,11 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
             return 0
         points, grade = grade_of(session, m)
         titles = titles_text(titles_of(session, m.id))
+        # seed 004 section 6: the year of birth and a wish to serve, which the salon's
+        # choice of secretaries reads
+        born = (f"  born {m.born}" if m.born else "") + ("  serves" if m.serves else "")
         print(f"{member_name(m)} <{m.email}>  lang {m.lang}  tz {m.tz}  notation {notation_text(m)}"
-              f"  digest {m.digest}")
+              f"  digest {m.digest}{born}")
         rows = ratings_of(session, m.id)
         plays = played_kinds(session, m) | set(rows)
         if titles or points:
@@ -257,10 +264,11 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
                 rate = "-" if go["win_rate"] is None else f"{go['win_rate']:.3f}"
                 print(f"go: points {display(row, kind)}"
                       f" ({'official' if go['official'] else 'provisional'})"
-                      f" after {games} counted games ({go['wins']} wins {go['losses']} losses"
-                      f" {go['draws']} jigo, win rate {rate}; {go['games']} games in all)")
+                      f" after {count(games, COUNTED)} ({count(go['wins'], 'win')}"
+                      f" {count(go['losses'], 'loss')} {go['draws']} jigo, win rate {rate};"
+                      f" {count(go['games'], 'game')} in all)")
                 continue
-            line = f"{kind}: rating {display(row, kind)} after {games} rated games"
+            line = f"{kind}: rating {display(row, kind)} after {count(games, RATED)}"
             if kind == "chess":  # R3: JCCA grades are chess grades, titles part of them
                 line += f"; grade points {points} ({grade})"
                 if titles:
@@ -289,7 +297,7 @@ def cmd_member_set(cfg: Config, args: argparse.Namespace) -> int:
     now = now_of(args)
     with store.session() as session:
         m = find_member(session, args.email)
-        update_member(session, cfg, m, _member_input(args, args.name or "", m.email))
+        update_member(session, cfg, m, _member_input(args, args.name or "", m.email), now)
         if args.digest:
             m.digest = args.digest
         if args.new_email:

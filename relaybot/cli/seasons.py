@@ -8,6 +8,9 @@ from datetime import UTC, datetime
 
 from relaybot.cli.common import CliError, Subparsers, open_store, parse_date, parse_now
 from relaybot.config import Config
+from relaybot.mail.plurals import count
+
+CLASSES = {"one": "class", "other": "classes"}
 
 OUTCOME_JA = {"promoted": "昇級", "stays": "残留", "relegated": "降級", "rest": "休場",
               "withdrawn": "棄権"}
@@ -61,12 +64,12 @@ def register(sub: Subparsers) -> None:
     snext.set_defaults(func=cmd_season_next)
 
 
-def _pairs(values: list[str], option: str) -> list[tuple[str, str]]:
+def _pairs(values: list[str], option: str, form: str = "KEY=VALUE") -> list[tuple[str, str]]:
     out = []
     for value in values:
         key, sep, rest = value.partition("=")
         if not sep or not key.strip() or not rest.strip():
-            raise CliError(f"{option}: write KEY=VALUE, not {value!r}")
+            raise CliError(f"{option}: write {form}, not {value!r}")
         out.append((key.strip(), rest.strip()))
     return out
 
@@ -77,8 +80,10 @@ def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
 
     now = parse_now(args.now) or datetime.now(UTC)
     classes = [(letter.upper(), [p.strip() for p in players.split(",") if p.strip()])
-               for letter, players in _pairs(args.classes, "--class")]
-    secretaries = {k.upper(): v.lower() for k, v in _pairs(args.secretary, "--secretary")}
+               for letter, players in _pairs(args.classes, "--class",
+                                             "LETTER=ADDR,ADDR,...")]
+    secretaries = {k.upper(): v.lower()
+                   for k, v in _pairs(args.secretary, "--secretary", "LETTER=ADDR")}
     store = open_store(cfg)
     with store.session() as session:
         season, games = create_season(session, cfg, SeasonInput(
@@ -86,8 +91,8 @@ def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
             secretaries=secretaries, rounding=args.rounding), now)
         for game in games:
             start_mails(session, cfg, game, now)
-        print(f"season {season.name}: {len(classes)} classes, {len(games)} games, "
-              f"{season.start_date} to {season.end_date}")
+        print(f"season {season.name}: {count(len(classes), CLASSES)}, "
+              f"{count(len(games), 'game')}, {season.start_date} to {season.end_date}")
         for game in games:
             print(f"{game.id} {cfg.bot.game_address(game.id)}")
     return 0
@@ -110,7 +115,7 @@ def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
             outcome = f"  {p['outcome']}" if p["outcome"] else ""
             mark = "" if p["state"] == "playing" else f" [{p['state']}]"
             print(f"  {p['rank']:>2}. {p['email']}  (start {p['start_order']})  "
-                  f"{p['wins']:g} wins {p['losses']} losses{mark}{outcome}")
+                  f"{count(p['wins'], 'win')} {count(p['losses'], 'loss')}{mark}{outcome}")
     if data["resting"]:
         print("\nresting: " + ", ".join(f"{r['email']} ({r['class']})"
                                         for r in data["resting"]))
@@ -121,15 +126,23 @@ def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.app.service import start_mails
-    from relaybot.club.season_book import create_season, find_season, next_input, plan_next
+    from relaybot.club.season_book import (
+        check_next,
+        create_season,
+        find_season,
+        next_input,
+        plan_next,
+    )
 
     now = parse_now(args.now) or datetime.now(UTC)
-    joins = _pairs(args.join, "--join")
-    secretaries = {k.upper(): v.lower() for k, v in _pairs(args.secretary, "--secretary")}
+    joins = _pairs(args.join, "--join", "ADDR=POINTS or ADDR=CLASS")
+    secretaries = {k.upper(): v.lower()
+                   for k, v in _pairs(args.secretary, "--secretary", "LETTER=ADDR")}
     store = open_store(cfg)
     with store.session() as session:
         season = find_season(session, args.name)
         plan = plan_next(session, season, joins, args.rest)
+        check_next(session, season, args.new_name, args.start)  # before a line is printed
         for letter, placed in plan.classes:
             print(f"{letter}: " + ", ".join(f"{p.start_order}. {p.player} ({p.band})"
                                             for p in placed))
@@ -142,6 +155,6 @@ def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
             season, args.new_name, args.start, plan, secretaries), now)
         for game in games:
             start_mails(session, cfg, game, now)
-        print(f"season {new.name}: {len(plan.classes)} classes, {len(games)} games, "
-              f"{new.start_date} to {new.end_date}")
+        print(f"season {new.name}: {count(len(plan.classes), CLASSES)}, "
+              f"{count(len(games), 'game')}, {new.start_date} to {new.end_date}")
     return 0

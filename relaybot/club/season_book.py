@@ -104,6 +104,8 @@ def create_season(session: Session, cfg: Config, s: SeasonInput,
         raise AdminError(f"--start: {exc}") from None
     if s.game != "shogi":
         raise AdminError("--game: the net league's seasons are shogi (seed 002)")
+    if s.previous is not None:
+        check_next(session, s.previous, name, s.start)
     if not s.classes:
         raise AdminError("a season needs its classes (--class S=ADDR,ADDR,...)")
     want = letters(len(s.classes))
@@ -121,6 +123,17 @@ def create_season(session: Session, cfg: Config, s: SeasonInput,
             if member.id in seen:
                 raise AdminError(f"{address} is in more than one class")
             seen.add(member.id)
+    # T3: one league, one season at a time: a player of a season not ended whose days
+    # overlap this one's cannot play both
+    for other, email in session.execute(
+            select(Season, Member.email).join(SeasonPlayer, SeasonPlayer.season_id == Season.id)
+            .join(Member, Member.id == SeasonPlayer.member_id)
+            .where(Season.ended_at.is_(None), SeasonPlayer.member_id.in_(seen),
+                   SeasonPlayer.state != RESTING,
+                   Season.start_date <= dates.end, Season.end_date >= dates.start)
+            .order_by(Season.start_date, Member.email).limit(1)).all():
+        raise AdminError(f"{email} plays in season {other.name} ({other.start_date} to "
+                         f"{other.end_date}), which this one overlaps")
     td = s.td.strip().lower() if s.td else None
     if td is not None and not ADDRESS_RE.match(td):
         raise AdminError(f"--td is not a mail address: {s.td!r}")
@@ -241,8 +254,11 @@ def season_titles(session: Session, season: Season) -> list[dict[str, str]]:
         return []
     member = session.get(Member, won.member_id)
     assert member is not None
-    times = session.scalar(select(func.count()).select_from(MemberTitle).where(
-        MemberTitle.member_id == member.id, MemberTitle.title == MEIJIN_TITLE)) or 0
+    # the times up to this season (rule 13 通算5期), not those won after it
+    times = session.scalar(select(func.count()).select_from(MemberTitle).join(
+        Season, Season.name == MemberTitle.event).where(
+        MemberTitle.member_id == member.id, MemberTitle.title == MEIJIN_TITLE,
+        Season.end_date <= season.end_date)) or 0
     return [{"email": member.email, "title": t} for t in titles_of(times, True)]
 
 
@@ -333,8 +349,17 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
     if season.ended_at is None:
         raise AdminError(f"season {season.name} has not ended yet (its last day is "
                          f"{season.end_date})")
-    rest_set = {find_member(session, a).email for a in rests}
     results = class_results(session, season)
+    in_season = {m.email for m in session.scalars(select(Member).join(
+        SeasonPlayer, SeasonPlayer.member_id == Member.id).where(
+        SeasonPlayer.season_id == season.id))}
+    rest_set: set[str] = set()
+    for address in rests:  # rule 8: 休場 is for a player of the league
+        email = find_member(session, address).email
+        if email not in in_season:
+            raise AdminError(f"--rest: {address} does not play in {season.name} (a "
+                             f"first-timer joins a later season with --join)")
+        rest_set.add(email)
     classes = [ClassResult(letter, tuple(
         Finisher(r["email"], r["wins"], r["games"], r["state"]) for r in rows))
         for letter, _, rows in results]
@@ -354,6 +379,8 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
             letter = value.strip().upper()
             if letter not in present:
                 raise AdminError(f"--join: no class {value!r} ({', '.join(present)})")
+        if member.email in {n.player for n in newcomers}:
+            raise AdminError(f"--join: {address} is named twice")
         newcomers.append(Newcomer(member.email, letter))
     out = season_outcomes(session, season, resting=rest_set)
     try:
@@ -362,6 +389,28 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
                             newcomers=newcomers)
     except ValueError as exc:
         raise AdminError(str(exc)) from None
+
+
+def check_next(session: Session, season: Season, name: str, start: date) -> None:
+    """Refuse, before any plan is printed, a next season ``season next`` could not create:
+    a name taken, a start that is not the first of a month (rule 12), a start on or before
+    ``season``'s last day (the seasons follow each other), or a season that already has
+    its next one (T3)."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise AdminError("the season needs a name")
+    if session.scalar(select(Season.id).where(Season.name == clean)) is not None:
+        raise AdminError(f"a season named {clean!r} already exists")
+    try:
+        season_dates(start)
+    except ValueError as exc:
+        raise AdminError(f"--start: {exc}") from None
+    if start <= season.end_date:
+        raise AdminError(f"--start: the next season starts after {season.name} ends "
+                         f"({season.end_date}), not on {start}")
+    after = session.scalar(select(Season.name).where(Season.previous_id == season.id))
+    if after is not None:
+        raise AdminError(f"season {season.name} already has its next season, {after}")
 
 
 def next_input(season: Season, name: str, start: date, plan: NextSeason,

@@ -97,6 +97,24 @@ def test_game_show_json_is_the_text_s_facts(club: dict[str, Any]) -> None:
     shogi = as_json(club["path"], "game", "show", club["shogi"])
     assert shogi["result"] == "sente" and shogi["termination"] == "adjudication"
     assert shogi["end"] == "2026-03-02" and shogi["to_move"] is None
+    # R4: the go game's terms, as its text shows them ("Komi: 5.5  Handicap: 6 stones"):
+    # 1d (125) against 4k (85), a difference of 40: 6 stones, Black gives 5.5 (SGF's KM)
+    go = as_json(club["path"], "game", "show", club["go"])
+    assert (go["size"], go["handicap"], go["komi"], go["free"]) == (19, 6, 5.5, False)
+    assert "size" not in shogi and "komi" not in g
+
+
+def test_r4_game_show_json_says_a_go_game_of_7_stones_is_free(tmp_path: Path) -> None:
+    """Seed 004 section 2: a game of 7 stones or more is a free game (カウント外の自由対局):
+    ``game show --json`` says so, as it says the stones and the komi."""
+    ok(tmp_path, "init")
+    for name, address, rank in (("加藤, 愛", GO_STRONG, "1d"), ("小野, 健", GO_WEAK, "4k")):
+        ok(tmp_path, "member", "add", "--name", name, "--email", address, "--game", "go",
+           "--rank", rank)
+    free = ok(tmp_path, "game", "new", "--game", "go", "--white", GO_STRONG, "--black",
+              GO_WEAK, "--handicap", "7").split()[0]
+    shown = as_json(tmp_path, "game", "show", free)
+    assert (shown["size"], shown["handicap"], shown["free"]) == (19, 7, True)
 
 
 def test_member_show_and_list_json(club: dict[str, Any]) -> None:

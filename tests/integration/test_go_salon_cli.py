@@ -62,6 +62,11 @@ def test_section2_void_and_member_show_json(tmp_path: Path) -> None:
                 "draws": 0, "rank": "1d", "counted": 0, "win_rate": None}
     go = shown["ratings"]["go"]
     assert {key: go.get(key) for key in expected} == expected
+    # the text shows what the JSON does: the year of birth and the wish to serve (6)
+    text = relaybot(tmp_path, "member", "show", "kuro@example.jp").stdout.splitlines()
+    assert text[0].endswith("  born 1950  serves"), text[0]
+    assert text[1].endswith("after 0 counted games (0 wins 0 losses 0 jigo, win rate -; "
+                            "0 games in all)"), text[1]
     listed = relaybot(tmp_path, "game", "show", games[0]).stdout
     assert "Void" in listed or "勝負なし" in listed
 

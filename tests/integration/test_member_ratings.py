@@ -220,10 +220,44 @@ def test_r4_a_win_by_default_leaves_the_points(store: Store, db_url: str) -> Non
         assert (b.rating, b.rated_games) == (76, 1)
 
 
+def test_r4_member_list_json_gives_go_as_member_show_does(store: Store, db_url: str) -> None:
+    """INTERFACE "Output for scripts": ``member list --json`` has the ratings as ``member
+    show --json`` has them; for go the rank the member holds (seed 004 section 2: it
+    moves only with the win rate, so it can differ from the table's rank for the points),
+    as a code (``9k``, never a Japanese label), and ``counted`` from the salon's count (a
+    win by default leaves it, seed 004 5)(5))."""
+    from relaybot.cli.documents import member_document, member_list_document
+
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        black = member(s, cfg, "kuro@example.jp", rank="1k")
+        white = member(s, cfg, "shiro@example.jp", rank="9k")
+        forfeited = go_game(s, cfg, black.email, white.email)
+        forfeited.termination = "forfeit"
+        assert not finish(s, forfeited, "B+F")
+        assert finish(s, go_game(s, cfg, black.email, white.email), "W+R")
+        row = rating_row(s, black.id, "go")
+        assert row is not None
+        row.rating = 125  # the table says 1d; the rank held stays 1k until the rate says
+        row.rank = "1k"
+        s.flush()
+        listed = {m["email"]: m["ratings"]["go"] for m in member_list_document(
+            s, [black, white])}
+        for who in (black, white):
+            shown = member_document(s, who)["ratings"]["go"]
+            keys = ("rating", "official", "games", "wins", "losses", "draws", "rank",
+                    "counted")
+            assert {k: listed[who.email][k] for k in keys} == {k: shown[k] for k in keys}
+        assert listed[black.email]["rank"] == "1k"
+        assert listed[white.email]["rank"] == "9k"
+        assert listed[black.email]["counted"] == 1
+
+
 def test_import_reads_game_and_provisional_columns(
         store: Store, db_url: str, tmp_path: Path) -> None:
     """CSV import: ``game`` (default chess), ``provisional`` (default official, R1), a
-    parenthesised rating, which is provisional as R2 prints it, and ``titles`` (R3)."""
+    parenthesised rating, which is provisional as R2 prints it, and ``titles`` (R3); go
+    points are provisional as ``member add`` makes them (R4, seed 004 section 3)."""
     cfg = cfg_for(db_url)
     csv = tmp_path / "m.csv"
     csv.write_text(
@@ -232,15 +266,19 @@ def test_import_reads_game_and_provisional_columns(
         "\"B, B\",b@example.jp,ja,,1320,,chess,yes,,\n"
         "\"C, C\",c@example.jp,en,,(1450),,shogi,,,\n"
         "\"D, D\",d@example.jp,en,,,,go,,2d,\n"
-        "\"E, E\",e@example.jp,en,,,,chess,,,\n", encoding="utf-8")
+        "\"E, E\",e@example.jp,en,,,,chess,,,\n"
+        "\"F, F\",f@example.jp,en,,120,,go,,,\n", encoding="utf-8")
     with store.session() as s:
-        assert len(import_members(s, cfg, csv, T0)) == 5
+        assert len(import_members(s, cfg, csv, T0)) == 6
         assert titles_of(s, find_member(s, "a@example.jp").id) == ["IM", "japan_champion"]
         got = {m.email: {k: (r.rating, r.provisional) for k, r in ratings_of(s, m.id).items()}
                for m in s.scalars(select(Member))}
     assert got == {"a@example.jp": {"chess": (1850, 0)}, "b@example.jp": {"chess": (1320, 1)},
                    "c@example.jp": {"shogi": (1450, 1)}, "d@example.jp": {"go": (135, 1)},
-                   "e@example.jp": {}}
+                   "e@example.jp": {},
+                   # seed 004 section 3: a new member's declared points are provisional
+                   # until the chair sets official ones, as member add has them
+                   "f@example.jp": {"go": (120, 1)}}
 
 
 @pytest.mark.parametrize(
@@ -326,3 +364,17 @@ def test_member_rating_mistakes_are_one_line(tmp_path: Path, args: tuple[str, ..
     relaybot(tmp_path, "init")
     one_line_error(relaybot(tmp_path, "member", "add", "--name", "X, Y", "--email",
                             "x@example.jp", *args), needle)
+
+
+def test_a_year_of_birth_still_to_come_is_refused(store: Store, db_url: str) -> None:
+    """Seed 004 section 6 counts a member's age from ``--born``: a year after the command's
+    clock (``--now``) is a typing mistake, refused by ``member add`` and ``member set``."""
+    cfg = cfg_for(db_url)
+    with store.session() as s:
+        with pytest.raises(AdminError, match="--born is a year of birth"):
+            member(s, cfg, "kuro@example.jp", born=T0.year + 1)
+        who = member(s, cfg, "kuro@example.jp", born=T0.year)
+        with pytest.raises(AdminError, match="--born is a year of birth"):
+            update_member(s, cfg, who, MemberInput("", who.email, born=2030), T0)
+        update_member(s, cfg, who, MemberInput("", who.email, born=1950), T0)
+        assert who.born == 1950

@@ -322,3 +322,178 @@ def test_t3_rule16_a_mating_line_sent_before_the_end_wins_when_it_was_sent(
             got[who] = (outcome.winner, outcome.termination, when)
     assert got["s1"] == (0, "adjudication", date(2027, 6, 25))
     assert got["s3"] == (0, "time", date(2027, 6, 30))
+
+
+def _ended_season(store: Store, db_url: str) -> None:
+    """第2期 played out (the player listed first in a class wins) and ended."""
+    classes = _season(store, db_url)
+    order = {e: i for c in classes.values() for i, e in enumerate(c)}
+    with store.session() as s:
+        by_id = {m.id: m.email for m in s.scalars(select(Member))}
+        for g in season_games(s, find_season(s, "第2期")):
+            a, b = by_id[g.side0_id], by_id[g.side1_id]
+            _win(g, 0 if order[a] < order[b] else 1)
+    with store.session() as s:
+        end_seasons(s, cfg_for(db_url), END)
+
+
+def test_t3_rule12_season_next_starts_after_the_season_it_follows(
+        store: Store, db_url: str) -> None:
+    """Rule 12: seasons of six months follow each other; ``season next`` refuses a start
+    on or before the last day of the season it follows (which would run both at once),
+    a start that is not the first of a month, a name taken, and a second next season of
+    the same season."""
+    from relaybot.club.season_book import check_next
+
+    _ended_season(store, db_url)
+    with store.session() as s:
+        season = find_season(s, "第2期")
+        for name, start, needle in (("第3期", date(2027, 1, 1), "after 第2期 ends"),
+                                    ("第3期", date(2027, 6, 1), "after 第2期 ends"),
+                                    ("第3期", date(2027, 7, 15), "first of a month"),
+                                    ("第2期", date(2027, 7, 1), "already exists")):
+            with pytest.raises(AdminError, match=needle):
+                check_next(s, season, name, start)
+        plan = plan_next(s, season, [], [])
+        with pytest.raises(AdminError, match="after 第2期 ends"):
+            create_season(s, cfg_for(db_url), next_input(
+                season, "第3期", date(2027, 1, 1), plan), END)
+        check_next(s, season, "第3期", date(2027, 7, 1))
+        create_season(s, cfg_for(db_url), next_input(
+            season, "第3期", date(2027, 7, 1), plan), END)
+        with pytest.raises(AdminError, match="already has its next season, 第3期"):
+            check_next(s, season, "第4期", date(2028, 1, 1))
+
+
+def test_t3_season_next_refused_prints_no_plan(
+        store: Store, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """INTERFACE "Command line": a refused ``season next`` (with or without ``--dry-run``)
+    is one clear line on stderr, with no plan of classes printed before it."""
+    import os
+
+    from relaybot.cli import main
+
+    _ended_season(store, db_url)
+    for key in [k for k in os.environ if k.startswith("RELAYBOT_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RELAYBOT_DATABASE_URL", db_url)
+    assert main(["init"]) == 0
+    capsys.readouterr()
+    for extra in ((), ("--dry-run",)):
+        code = main(["season", "next", "第2期", "第3期", "--start", "2027-01-01", *extra])
+        out, err = capsys.readouterr()
+        assert code != 0 and out == ""
+        assert err.count("\n") == 1 and "after 第2期 ends" in err, err
+    assert main(["season", "next", "第2期", "第3期", "--start", "2027-07-01",
+                 "--dry-run"]) == 0
+    assert capsys.readouterr().out.startswith("S: 1. ")
+    assert main(["season", "show", "第2期"]) == 0  # in English words: 1 win, 1 loss
+    shown = capsys.readouterr().out
+    assert "7 wins 0 losses" in shown and "1 win 6 losses" in shown and "1 wins" not in shown
+
+
+def test_j20_t3_a_withdrawal_that_decides_nothing_is_refused(
+        store: Store, db_url: str) -> None:
+    """J20, rule 8: ``withdraw ADDR lost EVENT`` for a player with no unfinished game in
+    that event (a class they do not play in, a member outside the league) is refused with
+    the reason, not answered "0 games lost" as if done; in their own class it acts."""
+    classes = _season(store, db_url)
+    outsider = _members(store, db_url, "z", 1)[0]
+    s1 = classes["S"][0]
+    when = datetime(2027, 2, 1, tzinfo=UTC)
+    with store.session() as s:
+        for line in (f"withdraw {s1} lost 第2期A級", f"withdraw {outsider} lost",
+                     f"withdraw {outsider} void 第2期"):
+            (found,) = find_commands(line)
+            done = found.command.run(Context(s, cfg_for(db_url), when), found.args, "")
+            assert not done.ok, line
+            assert "no unfinished game" in done.message, done.message
+        assert _td(s, db_url, f"withdraw {s1} lost 第2期S級", when).endswith("7 games lost")
+
+
+def test_t3_rule8_a_rest_naming_another_class_is_refused(store: Store, db_url: str) -> None:
+    """Rule 8 途中休場: ``rest ADDR CLASS`` names the player's own class; naming a class the
+    player does not play in decides nothing and says so."""
+    classes = _season(store, db_url)
+    s1 = classes["S"][0]
+    with store.session() as s:
+        (found,) = find_commands(f"rest {s1} 第2期A級")
+        done = found.command.run(Context(s, cfg_for(db_url), datetime(2027, 2, 1, tzinfo=UTC)),
+                                 found.args, "")
+        assert not done.ok and "第2期A級" in done.message, done.message
+        assert "rests in 第2期" in _td(s, db_url, f"rest {s1} 第2期S級",
+                                        datetime(2027, 2, 1, tzinfo=UTC))
+
+
+def test_a_td_decision_on_a_shogi_game_reads_in_shogi_words(
+        store: Store, db_url: str) -> None:
+    """INTERFACE "TD commands": the TD writes shogi results as sente/gote; the answer says
+    the result so too (Gote wins), not the stored 0-1, also when refusing a second one."""
+    _season(store, db_url)
+    when = datetime(2027, 2, 1, tzinfo=UTC)
+    with store.session() as s:
+        game = season_games(s, find_season(s, "第2期"))[0]
+        assert _td(s, db_url, f"adjudicate {game.id} gote", when).startswith(
+            f"game {game.id}: Gote wins (")
+        (found,) = find_commands(f"forfeit {game.id} sente")
+        done = found.command.run(Context(s, cfg_for(db_url), when), found.args, "")
+        assert not done.ok and done.message.endswith("has already ended (Gote wins)")
+
+
+def test_t3_rule13_a_past_season_shows_the_titles_of_its_own_time(
+        store: Store, db_url: str) -> None:
+    """Rule 13 「通算5期名人を獲得すると、永世名人の称号を与える」: the season in which a member
+    becomes 名人 for the fifth time gives 永世名人; ``season show`` of an earlier season
+    (the first 名人) gives 名人 alone, whatever the member won after it."""
+    from relaybot.club.season_book import season_titles
+    from relaybot.store.models import MemberTitle, Season
+
+    (winner,) = _members(store, db_url, "m", 1)
+    with store.session() as s:
+        member_id = s.scalars(select(Member.id).where(Member.email == winner)).one()
+        seasons = []
+        for n in range(6):
+            start = date(2020 + n // 2, 1 + 6 * (n % 2), 1)
+            season = Season(name=f"第{n + 1}期", game="shogi", number=n + 1,
+                            start_date=start, end_date=start + timedelta(days=180),
+                            created_at=NOW)
+            s.add(season)
+            seasons.append(season)
+            s.add(MemberTitle(member_id=member_id, title="meijin", event=season.name))
+        s.flush()
+        got = [[t["title"] for t in season_titles(s, season)] for season in seasons]
+    assert got == [["名人"]] * 4 + [["名人", "永世名人"]] * 2
+
+
+def test_t3_rule7_rule8_season_next_refuses_a_rest_or_join_that_cannot_be(
+        store: Store, db_url: str) -> None:
+    """Rule 8 休場 is for a player of the league: ``--rest`` of a member who does not play
+    in the season is refused (it would be dropped without a word), as is a first-timer
+    joined twice (rule 7: one class each) or joined and resting at once."""
+    _ended_season(store, db_url)
+    newcomer = _members(store, db_url, "n", 1)[0]
+    with store.session() as s:
+        season = find_season(s, "第2期")
+        for joins, rests, needle in (([], [newcomer], "does not play in 第2期"),
+                                     ([(newcomer, "A"), (newcomer, "B")], [], "named twice"),
+                                     ([(newcomer, "A")], [newcomer], "does not play in")):
+            with pytest.raises(AdminError, match=needle):
+                plan_next(s, season, joins, rests)
+        plan = plan_next(s, season, [(newcomer, "A")], ["s1@example.jp"])
+        assert dict(plan.resting) == {"s1@example.jp": "A"}
+
+
+def test_t3_a_player_plays_one_season_at_a_time(store: Store, db_url: str) -> None:
+    """T3: the league runs one season at a time (第N期); a season whose days overlap a
+    running season's is refused for a player of both, naming them; after the running one
+    ends, or for other players, it is made."""
+    classes = _season(store, db_url)
+    others = _members(store, db_url, "o", 8)
+    with store.session() as s:
+        with pytest.raises(AdminError, match=r"s1@example\.jp plays in season 第2期"):
+            create_season(s, cfg_for(db_url), SeasonInput(
+                "研究期", date(2027, 3, 1), [("S", classes["S"])]), NOW)
+        create_season(s, cfg_for(db_url), SeasonInput(
+            "研究期", date(2027, 3, 1), [("S", others)]), NOW)

@@ -226,6 +226,14 @@ def test_resignation_time_and_forfeit_results() -> None:
     assert RULES.parse_result("1-0", "x") is None
 
 
+@pytest.mark.parametrize("text", ["B+0", "W+0", "W+0.0", "黒0目勝ち"])
+def test_r4_a_win_by_nothing_is_no_result(text: str) -> None:
+    """A win by 0 points is no go result (the players' equal score is a jigo, 持碁): the
+    TD's ``adjudicate ID W+0`` and a player's ``result B+0`` are refused, not stored as a
+    win by nothing that would count in the salon's win rate."""
+    assert RULES.parse_result(text, "x") is None
+
+
 # --- games through decide -------------------------------------------------------------
 
 def test_the_new_move_with_its_number_is_enough() -> None:

@@ -89,7 +89,8 @@ def read_result(text: str) -> StatedResult | None:
     if match is not None:
         winner = 0 if match.group(1) == "b" else 1
         if match.group(3) is not None:
-            return StatedResult(winner, float(match.group(3)))
+            margin = float(match.group(3))  # a win by nothing is no result (R4: jigo is 持碁)
+            return StatedResult(winner, margin) if margin > 0 else None
         return StatedResult(winner, None, match.group(2)[0].upper())
     ja = _RESULT_JA_RE.match(word)
     if ja is not None:
@@ -101,7 +102,8 @@ def read_result(text: str) -> StatedResult | None:
             return StatedResult(winner, None, "T")
         if how == "半目":
             return StatedResult(winner, 0.5)
-        return StatedResult(winner, int(ja.group(3)) + (0.5 if ja.group(4) else 0.0))
+        margin = int(ja.group(3)) + (0.5 if ja.group(4) else 0.0)
+        return StatedResult(winner, margin) if margin > 0 else None
     return None
 
 

@@ -20,6 +20,12 @@ def _result_ja(game: Game) -> str:
     return result_text(game.kind, game.result or "", game.termination or "", "ja")
 
 
+def _result_en(game: Game) -> str:
+    """A finished game's result as an English reader says it (shogi Gote wins, chess
+    1-0, go W+5.5)."""
+    return result_text(game.kind, game.result or "", game.termination or "", "en")
+
+
 # a game's state as a Japanese mail names it (Game.status)
 STATUS_JA = {"active": "対局中", "suspended": "中断中", "finished": "終局"}
 
@@ -41,7 +47,7 @@ class _EndGame(Command):
         if isinstance(game, Done):
             return game
         if game.status not in ("active", "suspended"):
-            return self.refuse(Said(f"game {game.id} has already ended ({game.result})",
+            return self.refuse(Said(f"game {game.id} has already ended ({_result_en(game)})",
                                     f"対局 {game.id} はすでに終局しています（{_result_ja(game)}）"))
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
@@ -51,7 +57,9 @@ class _EndGame(Command):
         game.status = "active"
         end_game(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now), outcome,
                  ctx.today, ctx.now)
-        result = rules.format_result(outcome)
+        # the game's own words (shogi: Gote wins, not the stored 0-1)
+        result = result_text(game.kind, rules.format_result(outcome), outcome.termination,
+                             "en")
         how = (ending_text(game.kind, outcome.termination, "en") or outcome.termination,
                ending_text(game.kind, outcome.termination, "ja")
                or termination_name(outcome.termination, "ja"))

@@ -15,7 +15,7 @@ from relaybot.core.said import Said
 from relaybot.mail.wording import count
 from relaybot.pipeline.lifecycle import end_game, load_game
 from relaybot.pipeline.td.base import Command, Context, Done, command, japanese_name
-from relaybot.store.models import Event, Game, Member, Season
+from relaybot.store.models import Event, EventPlayer, Game, Member, Season
 
 
 def scoped_games(ctx: Context, member: Member, scope: str) -> list[Game] | Said:
@@ -41,9 +41,13 @@ def seasons_in(ctx: Context, member: Member, scope: str) -> list[Season]:
     name; "" for all) and directed by this TD."""
     found = []
     for season in ctx.session.scalars(select(Season).where(Season.ended_at.is_(None))):
-        classes = [e.name for _, e in season_classes(ctx.session, season)]
+        classes = {e.name: e.id for _, e in season_classes(ctx.session, season)}
         if scope and scope != season.name and scope not in classes:
             continue
+        if scope in classes and ctx.session.scalar(select(EventPlayer.id).where(
+                EventPlayer.event_id == classes[scope],
+                EventPlayer.member_id == member.id)) is None:
+            continue  # a class named: only a player of that class (rule 8)
         if ctx.td is not None and (season.td or ctx.cfg.bot.td) != ctx.td \
                 and ctx.td != ctx.cfg.bot.td:
             continue
@@ -83,7 +87,14 @@ class Withdraw(Command):
         games = scoped_games(ctx, member, scope)
         if isinstance(games, Said):
             return self.refuse(games)
-        for season in seasons_in(ctx, member, scope):
+        seasons = seasons_in(ctx, member, scope)
+        if not games and not seasons:  # a typo'd address or event decides nothing (J20)
+            where, where_ja = (f" in {scope}", f"{scope}に") if scope else ("", "")
+            return self.refuse(Said(
+                f"{member.name} has no unfinished game{where} that you direct",
+                f"{japanese_name(member.name)}には{where_ja}あなたが担当する未終了の対局が"
+                f"ありません"))
+        for season in seasons:
             mark_player(ctx.session, season, member, "withdrawn", ctx.now)
         for game in games:
             if how == "suspended":
@@ -125,9 +136,11 @@ class Rest(Command):
                                     f"アドレス {args[0]} の会員はいません"))
         seasons = seasons_in(ctx, member, scope)
         if not seasons:
-            return self.refuse(Said(f"{member.name} plays in no running season you direct",
+            where, where_ja = (f" ({scope})", f"（{scope}）") if scope else ("", "")
+            return self.refuse(Said(f"{member.name} plays in no running season you "
+                                    f"direct{where}",
                                     f"{japanese_name(member.name)}が参加している進行中の期は"
-                                    f"ありません"))
+                                    f"ありません{where_ja}"))
         ended: list[str] = []
         for season in seasons:
             mark_player(ctx.session, season, member, "rest", ctx.now)
