@@ -367,7 +367,7 @@ def plan_next(session: Session, season: Season, joins: Sequence[tuple[str, str]]
     table = [(str(a), int(str(b))) for a, b in season.first_timers] if season.first_timers \
         else list(FIRST_TIMER_TABLE)
     known = {r["email"] for _, _, rows in results for r in rows}
-    newcomers = []
+    newcomers: list[Newcomer] = []
     for address, value in joins:
         member = find_member(session, address)
         if member.email in known or session.scalar(select(SeasonPlayer.id).where(
