@@ -55,7 +55,7 @@ def now_option(parser: argparse.ArgumentParser) -> None:
     for scripts"): the dates it records come from it."""
     parser.add_argument("--now", metavar="ISO-8601",
                         help="the clock for the dates this command records (default: now), "
-                             "e.g. 2026-11-22T09:00:00+09:00")
+                             "e.g. 2026-11-22T09:00:00+09:00; a time without a zone is UTC")
 
 
 def now_of(args: argparse.Namespace) -> datetime:

@@ -14,7 +14,8 @@ def register(sub: Subparsers) -> None:
                          "a server cannot be reached (--once)")
     run.add_argument("--once", action="store_true", help="one full cycle, then exit")
     run.add_argument("--now", metavar="ISO-8601",
-                     help="the clock for the whole cycle (with --once)")
+                     help="the clock for the whole cycle (with --once), e.g. "
+                          "2026-11-22T09:00:00+09:00; a time without a zone is UTC")
     run.add_argument("--alive-file", metavar="PATH",
                      help="touch PATH every 30 s while the service holds its lock and the "
                           "database answers (for a container health check)")
