@@ -90,6 +90,9 @@ class Command:
     # what it changes: one game ("game") or a member ("member"); every command acts, so a
     # mail holding one is never read-only (core/reading.py reads it as "command")
     changes: ClassVar[str] = "game"
+    # the command's first word is the one game it acts on (forfeit, adjudicate, result,
+    # free): only such a command can lie within a game token's scope (G12)
+    game_first: ClassVar[bool] = False
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         """Carry the command out in ``ctx.session``; never raises for a TD's mistake."""

@@ -22,6 +22,7 @@ class FreeGame(Command):
 
     name = "free"
     aliases = ("記録外",)
+    game_first = True
     usage = "free <game>"
     usage_ja = "記録外 <対局ID>"
 
