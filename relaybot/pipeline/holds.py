@@ -162,7 +162,9 @@ def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
     if out_of_office(mail):
         return "confirm_automated"  # never confirms, never answered (G7)
     intent = reading.intent
-    if reading.acts:
+    # a player's command lines do nothing (only a TD's do): "Rest assured ..." or
+    # "Result: ..." in a member's reply is prose, not a new mail that drops the hold (G12)
+    if (reading if from_td is not None else reading.without_commands).acts:
         if row.status == "held":
             row.status, row.resolved_at = "superseded", now
         return row
