@@ -195,7 +195,9 @@ def normalise_text(text: str, problems: list[str]) -> str:
     if "\x00" in text:
         problems.append("NUL bytes removed")
     text = _TEXT_CONTROL_RE.sub("", text)
-    text = text.replace("\u2028", "\n").replace("\u2029", "\n")
+    # every line end str.splitlines() knows is a line end here too (NEL included), so the
+    # quote and signature removal cuts the lines the keyword reader reads (G13, one reading)
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n").replace("\x85", "\n")
     if len(text) > MAX_TEXT_CHARS:
         problems.append("text truncated")
         text = text[:MAX_TEXT_CHARS]
