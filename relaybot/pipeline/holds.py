@@ -138,18 +138,29 @@ def lapse(session: Session, now: datetime) -> int:
 Apply = Callable[[Session, Config, "Hold", InboundMail, datetime], str]
 
 
+@dataclass(frozen=True)
+class NewMail:
+    """A reply to a confirmation request that carries moves or commands of its own: the
+    sender's new mail, about ``hold``'s games when it names none; ``proven`` (the ``c.``
+    token counts as the sender's) only while that hold was still waiting."""
+
+    hold: Hold
+    proven: bool
+
+
 def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
            from_member: Member | None, from_td: str | None, now: datetime,
-           apply: Apply, reading: Reading) -> str | Hold:
+           apply: Apply, reading: Reading) -> str | NewMail:
     """A reply to a confirmation request's ``c.<token>`` address, read as ``reading``.
 
     It counts only from the one who was asked (the member, from any of their addresses,
     or the TD) and only with a token issued to them for that hold; a trusted
     ``dmarc=fail`` counts for nothing. Then, on its one reading:
 
-    * moves or commands of its own: the sender's new mail (the token is theirs); the hold
-      lapses and is returned, so that the caller handles the mail as authenticated, in
-      the thread of the games the hold names;
+    * moves or commands of its own: the sender's new mail; the hold lapses and is
+      returned (:class:`NewMail`), so that the caller handles the mail in the thread of the
+      games the hold names, as authenticated when the hold was still waiting (the token
+      is theirs) and as unproven otherwise;
     * an automated reply (an out-of-office without RFC 3834 headers): nothing;
     * ``cancel`` / ``取消`` alone on a line: the hold is dropped;
     * ``confirm`` / ``確認`` (``yes`` / ``はい``) alone on a line: the held mail acts as of its
@@ -165,9 +176,13 @@ def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
     # a player's command lines do nothing (only a TD's do): "Rest assured ..." or
     # "Result: ..." in a member's reply is prose, not a new mail that drops the hold (G12)
     if (reading if from_td is not None else reading.without_commands).acts:
+        # the c. token proves the sender only while its one hold waits (G12): once the
+        # hold is confirmed, cancelled, superseded or lapsed, a forwarded request is no
+        # login, and the new mail is held like any other
+        proven = row.status == "held" and row.expires_at > now
         if row.status == "held":
-            row.status, row.resolved_at = "superseded", now
-        return row
+            row.status, row.resolved_at = ("superseded" if proven else "lapsed"), now
+        return NewMail(row, proven)
     who = _holder(session, cfg, row)
     if row.status == "held" and row.expires_at <= now:
         row.status, row.resolved_at = "lapsed", now

@@ -214,10 +214,12 @@ def _route(
                                sender.td, now, _apply_held, reading)
         if isinstance(outcome, str):
             return outcome
-        # moves or commands of its own: the sender's new mail, proven by their c. token,
-        # about the games the request was about when it names none of its own
-        reading = read(session, cfg, mail, sender.member, also_named=outcome.games.split())
-        everything = Grant(everything=True)
+        # moves or commands of its own: the sender's new mail, proven by their c. token
+        # while its hold waited (else held like any unproven mail), about the games the
+        # request was about when it names none of its own
+        reading = read(session, cfg, mail, sender.member,
+                       also_named=outcome.hold.games.split())
+        everything = Grant(everything=True) if outcome.proven else Grant()
         sender = replace(sender, kind="td" if sender.td is not None else "member",
                          grant=everything if sender.member is not None else Grant(),
                          td_grant=everything if sender.td is not None else Grant())

@@ -7,10 +7,12 @@ from them (scripts/security_table.py).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from tests.integration.relay_harness import Club
-from tests.security.test_identity import deliver, game_of, holds, two_players
+from tests.integration.relay_harness import RELAY, TD, Club, Player
+from tests.security.test_identity import deliver, forge, game_of, holds, two_players
 from tests.security.test_one_reading import request_address
 
 pytestmark = pytest.mark.integration
@@ -34,3 +36,91 @@ def test_g12_a_players_confirm_with_prose_starting_like_a_td_command_confirms(
     assert holds(club) == [("confirmed", gid)]
     assert game_of(club, gid).status == "finished"
 
+
+
+SIDES = [  # (game, game new options, the TD's side word, the result it gives)
+    ("chess", (), "white", "0-1"), ("chess", (), "black", "1-0"),
+    ("chess", (), "白", "0-1"), ("chess", (), "黒", "1-0"),
+    ("shogi", (), "sente", "0-1"), ("shogi", (), "gote", "1-0"),
+    ("shogi", (), "先手", "0-1"), ("shogi", (), "後手", "1-0"),
+    ("go", (), "black", "W+F"), ("go", (), "white", "B+F"),
+    ("go", (), "黒", "W+F"), ("go", (), "白", "B+F"),
+    ("go", (("size", "13"), ("handicap", "2")), "black", "W+F"),
+    ("go", (("size", "13"), ("handicap", "2")), "白", "B+F"),
+]
+
+
+@pytest.mark.parametrize(("kind", "options", "side", "result"), SIDES)
+def test_td_forfeit_every_side_word_of_each_game_by_mail(
+        club: Club, kind: str, options: tuple[tuple[str, str], ...], side: str,
+        result: str) -> None:
+    """the TD forfeits a side by mail with each side word of the game (INTERFACE "TD
+    commands"), sente/先手 the black (first-named) colour in shogi and Black in go even
+    when White moves first (handicap) -> that side loses; a player's own authenticated
+    mail with the same line first -> nothing; a forged TD mail with it -> held"""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    gid = club.game(white, black, kind=kind, options=options)
+    line = f"forfeit {gid} {side}"
+    assert deliver(club, white.compose(line, to=white.game_address(gid),
+                                       subject=f"[{gid}]"))
+    assert game_of(club, gid).status == "active"
+    assert deliver(club, forge(black, Player("TD", TD, club), line, RELAY, "x")) == {
+        "td_held": 1}
+    assert game_of(club, gid).status == "active"
+    td = Player("TD", TD, club)
+    assert deliver(club, td.compose(line, to=td.member_address(), subject="x")) == {
+        "td_command": 1}
+    game = game_of(club, gid)
+    assert (game.status, game.result, game.termination) == ("finished", result, "forfeit")
+
+
+def test_a_forged_go_result_agreeing_with_the_forgers_claim_is_held(club: Club) -> None:
+    """go after both passed: White states "result W+10.5", then forges Black's agreeing
+    "結果 白10目半勝ち" (and "result W+10.5" to the game address) -> held, the game goes
+    on; Black's genuine statement of another result goes to the TD"""
+    black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
+    white = club.member("Shiro, Hanako", "shiro@example.org")
+    gid = club.game(white, black, kind="go", options=(("size", "9"),))
+    for player, text in ((black, "1 E5"), (white, "2 pass"), (black, "3 pass"),
+                         (white, "result W+10.5")):
+        assert deliver(club, player.compose(text, to=player.game_address(gid),
+                                            subject=f"[{gid}]"))
+    assert game_of(club, gid).status == "active"
+    for text, to in (("結果 白10目半勝ち", RELAY), ("result W+10.5", f"relay+{gid}@club.example")):
+        assert deliver(club, forge(white, black, text, to, f"[{gid}]")) == {"held": 1}
+        assert game_of(club, gid).status == "active"
+    assert deliver(club, black.compose("結果 黒3目半勝ち", to=black.game_address(gid),
+                                       subject=f"[{gid}]"))
+    game = game_of(club, gid)
+    assert game.status == "active" and game.result is None
+    assert [s for s, _g in holds(club)] == ["superseded", "superseded"]
+
+
+@pytest.mark.parametrize("resolve", ["confirm", "cancel", "superseded", "lapsed"])
+def test_g12_a_confirmation_address_proves_nothing_once_its_hold_is_gone(
+        club: Club, resolve: str) -> None:
+    """the victim's confirmation request, forwarded ("did you send this?") to the opponent,
+    whose mail From: the victim to its c. address resigns, after the hold was confirmed,
+    cancelled, superseded or lapsed -> held and the victim asked (a c. token is for its
+    one hold); while the hold waits, the victim's own move there is his new mail"""
+    white, black, gid = two_players(club)
+    plain = white.compose("1. e4", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    assert deliver(club, plain) == {"held": 1}
+    c_address = request_address(club, white)
+    if resolve in ("confirm", "cancel"):
+        answer = white.compose(resolve, to=c_address, subject="Re: confirm")
+        assert deliver(club, answer) == {"confirmed" if resolve == "confirm"
+                                         else "hold_cancelled": 1}
+    elif resolve == "superseded":
+        assert deliver(club, white.compose("1. d4", to=white.game_address(gid),
+                                           subject=f"[{gid}]")) == {"move": 1}
+    else:
+        club.clock += timedelta(days=8)
+    before = game_of(club, gid).plies
+    attack = forge(black, white, "resign", c_address, "Re: confirm")
+    assert deliver(club, attack) == {"held": 1}
+    game = game_of(club, gid)
+    assert game.status == "active" and game.plies == before
+    assert holds(club)[-1] == ("held", gid)
+    assert "hold_request" in [c.parsed["X-Relaybot-Kind"] for c in white.inbox()[-2:]]
