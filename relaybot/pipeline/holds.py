@@ -44,7 +44,7 @@ from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import Mail, emit
 from relaybot.pipeline.replies import quote_block
-from relaybot.store.models import Hold, Inbound, Member
+from relaybot.store.models import Game, Hold, Inbound, Member
 
 HOLD_DAYS = 7
 QUOTE_LINES = 20  # enough of the mail to recognise it; the rest is "..."
@@ -109,6 +109,11 @@ def supersede(session: Session, reading: Reading, now: datetime, *,
     """
     named = set(reading.games)
     acted = {g for g in reading.game_targets if g is not None} if reading.acts else set()
+    if member is not None and acted:
+        # only a game the member plays moves on: a mail naming someone else's game acts
+        # on nothing there and must not drop its players' held mail (G12)
+        acted = {g for g in acted if (game := session.get(Game, g)) is not None
+                 and member.id in (game.side0_id, game.side1_id)}
     mine = (Hold.member_id == member.id) if member is not None else (
         (Hold.td == td) if td is not None else None)
     wanted = [Hold.games.contains(g) for g in sorted(named | acted)]

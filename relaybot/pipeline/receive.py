@@ -225,6 +225,13 @@ def _route(
                          td_grant=everything if sender.td is not None else Grant())
     assert mail.from_addr is not None
     ordered = bool(reading.commands) if sender.td is not None else False
+    if ordered and sender.member is not None and not sender.td_grant.covers(
+            reading.commands_only) and reading.without_commands.acts and \
+            widened(session, sender.grant).covers(reading.without_commands):
+        # a TD who plays, proven as the player for what the mail plays and not as the TD:
+        # its command-like lines are a player's prose ("Answer to your question: ..."),
+        # never a reason to hold the move (one reading, G12)
+        ordered = False
     if sender.td is not None and (sender.member is None or ordered):
         who = holds.td_holder(cfg, sender.td)
         if sender.forged:

@@ -7,11 +7,12 @@ from them (scripts/security_table.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
-from tests.integration.relay_harness import RELAY, TD, Club, Player
+from tests.integration.relay_harness import RELAY, TD, Club, Player, authenticated_by_mta
 from tests.security.test_identity import deliver, forge, game_of, holds, two_players
 from tests.security.test_one_reading import request_address
 
@@ -124,3 +125,41 @@ def test_g12_a_confirmation_address_proves_nothing_once_its_hold_is_gone(
     assert game.status == "active" and game.plies == before
     assert holds(club)[-1] == ("held", gid)
     assert "hold_request" in [c.parsed["X-Relaybot-Kind"] for c in white.inbox()[-2:]]
+
+
+def test_g12_a_mail_naming_someone_elses_game_leaves_its_holds_alone(club: Club) -> None:
+    """a member proven by our MTA's dmarc=pass sends "1. e4" to the address of a game he
+    does not play -> nothing is played ("not a player"), and the held mail of that game's
+    player does not lapse"""
+    white, _black, _gid = two_players(club)
+    third = club.member("Ito, Saburo", "ito@example.jp")
+    fourth = club.member("Ono, Jiro", "ono@example.jp")
+    other = club.game(third, fourth)
+    held = third.compose("1. e4", to=f"relay+{other}@club.example", subject=f"[{other}]")
+    assert deliver(club, held) == {"held": 1}
+    raw = white.compose("1. e4", to=f"relay+{other}@club.example",
+                        subject=f"[{other}]").as_bytes()
+    club.deliver(authenticated_by_mta(raw, "example.jp"))
+    assert club.cycle().poll.outcomes == {"not_player": 1}
+    assert holds(club) == [("held", other)]
+    confirm = third.compose("confirm", to=request_address(club, third), subject="Re: x")
+    assert deliver(club, confirm) == {"confirmed": 1}
+    assert game_of(club, other).plies == "e2e4"
+
+
+def test_a_td_who_plays_moves_with_prose_that_starts_like_a_command(club: Club) -> None:
+    """the club's TD also plays: his reply to his game's mail (his game token) with a move
+    and a line "Answer to your question: yes" -> the move is played, nothing held (the
+    command-like line is a player's prose, which his token covers); his TD command to the
+    same address -> held for his confirmation as TD"""
+    white, black, gid = two_players(club)
+    club.cfg = replace(club.cfg, bot=replace(club.cfg.bot, td=white.address))
+    msg = white.compose("1. e4\n\nAnswer to your question: yes", to=white.game_address(gid),
+                        subject=f"[{gid}]")
+    assert deliver(club, msg) == {"move": 1}
+    assert game_of(club, gid).plies == "e2e4" and holds(club) == []
+    order = white.compose(f"forfeit {gid} black", to=white.game_address(gid),
+                          subject=f"[{gid}]")
+    assert deliver(club, order) == {"td_held": 1}
+    assert game_of(club, gid).status == "active"
+    assert black.address
