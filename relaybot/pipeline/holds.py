@@ -175,7 +175,10 @@ def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
     row = session.scalar(select(Hold).where(Hold.token == token))
     if row is None or mail.dmarc_fail or not _asked(cfg, row, from_member, from_td, token):
         return "confirm_refused"  # not theirs to confirm: nothing acts, nothing is said
-    if out_of_office(mail):
+    held_row = session.get(Inbound, row.inbound_id)
+    answered = min((f.line for f in reading.found if f.does == "answer"), default=None)
+    if out_of_office(mail, held_subject=held_row.subject if held_row else "",
+                     before_line=answered):
         return "confirm_automated"  # never confirms, never answered (G7)
     intent = reading.intent
     # a player's command lines do nothing (only a TD's do): "Rest assured ..." or
@@ -232,13 +235,26 @@ _OUT_OF_OFFICE_BODIES = (
 )
 
 
-def out_of_office(mail: InboundMail) -> bool:
-    """True for an out-of-office reply by its subject or its first lines."""
+def out_of_office(mail: InboundMail, held_subject: str = "",
+                  before_line: int | None = None) -> bool:
+    """True for an out-of-office reply by its subject or its first lines.
+
+    ``held_subject``: the held mail's own subject, which the request's subject repeats and
+    a reply's subject quotes (a leave asked for with "休暇" or "vacation" in its subject is
+    no autoresponder's word); ``before_line``: the line that answers the request
+    ("confirm"), after which the member's own words ("I will be on holiday from ...")
+    follow the answer rather than stand in for it (G7, G12)."""
     subject = unicodedata.normalize("NFKC", mail.subject).lower()
+    held = unicodedata.normalize("NFKC", held_subject).lower().strip()
+    if held:
+        subject = subject.replace(held, " ")
     if any(word in subject for word in _OUT_OF_OFFICE_SUBJECTS):
         return True
-    head = unicodedata.normalize("NFKC", " ".join(mail.text.strip().splitlines()[:5])).lower()
-    return any(phrase in head for phrase in _OUT_OF_OFFICE_BODIES)
+    lines = mail.text.splitlines()
+    if before_line is not None:
+        lines = lines[:before_line]
+    head = unicodedata.normalize("NFKC", " ".join("\n".join(lines).strip().splitlines()[:5]))
+    return any(phrase in head.lower() for phrase in _OUT_OF_OFFICE_BODIES)
 
 
 def _asked(cfg: Config, row: Hold, member: Member | None, td: str | None,

@@ -163,3 +163,24 @@ def test_a_td_who_plays_moves_with_prose_that_starts_like_a_command(club: Club) 
     assert deliver(club, order) == {"td_held": 1}
     assert game_of(club, gid).status == "active"
     assert black.address
+
+
+@pytest.mark.parametrize(("subject", "text"), [
+    ("休暇のため休戦します", "確認"),
+    ("Vacation: leave next month", "confirm"),
+    ("leave", "confirm\nI will be on holiday from 1 April, as the leave says."),
+    ("休戦", "確認\n4月1日から休暇をいただいて旅行します。"),
+])
+def test_g12_a_genuine_confirmation_of_a_leave_about_a_holiday_confirms(
+        club: Club, subject: str, text: str) -> None:
+    """a member's own leave request (plain address, so held) whose subject or whose
+    confirmation speaks of a vacation (休暇) -> the reply "confirm" / "確認" confirms it: the
+    words of the held mail's own subject, and the member's words after the answer, are no
+    out-of-office reply"""
+    white, _black, gid = two_players(club)
+    held = white.compose("leave 2026-04-01 2026-04-05", to=RELAY, subject=subject)
+    assert deliver(club, held) == {"held": 1}
+    reply = white.compose(text, to=request_address(club, white))
+    assert deliver(club, reply) == {"confirmed": 1}
+    assert holds(club)[-1][0] == "confirmed"
+    assert gid
