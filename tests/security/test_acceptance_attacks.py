@@ -184,3 +184,36 @@ def test_g12_a_genuine_confirmation_of_a_leave_about_a_holiday_confirms(
     assert deliver(club, reply) == {"confirmed": 1}
     assert holds(club)[-1][0] == "confirmed"
     assert gid
+
+
+def test_a_held_td_command_is_confirmed_only_by_that_td(club: Club) -> None:
+    """a forged "没収 <id> 先手" in the club TD's name (shogi) -> held; the loser-to-be
+    answering the TD's request address with "確認" From: himself confirms nothing; the
+    TD's own "確認" there forfeits the game"""
+    white = club.member("Sato, Hanako", "sato@example.jp", lang="ja")
+    black = club.member("Brown, Tom", "brown@example.org")
+    gid = club.game(white, black, kind="shogi")
+    td = Player("TD", TD, club)
+    assert deliver(club, forge(white, td, f"没収 {gid} 先手", RELAY, "x")) == {"td_held": 1}
+    c_address = request_address(club, td)
+    assert deliver(club, white.compose("確認", to=c_address, subject="Re: x")) == {
+        "confirm_refused": 1}
+    assert game_of(club, gid).status == "active"
+    assert deliver(club, td.compose("確認", to=c_address, subject="Re: x")) == {
+        "confirmed": 1}
+    game = game_of(club, gid)
+    assert (game.status, game.result, game.termination) == ("finished", "0-1", "forfeit")
+
+
+def test_td_withdraw_and_points_name_a_member_by_any_registered_address(club: Club) -> None:
+    """the TD writes a member's other registered address in withdraw (INTERFACE: a member
+    may have several addresses, each registered) -> that member's games are decided; a
+    stranger's address -> refused, nothing changes"""
+    white, black, gid = two_players(club)
+    club.cli("member", "set", white.address, "--add-address", "sato.phone@example.jp")
+    refused = club.cli("td", "withdraw", "nobody@example.jp", "lost", check=False)
+    assert refused.returncode != 0 and game_of(club, gid).status == "active"
+    club.cli("td", "withdraw", "sato.phone@example.jp", "lost")
+    game = game_of(club, gid)
+    assert (game.status, game.result) == ("finished", "0-1")
+    assert black.address
