@@ -208,6 +208,17 @@ def _route(
         reading = read(session, cfg, mail, sender.member)
     else:
         return sender.kind
+    if sender.kind == "confirm" and sender.forged:
+        # our MTA's dmarc=fail: nothing acts, and the registered address is told that
+        # someone wrote in its name, a reply to a confirmation address too (G12)
+        assert mail.from_addr is not None
+        with unproven(session):
+            if sender.member is None:
+                assert sender.td is not None
+                return "td_" + holds.forged(session, cfg, holds.td_holder(cfg, sender.td),
+                                            mail, now)
+            return holds.forged(session, cfg, holds.member_holder(sender.member,
+                                                                  mail.from_addr), mail, now)
     if sender.kind == "confirm":
         assert sender.confirm is not None
         outcome = holds.answer(session, cfg, mail, sender.confirm.token, sender.member,

@@ -217,3 +217,34 @@ def test_td_withdraw_and_points_name_a_member_by_any_registered_address(club: Cl
     game = game_of(club, gid)
     assert (game.status, game.result) == ("finished", "0-1")
     assert black.address
+
+
+def test_a_confirmation_our_mta_calls_forged_acts_on_nothing_and_the_member_is_told(
+        club: Club) -> None:
+    """a reply to the member's confirmation address saying "confirm", which our MTA says
+    failed DMARC for the member's domain -> nothing confirmed, the hold still waits, and
+    the registered address is told that someone wrote in its name"""
+    white, black, gid = two_players(club)
+    plain = white.compose("resign", to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    assert deliver(club, plain) == {"held": 1}
+    attack = forge(black, white, "confirm", request_address(club, white), "Re: x")
+    attack["Authentication-Results"] = "mx.club.example; dmarc=fail header.from=example.jp"
+    assert deliver(club, attack) == {"forged": 1}
+    assert holds(club) == [("held", gid)]
+    assert white.last()["X-Relaybot-Kind"] == "hold_forged"
+    assert game_of(club, gid).status == "active"
+
+
+def test_g13_a_flowed_sentence_ending_in_resign_is_no_resignation(club: Club) -> None:
+    """the player's own client sends format=flowed and wraps "... I am not going to" /
+    "resign" (a soft line break: the line ends in a space) -> read as the one line the
+    client shows: the move is played and nobody resigns"""
+    white, _black, gid = two_players(club)
+    text = ("1. e4\n\nMy position may look difficult later, but I am certainly not going to \n"
+            "resign\n")
+    msg = white.compose(text, to=white.game_address(gid), subject=f"[{gid}]")
+    msg.set_param("format", "flowed")
+    assert "going to \nresign" in msg.get_content()
+    assert deliver(club, msg) == {"move": 1}
+    game = game_of(club, gid)
+    assert game.status == "active" and game.plies == "e2e4"

@@ -82,3 +82,30 @@ def test_g13_a_base64_part_is_read_once_decoded() -> None:
 def test_g13_full_width_and_nbsp_forms_are_the_keyword(line: str) -> None:
     r = reading(mail(f"{line}\n".encode()), "shogi")
     assert names(r) == ["resign"]
+
+
+@pytest.mark.parametrize(("body", "params"), [
+    (b"My position is difficult, but I am not going to \r\nresign\r\n\r\n1. e4\r\n", ""),
+    (b"I am not going to\r\n resign, nor to offer a \r\ndraw\r\n", ""),
+    (b"I am not going to \r\nresign\r\n", "; delsp=yes"),
+    (b"Thanks for the offer, but no \r\ndraw\r\n", ""),
+])
+def test_g13_a_word_a_flowed_mail_wrapped_onto_its_own_line_is_no_keyword(
+        body: bytes, params: str) -> None:
+    """RFC 3676: the sender's client shows one line; so does the reading."""
+    r = reading(mail(body, f"text/plain; charset=utf-8; format=flowed{params}"))
+    assert names(r) == []
+
+
+def test_g13_flowed_keeps_hard_lines_quotes_and_the_signature() -> None:
+    body = (b"Hello, \r\nthanks.\r\nresign\r\n\r\n> I will \r\n> win\r\n-- \r\ndraw\r\n")
+    raw = mail(body, "text/plain; charset=utf-8; format=flowed")
+    parsed = parse_mail(raw, own_addresses=["relay@club.example"])
+    assert parsed.text == "Hello, thanks.\nresign"
+    assert "> I will win" in parsed.full_text
+    assert names(reading(raw)) == ["resign"]
+
+
+def test_g13_a_mail_that_is_not_flowed_keeps_its_line_breaks() -> None:
+    r = reading(mail(b"I am not going to \r\nresign\r\n"))
+    assert names(r) == ["resign"]
