@@ -109,3 +109,20 @@ def test_g13_flowed_keeps_hard_lines_quotes_and_the_signature() -> None:
 def test_g13_a_mail_that_is_not_flowed_keeps_its_line_breaks() -> None:
     r = reading(mail(b"I am not going to \r\nresign\r\n"))
     assert names(r) == ["resign"]
+
+
+@pytest.mark.parametrize("html", [
+    b"<div>1. e4</div><div>My position is hard, but I am not going to\r\nresign</div>",
+    b"<p>Thanks for the offer, but no\n  draw</p>",
+    b"<html><body>I am not going to\nresign<br></body></html>",
+])
+def test_g13_a_line_break_in_html_source_is_a_space_as_the_browser_shows_it(
+        html: bytes) -> None:
+    r = reading(mail(html, "text/html; charset=utf-8"))
+    assert names(r) == []
+
+
+def test_g13_html_lines_from_br_blocks_and_pre_stay_lines() -> None:
+    html = b"<div>hello</div><div>resign</div><pre>1. e4\n draw?</pre>x<br>help"
+    r = reading(mail(html, "text/html; charset=utf-8"))
+    assert names(r) == ["resign", "draw_offer", "help"]
