@@ -240,9 +240,13 @@ def _route(
             reading.commands_only) and reading.without_commands.acts and \
             widened(session, sender.grant).covers(reading.without_commands):
         # a TD who plays, proven as the player for what the mail plays and not as the TD:
-        # its command-like lines are a player's prose ("Answer to your question: ..."),
-        # never a reason to hold the move (one reading, G12)
+        # the move is never held for its command lines (one reading, G12); those lines
+        # ("forfeit ...", or prose such as "Answer to your question: ...") are held for
+        # the TD's confirmation, as any unproven TD command is, never dropped unsaid
         ordered = False
+        commands_apart = True
+    else:
+        commands_apart = False
     if sender.td is not None and (sender.member is None or ordered):
         who = holds.td_holder(cfg, sender.td)
         if sender.forged:
@@ -276,7 +280,13 @@ def _route(
             return commands.handle(session, cfg, member, got, now, reading)
     if batch is None or batch.held:
         holds.supersede(session, reading, now, member=member)
-    return commands.handle(session, cfg, member, got, now, reading)
+    outcome = commands.handle(session, cfg, member, got, now, reading)
+    if commands_apart and sender.td is not None:
+        with unproven(session):
+            held = holds.hold(session, cfg, holds.td_holder(cfg, sender.td), mail, inbound,
+                              now, reading.commands_only)
+        return f"{outcome} td_{held}"
+    return outcome
 
 
 def _apply_held(session: Session, cfg: Config, hold: Hold, mail: InboundMail,

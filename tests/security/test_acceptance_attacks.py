@@ -148,16 +148,16 @@ def test_g12_a_mail_naming_someone_elses_game_leaves_its_holds_alone(club: Club)
 
 
 def test_a_td_who_plays_moves_with_prose_that_starts_like_a_command(club: Club) -> None:
-    """the club's TD also plays: his reply to his game's mail (his game token) with a move
-    and a line "Answer to your question: yes" -> the move is played, nothing held (the
-    command-like line is a player's prose, which his token covers); his TD command to the
-    same address -> held for his confirmation as TD"""
+    """the club's TD also plays: his reply to his game's mail (his player's game token)
+    with a move and a line "Answer to your question: yes" -> the move is played at once
+    (his token covers it) and the command line is held for his confirmation as TD, never
+    dropped unsaid; a TD command alone to the same address -> held as well"""
     white, black, gid = two_players(club)
     club.cfg = replace(club.cfg, bot=replace(club.cfg.bot, td=white.address))
     msg = white.compose("1. e4\n\nAnswer to your question: yes", to=white.game_address(gid),
                         subject=f"[{gid}]")
-    assert deliver(club, msg) == {"move": 1}
-    assert game_of(club, gid).plies == "e2e4" and holds(club) == []
+    assert deliver(club, msg) == {"move td_held": 1}
+    assert game_of(club, gid).plies == "e2e4" and holds(club) == [("held", gid)]
     order = white.compose(f"forfeit {gid} black", to=white.game_address(gid),
                           subject=f"[{gid}]")
     assert deliver(club, order) == {"td_held": 1}
