@@ -230,10 +230,14 @@ def _route(
         # request was about when it names none of its own
         reading = read(session, cfg, mail, sender.member,
                        also_named=outcome.hold.games.split())
-        everything = Grant(everything=True) if outcome.proven else Grant()
+        everything = Grant(everything=True)
+        # a stale c. token proves nothing: the mail's other proofs (a game token beside
+        # it) count as they would without it
         sender = replace(sender, kind="td" if sender.td is not None else "member",
-                         grant=everything if sender.member is not None else Grant(),
-                         td_grant=everything if sender.td is not None else Grant())
+                         grant=(everything if outcome.proven and sender.member is not None
+                                else sender.grant),
+                         td_grant=(everything if outcome.proven and sender.td is not None
+                                   else sender.td_grant))
     assert mail.from_addr is not None
     ordered = bool(reading.commands) if sender.td is not None else False
     if ordered and sender.member is not None and not sender.td_grant.covers(

@@ -248,3 +248,20 @@ def test_g13_a_flowed_sentence_ending_in_resign_is_no_resignation(club: Club) ->
     assert deliver(club, msg) == {"move": 1}
     game = game_of(club, gid)
     assert game.status == "active" and game.plies == "e2e4"
+
+
+def test_g12_a_stale_confirmation_address_beside_a_game_token_takes_nothing_away(
+        club: Club) -> None:
+    """the player's genuine move to his game token address, with the address of an old,
+    already confirmed request in Cc (a reply-all) -> played: the stale c. token proves
+    nothing, and takes nothing from the game token beside it"""
+    white, _black, gid = two_players(club)
+    plain = white.compose("status\ndigest off", to=RELAY, subject="x")
+    assert deliver(club, plain) == {"held": 1}
+    c_address = request_address(club, white)
+    assert deliver(club, white.compose("confirm", to=c_address, subject="Re: x")) == {
+        "confirmed": 1}
+    move = white.compose("1. e4", to=white.game_address(gid), subject=f"[{gid}]")
+    move["Cc"] = c_address
+    assert deliver(club, move) == {"move": 1}
+    assert game_of(club, gid).plies == "e2e4"
