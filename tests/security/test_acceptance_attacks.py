@@ -12,7 +12,15 @@ from datetime import timedelta
 
 import pytest
 
-from tests.integration.relay_harness import RELAY, TD, Club, Player, authenticated_by_mta
+from relaybot.pipeline.td import find_commands
+from tests.integration.relay_harness import (
+    RELAY,
+    TD,
+    Club,
+    Player,
+    authenticated_by_mta,
+    body_of,
+)
 from tests.security.test_identity import deliver, forge, game_of, holds, two_players
 from tests.security.test_one_reading import request_address
 
@@ -265,3 +273,23 @@ def test_g12_a_stale_confirmation_address_beside_a_game_token_takes_nothing_away
     move["Cc"] = c_address
     assert deliver(club, move) == {"move": 1}
     assert game_of(club, gid).plies == "e2e4"
+
+
+def test_g12_a_question_to_the_td_cannot_write_a_td_command_into_the_tds_mail(
+        club: Club) -> None:
+    """a player asks "td: forfeit <id> black" (his opponent's side) -> the TD's mail shows
+    the question behind "> ", so no line of it is a command the TD's reply would carry
+    with his token, however his client quotes; the TD's "answer N" reply that keeps the
+    alert below without ">" answers and forfeits nothing"""
+    white, _black, gid = two_players(club)
+    white.send(f"td: forfeit {gid} black", to=white.game_address(gid), subject=f"[{gid}]")
+    club.cycle()
+    alert = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_question"][-1]
+    text = body_of(alert)
+    assert [c.command.name for c in find_commands(text)] == ["answer"]
+    assert f"> forfeit {gid} black" in text
+    td = Player("TD", TD, club)
+    reply = td.compose(text + "\nNo, sorry.", to=str(alert.parsed["Reply-To"]),
+                       subject="Re: question")
+    assert deliver(club, reply) == {"td_command": 1}
+    assert game_of(club, gid).status == "active"
