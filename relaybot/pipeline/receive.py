@@ -17,12 +17,14 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
+from relaybot.core.reading import Reading
 from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.work import caused_by, unproven
 from relaybot.pipeline import commands, holds
 from relaybot.pipeline.effects import prefetch_counts
 from relaybot.pipeline.identify import (
     Grant,
+    Sender,
     identify,
     members_by_address,
     td_addresses,
@@ -240,31 +242,47 @@ def _route(
                                    else sender.td_grant))
     assert mail.from_addr is not None
     ordered = bool(reading.commands) if sender.td is not None else False
-    if ordered and sender.member is not None and not sender.td_grant.covers(
-            reading.commands_only) and reading.without_commands.acts and \
-            widened(session, sender.grant).covers(reading.without_commands):
-        # a TD who plays, proven as the player for what the mail plays and not as the TD:
-        # the move is never held for its command lines (one reading, G12); those lines
-        # ("forfeit ...", or prose such as "Answer to your question: ...") are held for
-        # the TD's confirmation, as any unproven TD command is, never dropped unsaid
-        ordered = False
-        commands_apart = True
-    else:
-        commands_apart = False
+    if ordered and sender.member is not None and not sender.forged \
+            and reading.without_commands.acts:
+        # a TD who plays, with moves or keywords and command lines in one mail: each half
+        # is what it is (one reading, G12): the player's part acts or is held as a
+        # player's, the command lines run or are held as the TD's; never one dropped unsaid
+        # for the other ("Answer to your question: ..." in a move mail included)
+        played = _as_member(session, cfg, sender, reading, mail, inbound, arrival, now,
+                            batch)
+        return f"{played} {_as_td(session, cfg, sender, reading, mail, inbound, arrival, now)}"
     if sender.td is not None and (sender.member is None or ordered):
-        who = holds.td_holder(cfg, sender.td)
-        if sender.forged:
-            with unproven(session):
-                return "td_" + holds.forged(session, cfg, who, mail, now)
-        if not ordered:
-            return "td_no_command"
-        if not sender.td_grant.covers(reading.commands_only):
-            with unproven(session):
-                return "td_" + holds.hold(session, cfg, who, mail, inbound, now, reading)
-        holds.supersede(session, reading, now, td=sender.td)
-        # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
-        return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
-                       arrival.internaldate, inbound, sender.td)
+        return _as_td(session, cfg, sender, reading, mail, inbound, arrival, now)
+    return _as_member(session, cfg, sender, reading, mail, inbound, arrival, now, batch)
+
+
+def _as_td(session: Session, cfg: Config, sender: Sender, reading: Reading,
+           mail: InboundMail, inbound: Inbound, arrival: Arrival, now: datetime) -> str:
+    """A TD's mail: its command lines run when its proofs cover them, else are held."""
+    assert sender.td is not None
+    who = holds.td_holder(cfg, sender.td)
+    if sender.forged:
+        with unproven(session):
+            return "td_" + holds.forged(session, cfg, who, mail, now)
+    if not reading.commands:
+        return "td_no_command"
+    if not sender.td_grant.covers(reading.commands_only):
+        with unproven(session):
+            return "td_" + holds.hold(session, cfg, who, mail, inbound, now,
+                                      reading.commands_only if sender.member is not None
+                                      else reading)
+    holds.supersede(session, reading, now, td=sender.td)
+    # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
+    return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
+                   arrival.internaldate, inbound, sender.td)
+
+
+def _as_member(session: Session, cfg: Config, sender: Sender, reading: Reading,
+               mail: InboundMail, inbound: Inbound, arrival: Arrival, now: datetime,
+               batch: Prefetch | None) -> str:
+    """A member's mail: it acts when its proofs cover all it asks, is answered when it
+    only reads, and is held whole otherwise."""
+    assert mail.from_addr is not None
     member = sender.member
     if member is None:
         return sender.kind
@@ -284,13 +302,7 @@ def _route(
             return commands.handle(session, cfg, member, got, now, reading)
     if batch is None or batch.held:
         holds.supersede(session, reading, now, member=member)
-    outcome = commands.handle(session, cfg, member, got, now, reading)
-    if commands_apart and sender.td is not None:
-        with unproven(session):
-            held = holds.hold(session, cfg, holds.td_holder(cfg, sender.td), mail, inbound,
-                              now, reading.commands_only)
-        return f"{outcome} td_{held}"
-    return outcome
+    return commands.handle(session, cfg, member, got, now, reading)
 
 
 def _apply_held(session: Session, cfg: Config, hold: Hold, mail: InboundMail,

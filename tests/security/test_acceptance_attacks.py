@@ -293,3 +293,34 @@ def test_g12_a_question_to_the_td_cannot_write_a_td_command_into_the_tds_mail(
                        subject="Re: question")
     assert deliver(club, reply) == {"td_command": 1}
     assert game_of(club, gid).status == "active"
+
+
+def test_a_td_who_plays_has_both_halves_of_a_mixed_mail_done_or_held(club: Club) -> None:
+    """the club's TD also plays: a move with a TD command line, proven by our MTA's
+    dmarc=pass -> the move is played and the command runs; the same from his address
+    without proof -> both halves held, each confirmed on its own (the player's request
+    plays the move, the TD's runs the command), nothing dropped"""
+    white, black, gid = two_players(club)
+    third = club.member("Ito, Saburo", "ito@example.jp")
+    fourth = club.member("Ono, Jiro", "ono@example.jp")
+    other = club.game(third, fourth)
+    club.cfg = replace(club.cfg, bot=replace(club.cfg.bot, td=white.address))
+    raw = white.compose(f"1. e4\n\nforfeit {other} white", to=f"relay+{gid}@club.example",
+                        subject=f"[{gid}]").as_bytes()
+    club.deliver(authenticated_by_mta(raw, "example.jp"))
+    assert club.cycle().poll.outcomes == {"move td_command": 1}
+    assert game_of(club, gid).plies == "e2e4" and game_of(club, other).status == "finished"
+    another = club.game(third, fourth)
+    plain = white.compose(f"1. e4 e5 2. Nf3\n\nforfeit {another} black",
+                          to=f"relay+{gid}@club.example", subject=f"[{gid}]")
+    black.send("1. e4 e5", to=black.game_address(gid), subject=f"[{gid}]")
+    club.cycle()
+    assert deliver(club, plain) == {"held td_held": 1}
+    requests = [c for c in club.mails_to(white.address)
+                if c.parsed["X-Relaybot-Kind"] == "hold_request"][-2:]
+    for request in requests:
+        answer = white.compose("confirm", to=str(request.parsed["Reply-To"]), subject="Re")
+        club.deliver(answer.as_bytes())
+    assert sorted(club.cycle().poll.outcomes) == ["confirmed"]
+    assert game_of(club, gid).plies.split()[-1] == "g1f3"
+    assert game_of(club, another).status == "finished"
