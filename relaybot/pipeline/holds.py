@@ -44,7 +44,7 @@ from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.queue import Recipient
 from relaybot.pipeline.effects import Mail, emit
 from relaybot.pipeline.replies import quote_block
-from relaybot.store.models import Hold, Inbound, Member
+from relaybot.store.models import Game, Hold, Inbound, Member
 
 HOLD_DAYS = 7
 QUOTE_LINES = 20  # enough of the mail to recognise it; the rest is "..."
@@ -109,6 +109,11 @@ def supersede(session: Session, reading: Reading, now: datetime, *,
     """
     named = set(reading.games)
     acted = {g for g in reading.game_targets if g is not None} if reading.acts else set()
+    if member is not None and acted:
+        # only a game the member plays moves on: a mail naming someone else's game acts
+        # on nothing there and must not drop its players' held mail (G12)
+        acted = {g for g in acted if (game := session.get(Game, g)) is not None
+                 and member.id in (game.side0_id, game.side1_id)}
     mine = (Hold.member_id == member.id) if member is not None else (
         (Hold.td == td) if td is not None else None)
     wanted = [Hold.games.contains(g) for g in sorted(named | acted)]
@@ -138,18 +143,29 @@ def lapse(session: Session, now: datetime) -> int:
 Apply = Callable[[Session, Config, "Hold", InboundMail, datetime], str]
 
 
+@dataclass(frozen=True)
+class NewMail:
+    """A reply to a confirmation request that carries moves or commands of its own: the
+    sender's new mail, about ``hold``'s games when it names none; ``proven`` (the ``c.``
+    token counts as the sender's) only while that hold was still waiting."""
+
+    hold: Hold
+    proven: bool
+
+
 def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
            from_member: Member | None, from_td: str | None, now: datetime,
-           apply: Apply, reading: Reading) -> str | Hold:
+           apply: Apply, reading: Reading) -> str | NewMail:
     """A reply to a confirmation request's ``c.<token>`` address, read as ``reading``.
 
     It counts only from the one who was asked (the member, from any of their addresses,
     or the TD) and only with a token issued to them for that hold; a trusted
     ``dmarc=fail`` counts for nothing. Then, on its one reading:
 
-    * moves or commands of its own: the sender's new mail (the token is theirs); the hold
-      lapses and is returned, so that the caller handles the mail as authenticated, in
-      the thread of the games the hold names;
+    * moves or commands of its own: the sender's new mail; the hold lapses and is
+      returned (:class:`NewMail`), so that the caller handles the mail in the thread of the
+      games the hold names, as authenticated when the hold was still waiting (the token
+      is theirs) and as unproven otherwise;
     * an automated reply (an out-of-office without RFC 3834 headers): nothing;
     * ``cancel`` / ``取消`` alone on a line: the hold is dropped;
     * ``confirm`` / ``確認`` (``yes`` / ``はい``) alone on a line: the held mail acts as of its
@@ -159,13 +175,22 @@ def answer(session: Session, cfg: Config, mail: InboundMail, token: str,
     row = session.scalar(select(Hold).where(Hold.token == token))
     if row is None or mail.dmarc_fail or not _asked(cfg, row, from_member, from_td, token):
         return "confirm_refused"  # not theirs to confirm: nothing acts, nothing is said
-    if out_of_office(mail):
+    held_row = session.get(Inbound, row.inbound_id)
+    answered = min((f.line for f in reading.found if f.does == "answer"), default=None)
+    if out_of_office(mail, held_subject=held_row.subject if held_row else "",
+                     before_line=answered):
         return "confirm_automated"  # never confirms, never answered (G7)
     intent = reading.intent
-    if reading.acts:
+    # a player's command lines do nothing (only a TD's do): "Rest assured ..." or
+    # "Result: ..." in a member's reply is prose, not a new mail that drops the hold (G12)
+    if (reading if from_td is not None else reading.without_commands).acts:
+        # the c. token proves the sender only while its one hold waits (G12): once the
+        # hold is confirmed, cancelled, superseded or lapsed, a forwarded request is no
+        # login, and the new mail is held like any other
+        proven = row.status == "held" and row.expires_at > now
         if row.status == "held":
-            row.status, row.resolved_at = "superseded", now
-        return row
+            row.status, row.resolved_at = ("superseded" if proven else "lapsed"), now
+        return NewMail(row, proven)
     who = _holder(session, cfg, row)
     if row.status == "held" and row.expires_at <= now:
         row.status, row.resolved_at = "lapsed", now
@@ -210,13 +235,26 @@ _OUT_OF_OFFICE_BODIES = (
 )
 
 
-def out_of_office(mail: InboundMail) -> bool:
-    """True for an out-of-office reply by its subject or its first lines."""
+def out_of_office(mail: InboundMail, held_subject: str = "",
+                  before_line: int | None = None) -> bool:
+    """True for an out-of-office reply by its subject or its first lines.
+
+    ``held_subject``: the held mail's own subject, which the request's subject repeats and
+    a reply's subject quotes (a leave asked for with "休暇" or "vacation" in its subject is
+    no autoresponder's word); ``before_line``: the line that answers the request
+    ("confirm"), after which the member's own words ("I will be on holiday from ...")
+    follow the answer rather than stand in for it (G7, G12)."""
     subject = unicodedata.normalize("NFKC", mail.subject).lower()
+    held = unicodedata.normalize("NFKC", held_subject).lower().strip()
+    if held:
+        subject = subject.replace(held, " ")
     if any(word in subject for word in _OUT_OF_OFFICE_SUBJECTS):
         return True
-    head = unicodedata.normalize("NFKC", " ".join(mail.text.strip().splitlines()[:5])).lower()
-    return any(phrase in head for phrase in _OUT_OF_OFFICE_BODIES)
+    lines = mail.text.splitlines()
+    if before_line is not None:
+        lines = lines[:before_line]
+    head = unicodedata.normalize("NFKC", " ".join("\n".join(lines).strip().splitlines()[:5]))
+    return any(phrase in head.lower() for phrase in _OUT_OF_OFFICE_BODIES)
 
 
 def _asked(cfg: Config, row: Hold, member: Member | None, td: str | None,

@@ -29,6 +29,7 @@ from relaybot.core.reading import Reading
 from relaybot.core.tokens import TokenAddress, verify
 from relaybot.mail.inbound import InboundMail, reply_tokens, verp_id
 from relaybot.pipeline.bounces import delivery_report
+from relaybot.pipeline.td import command_game
 from relaybot.store.models import Event, Game, Member, MemberAddress
 
 
@@ -66,7 +67,8 @@ class Grant:
             return False
         if reading.commands and not self.member:
             lines = reading.text.splitlines()
-            # a game token covers a TD command only when the command names that game alone
+            # a game token covers a TD command only when the command acts on that game
+            # and names no other (G12): never leave, withdraw, answer or points
             return all(_names_only(lines[c.line], self.games, reading.games)
                        for c in reading.commands)
         return True
@@ -90,8 +92,14 @@ def widened(session: Session, grant: Grant) -> Grant:
 
 
 def _names_only(line: str, mine: frozenset[str], named: tuple[str, ...]) -> bool:
-    words = {w.strip(".,;:").lower() for w in line.split()}
-    return bool(words & mine) and not (words & (set(named) - mine))
+    """The command on ``line`` acts on one of the token's games (its game word, not any
+    word of the line: ``approve leave 3 <game>`` is not about that game) and the line
+    names no other game the mail names."""
+    target = command_game(line)
+    if target is None or target not in mine:
+        return False
+    words = {w.strip(".,;:()").lower() for w in line.split()}
+    return not (words & (set(named) - mine))
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,14 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
+from relaybot.core.reading import Reading
 from relaybot.mail.inbound import InboundMail, parse_mail
 from relaybot.mail.work import caused_by, unproven
 from relaybot.pipeline import commands, holds
 from relaybot.pipeline.effects import prefetch_counts
 from relaybot.pipeline.identify import (
     Grant,
+    Sender,
     identify,
     members_by_address,
     td_addresses,
@@ -208,35 +210,79 @@ def _route(
         reading = read(session, cfg, mail, sender.member)
     else:
         return sender.kind
+    if sender.kind == "confirm" and sender.forged:
+        # our MTA's dmarc=fail: nothing acts, and the registered address is told that
+        # someone wrote in its name, a reply to a confirmation address too (G12)
+        assert mail.from_addr is not None
+        with unproven(session):
+            if sender.member is None:
+                assert sender.td is not None
+                return "td_" + holds.forged(session, cfg, holds.td_holder(cfg, sender.td),
+                                            mail, now)
+            return holds.forged(session, cfg, holds.member_holder(sender.member,
+                                                                  mail.from_addr), mail, now)
     if sender.kind == "confirm":
         assert sender.confirm is not None
         outcome = holds.answer(session, cfg, mail, sender.confirm.token, sender.member,
                                sender.td, now, _apply_held, reading)
         if isinstance(outcome, str):
             return outcome
-        # moves or commands of its own: the sender's new mail, proven by their c. token,
-        # about the games the request was about when it names none of its own
-        reading = read(session, cfg, mail, sender.member, also_named=outcome.games.split())
+        # moves or commands of its own: the sender's new mail, proven by their c. token
+        # while its hold waited (else held like any unproven mail), about the games the
+        # request was about when it names none of its own
+        reading = read(session, cfg, mail, sender.member,
+                       also_named=outcome.hold.games.split())
         everything = Grant(everything=True)
+        # a stale c. token proves nothing: the mail's other proofs (a game token beside
+        # it) count as they would without it
         sender = replace(sender, kind="td" if sender.td is not None else "member",
-                         grant=everything if sender.member is not None else Grant(),
-                         td_grant=everything if sender.td is not None else Grant())
+                         grant=(everything if outcome.proven and sender.member is not None
+                                else sender.grant),
+                         td_grant=(everything if outcome.proven and sender.td is not None
+                                   else sender.td_grant))
     assert mail.from_addr is not None
     ordered = bool(reading.commands) if sender.td is not None else False
+    if ordered and sender.member is not None and not sender.forged \
+            and reading.without_commands.acts:
+        # a TD who plays, with moves or keywords and command lines in one mail: each half
+        # is what it is (one reading, G12): the player's part acts or is held as a
+        # player's, the command lines run or are held as the TD's; never one dropped unsaid
+        # for the other ("Answer to your question: ..." in a move mail included)
+        played = _as_member(session, cfg, sender, reading, mail, inbound, arrival, now,
+                            batch)
+        return f"{played} {_as_td(session, cfg, sender, reading, mail, inbound, arrival, now)}"
     if sender.td is not None and (sender.member is None or ordered):
-        who = holds.td_holder(cfg, sender.td)
-        if sender.forged:
-            with unproven(session):
-                return "td_" + holds.forged(session, cfg, who, mail, now)
-        if not ordered:
-            return "td_no_command"
-        if not sender.td_grant.covers(reading.commands_only):
-            with unproven(session):
-                return "td_" + holds.hold(session, cfg, who, mail, inbound, now, reading)
-        holds.supersede(session, reading, now, td=sender.td)
-        # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
-        return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
-                       arrival.internaldate, inbound, sender.td)
+        return _as_td(session, cfg, sender, reading, mail, inbound, arrival, now)
+    return _as_member(session, cfg, sender, reading, mail, inbound, arrival, now, batch)
+
+
+def _as_td(session: Session, cfg: Config, sender: Sender, reading: Reading,
+           mail: InboundMail, inbound: Inbound, arrival: Arrival, now: datetime) -> str:
+    """A TD's mail: its command lines run when its proofs cover them, else are held."""
+    assert sender.td is not None
+    who = holds.td_holder(cfg, sender.td)
+    if sender.forged:
+        with unproven(session):
+            return "td_" + holds.forged(session, cfg, who, mail, now)
+    if not reading.commands:
+        return "td_no_command"
+    if not sender.td_grant.covers(reading.commands_only):
+        with unproven(session):
+            return "td_" + holds.hold(session, cfg, who, mail, inbound, now,
+                                      reading.commands_only if sender.member is not None
+                                      else reading)
+    holds.supersede(session, reading, now, td=sender.td)
+    # the TD's decision takes effect when the mail reached us (J13: the answer's arrival)
+    return td_mail(session, cfg, mail.text, mail.message_id, mail.references,
+                   arrival.internaldate, inbound, sender.td)
+
+
+def _as_member(session: Session, cfg: Config, sender: Sender, reading: Reading,
+               mail: InboundMail, inbound: Inbound, arrival: Arrival, now: datetime,
+               batch: Prefetch | None) -> str:
+    """A member's mail: it acts when its proofs cover all it asks, is answered when it
+    only reads, and is held whole otherwise."""
+    assert mail.from_addr is not None
     member = sender.member
     if member is None:
         return sender.kind

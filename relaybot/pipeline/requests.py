@@ -14,6 +14,7 @@ from relaybot.core.leave import check_leave, end_leave_on_move
 from relaybot.mail.inbound import InboundMail
 from relaybot.mail.wording import one_kind
 from relaybot.pipeline.effects import Mail, emit, to_member, to_td
+from relaybot.pipeline.replies import quote_block
 from relaybot.store.models import Game, Leave, Member, Question
 
 _ACTIVE_GAMES = select(Game).where(
@@ -162,7 +163,9 @@ def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,
         kind="td_question", template="question", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, dedupe_key=f"question:{question.id}", reply_to=cfg.bot.address,
         about=(gf.game.id,),
-        context={"game_id": gf.game.id, "player": member.name, "question": text,
+        # the player's words behind "> ", as every relayed word is: no line of theirs can
+        # pass for a command the TD's reply (with the TD's token) would carry (G12)
+        context={"game_id": gf.game.id, "player": member.name, "question": quote_block(text),
                  "question_id": question.id, "white": gf.white.name, "black": gf.black.name}),
         now)
     _reply(session, cfg, member, mail, now, "question_ack", (gf.game.id,), game_id=gf.game.id,

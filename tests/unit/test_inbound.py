@@ -306,6 +306,7 @@ def test_nested_quote_header_does_not_cut_bottom_post() -> None:
         ("Precedence: bulk\n", "precedence: bulk"),
         ("Precedence: junk\n", "precedence: junk"),
         ("Precedence: list\n", "precedence: list"),
+        ("Precedence: auto_reply\n", "precedence: auto_reply"),
         ("X-Autoreply: yes\n", "x-autoreply"),
         ("X-Autorespond: vacation\n", "x-autorespond"),
         ("X-Auto-Response-Suppress: All\n", "x-auto-response-suppress"),

@@ -56,7 +56,8 @@ def automated_reason(
             return f"list header: {name}"
     for value in headers.all("precedence"):
         token = first_token(value)
-        if token in ("bulk", "junk", "list"):
+        # "auto_reply": what vacation programs write without RFC 3834's header (G7)
+        if token in ("bulk", "junk", "list", "auto_reply", "auto-reply"):
             return f"precedence: {token}"
     if content_type in (
         "multipart/report",

@@ -23,7 +23,7 @@ from relaybot.mail.inbound.limits import (
     MAX_TEXT_CHARS,
 )
 
-__all__ = ["content_type", "normalise_text", "select_body"]
+__all__ = ["content_type", "normalise_text", "select_body", "unflow"]
 
 _TEXT_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -174,12 +174,48 @@ def select_body(msg: Message, problems: list[str], recovered: bool = False) -> s
         if _is_attachment(part):
             continue
         if ctype == "text/plain":
-            return _decode_part(part, problems)
+            text = _decode_part(part, problems)
+            if (_header_param(part, "content-type", "format") or "").lower() == "flowed":
+                delsp = (_header_param(part, "content-type", "delsp") or "").lower() == "yes"
+                text = unflow(text, delsp)
+            return text
         if html is None:
             html = part
     if html is not None:
         return html_body_text(_decode_part(html, problems), problems)
     return ""
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """RFC 3676 ``format=flowed``: a line ending in a space runs on into the next line of
+    the same quote depth, as the sender's and the reader's clients show it, so that a word
+    the client wrapped onto a line of its own ("I am not going to" / "resign") is never
+    read as that word alone on a line (G13, the one reading). Space-stuffing is undone,
+    the signature line ``-- `` stays a hard line, and quoted lines keep their ``>``."""
+    out: list[str] = []
+    para: list[str] = []
+    depth_of_para = 0
+
+    def flush() -> None:
+        if para:
+            out.append((">" * depth_of_para + " " if depth_of_para else "") + "".join(para))
+            para.clear()
+
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        depth = len(raw) - len(raw.lstrip(">"))
+        content = raw[depth:]
+        if content.startswith(" "):
+            content = content[1:]  # space-stuffing (or the space after ">")
+        if para and depth != depth_of_para:
+            flush()
+        depth_of_para = depth
+        if content == "-- " or not content.endswith(" "):
+            para.append(content)
+            flush()
+        else:
+            para.append(content[:-1] if delsp else content)
+    flush()
+    return "\n".join(out)
 
 
 def _decode_part(part: Message, problems: list[str]) -> str:
@@ -195,7 +231,9 @@ def normalise_text(text: str, problems: list[str]) -> str:
     if "\x00" in text:
         problems.append("NUL bytes removed")
     text = _TEXT_CONTROL_RE.sub("", text)
-    text = text.replace("\u2028", "\n").replace("\u2029", "\n")
+    # every line end str.splitlines() knows is a line end here too (NEL included), so the
+    # quote and signature removal cuts the lines the keyword reader reads (G13, one reading)
+    text = text.replace("\u2028", "\n").replace("\u2029", "\n").replace("\x85", "\n")
     if len(text) > MAX_TEXT_CHARS:
         problems.append("text truncated")
         text = text[:MAX_TEXT_CHARS]

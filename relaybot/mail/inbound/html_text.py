@@ -41,6 +41,8 @@ _QUOTE_CLASSES = frozenset(
 _QUOTE_MARK = "\n>\n"
 """Left where quoted HTML was removed, so the text step can tell a bottom-post."""
 _STOP_IDS = frozenset({"divRplyFwdMsg", "appendonsend"})
+_WHITE_RE = re.compile(r"[ \t\r\n\f]+")
+_PRE_END = object()  # pushed after a <pre>'s children: the end of its literal lines
 
 
 def html_body_text(source: str, problems: list[str]) -> str:
@@ -67,14 +69,20 @@ def _html_to_text(html: str) -> str:
     soup = BeautifulSoup(html[:MAX_HTML_CHARS], "html.parser")
     out: list[str] = []
     stack: list[object] = [soup]
+    pre = 0  # inside how many <pre> (or <textarea>): there a line break is a line break
     while stack:
         node = stack.pop()
+        if node is _PRE_END:
+            pre -= 1
+            continue
         if isinstance(node, str) and not isinstance(node, NavigableString):
             out.append(node)  # a marker pushed below
             continue
         if isinstance(node, NavigableString):
             if not isinstance(node, (Comment, Declaration, ProcessingInstruction)):
-                out.append(str(node))
+                # a browser shows a run of white space, line breaks included, as one
+                # space: "I am not going to<newline>resign" is one line (G13)
+                out.append(str(node) if pre else _WHITE_RE.sub(" ", str(node)))
             continue
         if not isinstance(node, Tag):
             continue
@@ -92,6 +100,9 @@ def _html_to_text(html: str) -> str:
         if name == "br":
             out.append("\n")
             continue
+        if name in ("pre", "textarea"):
+            pre += 1
+            stack.append(_PRE_END)
         if name in _BLOCK_TAGS:
             out.append("\n")
             stack.append("\n")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import ClassVar
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from relaybot.config import Config
@@ -17,7 +18,7 @@ from relaybot.core.clocks import local_day
 from relaybot.core.said import Said
 from relaybot.core.text import display_name
 from relaybot.pipeline.effects import td_of
-from relaybot.store.models import Game
+from relaybot.store.models import Game, Member, MemberAddress
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,9 @@ class Command:
     # what it changes: one game ("game") or a member ("member"); every command acts, so a
     # mail holding one is never read-only (core/reading.py reads it as "command")
     changes: ClassVar[str] = "game"
+    # the command's first word is the one game it acts on (forfeit, adjudicate, result,
+    # free): only such a command can lie within a game token's scope (G12)
+    game_first: ClassVar[bool] = False
 
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         """Carry the command out in ``ctx.session``; never raises for a TD's mistake."""
@@ -121,6 +125,18 @@ class Command:
         """The command written wrong: how to write it."""
         return self.refuse(Said(f"usage: {self.usage}",
                                 f"書き方が違います。書式: {self.usage_ja}"))
+
+
+def member_named(ctx: Context, word: str) -> Member | None:
+    """The member a TD's command names by any of their registered addresses (INTERFACE
+    "Who may act": a member may have several, each registered), else None."""
+    address = word.strip().lower()
+    member = ctx.session.scalar(select(Member).where(Member.email == address))
+    if member is None:
+        member = ctx.session.scalar(select(Member).join(
+            MemberAddress, MemberAddress.member_id == Member.id).where(
+            MemberAddress.address == address))
+    return member
 
 
 def no_game(word: str) -> Said:

@@ -53,6 +53,21 @@ def command_at(line: str) -> str | None:
     return COMMANDS[" ".join(m.group("cmd").lower().split())].name
 
 
+def command_game(line: str) -> str | None:
+    """The one game a command line acts on as written (``forfeit <game> <side>``: the
+    game's id, lower case), or None for a line that is no command, a command that is not
+    about one game (leave, withdraw, answer, points) or one written with other words than
+    its own (G12: what a game token may cover)."""
+    m = COMMAND_RE.match(unicodedata.normalize("NFKC", line).strip())
+    if m is None:
+        return None
+    cmd = COMMANDS[" ".join(m.group("cmd").lower().split())]
+    args = m.group("args").split()
+    if not cmd.game_first or not args:
+        return None
+    return args[0].strip().lower()
+
+
 def find_commands(text: str) -> list[CommandLine]:
     """Every command line in ``text`` (NFKC; English or Japanese names), in order."""
     lines = text.splitlines()

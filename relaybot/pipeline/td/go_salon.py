@@ -4,14 +4,18 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
-
 from relaybot.club.rating_book import RatingInput, go_rank_of, rerate_game, set_rating
 from relaybot.core.ratings import rank_name
 from relaybot.core.said import Said
 from relaybot.games import rules_for
-from relaybot.pipeline.td.base import Command, Context, Done, command, japanese_name
-from relaybot.store.models import Member
+from relaybot.pipeline.td.base import (
+    Command,
+    Context,
+    Done,
+    command,
+    japanese_name,
+    member_named,
+)
 
 
 @command
@@ -22,6 +26,7 @@ class FreeGame(Command):
 
     name = "free"
     aliases = ("記録外",)
+    game_first = True
     usage = "free <game>"
     usage_ja = "記録外 <対局ID>"
 
@@ -67,7 +72,7 @@ class GoPoints(Command):
         if ctx.td is not None and ctx.td != ctx.cfg.bot.td.strip().lower():
             return self.refuse(Said("only the club's TD sets official go points",
                                     "公認持点を決めるのはクラブの TD です"))
-        member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
+        member = member_named(ctx, args[0])
         if member is None:
             return self.refuse(Said(f"no member {args[0]}",
                                     f"アドレス {args[0]} の会員はいません"))

@@ -40,6 +40,8 @@ def bad_result(rules: GameRules, word: str) -> Said:
 class _EndGame(Command):
     """A TD decision that ends one active game: ``<command> <game> <word>``."""
 
+    game_first = True
+
     def run(self, ctx: Context, args: list[str], rest: str) -> Done:
         if len(args) != 2:
             return self.misused()
@@ -159,6 +161,7 @@ class CorrectResult(Command):
 
     name = "result"
     aliases = ("結果訂正",)
+    game_first = True
     usage = "result <game> <result>"
     usage_ja = "結果訂正 <対局ID> <正しい結果>"
 

@@ -14,7 +14,14 @@ from relaybot.core.game import Outcome, Termination
 from relaybot.core.said import Said
 from relaybot.mail.wording import count
 from relaybot.pipeline.lifecycle import end_game, load_game
-from relaybot.pipeline.td.base import Command, Context, Done, command, japanese_name
+from relaybot.pipeline.td.base import (
+    Command,
+    Context,
+    Done,
+    command,
+    japanese_name,
+    member_named,
+)
 from relaybot.store.models import Event, EventPlayer, Game, Member, Season
 
 
@@ -79,7 +86,7 @@ class Withdraw(Command):
             return self.misused()
         scope = " ".join(args[2:])
         args = [args[0], self.HOW[args[1].lower()]]
-        member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
+        member = member_named(ctx, args[0])
         if member is None:
             return self.refuse(Said(f"no member {args[0]}",
                                     f"アドレス {args[0]} の会員はいません"))
@@ -130,7 +137,7 @@ class Rest(Command):
         if not args:
             return self.misused()
         scope = " ".join(args[1:])
-        member = ctx.session.scalar(select(Member).where(Member.email == args[0].lower()))
+        member = member_named(ctx, args[0])
         if member is None:
             return self.refuse(Said(f"no member {args[0]}",
                                     f"アドレス {args[0]} の会員はいません"))
