@@ -121,10 +121,13 @@ class RecordText:
     ``first_ply`` is the 0-based ply of the first token as its written number says: 0
     for a record from move 1; a game whose ``record_policy`` is ``numbered`` (shogi,
     go) accepts a mail that starts later (the new move with its number).
+    ``next_move``: the one token is the next move, whatever the record's length: a move a
+    game reads as a keyword alone on a line, with no number (go's ``pass`` / ``パス``).
     """
 
     tokens: list[str] = field(default_factory=list)
     first_ply: int = 0
+    next_move: bool = False
     result: str | None = None
     variations: dict[int, list[list[str]]] = field(default_factory=dict)
     fullwidth: bool = False

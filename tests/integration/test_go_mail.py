@@ -144,6 +144,28 @@ def _passed_out(club: Club) -> tuple[str, Player, Player]:
     return game_id, black, white
 
 
+def test_pass_alone_on_a_line_is_the_next_move_as_a_keyword(club: Club) -> None:
+    """INTERFACE's keywords: go adds ``pass`` / ``パス`` alone on a line, with no number;
+    it is the next move. A bare pass from an address that proves nothing is held like any
+    other move (the registered address is asked)."""
+    game_id, black, white = _small_game(club)
+    black.send("1 E5")
+    club.cycle()
+    white.send("Pass.")
+    club.cycle()
+    assert "Your move 2 pass was accepted" in body_of(white.inbox()[-1])
+    assert "の着手は 2 パス です" in body_of(black.inbox()[-1])
+    before = len(white.inbox())
+    stranger_text = black.compose("パス", to=f"relay+{game_id}@club.example",
+                                  subject=f"[{game_id}]")
+    club.deliver(stranger_text.as_bytes(), None)  # no token: proves nothing
+    club.cycle()
+    assert len(white.inbox()) == before  # held: nothing relayed
+    assert "ply   3" not in club.cli("game", "show", game_id).stdout
+    asked = body_of(black.inbox()[-1])  # the registered address is asked to confirm
+    assert "> パス" in asked
+
+
 def test_j1_a_record_that_disagrees_names_the_first_difference(club: Club) -> None:
     _game_id, black, white = _small_game(club)
     black.send("1 E5")

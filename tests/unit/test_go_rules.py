@@ -448,3 +448,18 @@ def test_go_has_no_draw_offers_and_nothing_of_such_a_mail_is_applied(text: str) 
     assert verdict.kind == "no_draw_offers" and not verdict.applies
     assert verdict.new_plies == [] and verdict.draw_offer_by is None
     assert rules_for("chess").rule_set.draw_offers and not RULES.rule_set.draw_offers
+
+
+def test_pass_alone_on_a_line_is_a_keyword_move() -> None:
+    """INTERFACE: go's ``pass`` / ``パス`` is a keyword alone on a line: the next move
+    with no number. Only alone, unquoted and once; a numbered pass stays a record."""
+    from relaybot.games.go.notation import extract
+
+    bare = extract("Hello\n\nパス\n\nThanks")
+    assert (bare.tokens, bare.next_move, bare.first_line) == (["パス"], True, 2)
+    assert extract("PASS.").tokens == ["PASS"] and extract("ＰＡＳＳ").next_move
+    assert extract("> pass").tokens == []  # quoted
+    assert extract("pass\npass").tokens == []  # twice: no one move
+    assert extract("I will pass on that").tokens == []  # prose
+    numbered = extract("47 pass")
+    assert (numbered.tokens, numbered.first_ply, numbered.next_move) == (["pass"], 46, False)

@@ -114,6 +114,8 @@ class Mail:
         """J1: the ply the mail's record is compared from. Chess: the whole game from move 1;
         shogi and go accept the new move with its number (the record policy), and whatever
         earlier moves the mail carries must agree."""
+        if self.record.next_move:  # a keyword move (go's pass): the next ply, no number
+            return len(self.game.plies)
         return self.record.first_ply if self.rules.record_policy == "numbered" else 0
 
     @cached_property
