@@ -106,6 +106,7 @@ def _escalation(session: Session, cfg: Config, gf: GameFile, plan: Schedule,
         kind="td_silence", template="silence", audience="td", to=to_td(cfg, gf.td),
         lang=cfg.bot.language, game_id=gf.game.id, dedupe_key=f"escalation:{gf.game.id}:{plan.key}",
         context={"game_id": gf.game.id, "white": gf.white.name, "black": gf.black.name,
+                 "game_kind": gf.game.kind,  # go's 着手, shogi's and chess's 指し手
                  "player": player.name, "colour": td_side(gf, plan.silent, cfg.bot.language),
                  "email": player.email, "ledgers": ledgers(gf, cfg.bot.language),
                  "relayed": (local_day(relayed, player.tz).isoformat()

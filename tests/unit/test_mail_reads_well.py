@@ -286,3 +286,21 @@ def test_a_clock_past_its_limit_says_how_far_over_not_a_negative_count() -> None
                          leaves=[], announcements=[], membership=None, club_news=[],
                          ladders=[], player_link="", unsubscribe_link="")
         assert said in body and "-3" not in body
+
+
+def test_mail_shared_by_every_game_says_te_not_chesss_sashite() -> None:
+    """Mail about no one game (a hold, digest off) says 手, not chess's 指し手; the TD's
+    silence notice of a go game says 着手 (a shogi or chess game's, 指し手)."""
+    _, hold = render("ja", "member", "hold", kind="request", subject="x", reader="山田, 太郎",
+                     quoted="> パス", until="2026-12-01", td=False, days=7, status="")
+    _, off = render("ja", "member", "digest_off", reader="山田, 太郎")
+    assert "指し手" not in hold and "手やコマンド" in hold
+    assert "指し手" not in off and "相手の手" in off
+    silence = {"game_id": "abc", "white": "白, 一", "black": "黒, 二", "player": "黒, 二",
+               "colour": "黒", "email": "k@example.jp", "ledgers": [], "relayed": "2026-11-01",
+               "first_move": False, "silent_days": 20, "stating": False, "reminder_sent": "",
+               "results": ""}
+    _, go = render("ja", "td", "silence", game_kind="go", **silence)
+    _, shogi = render("ja", "td", "silence", game_kind="shogi", **silence)
+    assert "に着手を転送してから" in go and "指し手" not in go
+    assert "に指し手を転送してから" in shogi
