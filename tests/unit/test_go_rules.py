@@ -463,3 +463,12 @@ def test_pass_alone_on_a_line_is_a_keyword_move() -> None:
     assert extract("I will pass on that").tokens == []  # prose
     numbered = extract("47 pass")
     assert (numbered.tokens, numbered.first_ply, numbered.next_move) == (["pass"], 46, False)
+
+
+def test_a_result_margin_is_whole_points_or_a_half() -> None:
+    """A stated or adjudicated go result counts whole points and komi's half: B+3.7 is
+    no result (and so refused), B+3.5 and W+12 are."""
+    from relaybot.games.go.notation import read_result
+
+    assert read_result("B+3.7") is None and read_result("W+0.25") is None
+    assert read_result("B+3.5") is not None and read_result("W+12") is not None

@@ -90,7 +90,9 @@ def read_result(text: str) -> StatedResult | None:
         winner = 0 if match.group(1) == "b" else 1
         if match.group(3) is not None:
             margin = float(match.group(3))  # a win by nothing is no result (R4: jigo is 持碁)
-            return StatedResult(winner, margin) if margin > 0 else None
+            # points are counted whole, komi in halves: 3.7 is no count anyone made
+            return StatedResult(winner, margin) if margin > 0 and (margin * 2).is_integer() \
+                else None
         return StatedResult(winner, None, match.group(2)[0].upper())
     ja = _RESULT_JA_RE.match(word)
     if ja is not None:
