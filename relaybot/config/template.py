@@ -35,9 +35,9 @@ name = "relaybot"
 site = ""
 # Key for reply tokens: every mail carries a Reply-To only its recipient was given, and a
 # reply to it counts as that member's own. Keep it secret. To rotate, move it to
-# secret_previous and write a new one; clear secret_previous after 30 days.
-# 返信トークンの鍵（秘密にしてください）。更新時は旧鍵を secret_previous に移し、
-# 30 日後に secret_previous を空にします。
+# secret_previous and write a new one: the old key's tokens count for 30 more days.
+# 返信トークンの鍵（秘密にしてください）。更新時は旧鍵を secret_previous に移します
+# （旧鍵のトークンはその後 30 日間有効）。
 secret = ""
 secret_previous = ""
 # The authserv-id of your own MTA's Authentication-Results headers, e.g.

@@ -16,8 +16,10 @@ of ``HMAC-SHA256(key, scope + "\\0" + recipient)``:
 The key is ``[bot] secret``. Rotation: the operator moves the old key to
 ``[bot] secret_previous`` and writes a new ``secret``; new mail gets tokens from the new
 key while replies to mail sent before still verify with the old one. INTERFACE.md gives
-the old key 30 days: the operator clears ``secret_previous`` after that window (a game's
-mails are answered within days, so 30 days covers every reply still in flight).
+the old key 30 days, counted from the first poll that ran with it
+(``relaybot.club.key_rotation``; a game's mails are answered within days, so 30 days
+covers every reply still in flight): after them the old key is left out of the keys
+checked, whether or not the operator has cleared it.
 
 Address forms (``<local>`` and ``<domain>`` are the bot's address)::
 
@@ -30,7 +32,7 @@ Pure: no I/O, no clock; the keys come from the caller.
 
 返信トークン：ボットが送るメールの Reply-To には受信者ごとのトークン付きアドレスが入り、
 そのアドレスへの本人からの返信は本人確認済みとみなします。鍵の更新時は旧鍵を
-``secret_previous`` に移すと、旧鍵のトークンも（運用者が消すまでの 30 日間）有効です。
+``secret_previous`` に移すと、旧鍵のトークンもその後 30 日間有効です。
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
+from relaybot.club.key_rotation import live_keys
 from relaybot.config import Config
 from relaybot.core.reading import Reading
 from relaybot.mail.inbound import InboundMail, parse_mail
@@ -159,6 +160,7 @@ def _already_seen(session: Session, arrival: Arrival, message_id: str) -> bool:
 
 def _process(session: Session, cfg: Config, arrival: Arrival, now: datetime,
              batch: Prefetch | None = None) -> str:
+    cfg = live_keys(session, cfg, now)  # the old key's tokens only within its 30 days
     mail = batch.mails.pop(arrival.uid, None) if batch is not None else None
     if batch is not None and batch.counted:
         prefetch_counts(session, cfg, batch.counted, now)

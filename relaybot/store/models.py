@@ -687,3 +687,13 @@ class ClubSetting(Base):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(80))
+
+
+class KeyRotation(Base):
+    """When relaybot first ran with a ``[bot] secret_previous`` (INTERFACE: the old key's
+    tokens stay valid for 30 days). The key itself is never stored: its SHA-256."""
+
+    __tablename__ = "key_rotations"
+
+    fingerprint: Mapped[str] = mapped_column(String(64), primary_key=True)
+    first_seen: Mapped[datetime] = mapped_column(UtcDateTime())

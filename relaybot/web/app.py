@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from relaybot.app.logs import configure as configure_logging
 from relaybot.app.logs import event
+from relaybot.club.key_rotation import live_keys
 from relaybot.club.views import UNSUBSCRIBE_SCOPE
 from relaybot.config import Config
 from relaybot.core import tokens
@@ -221,8 +222,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     def _unsubscriber(session: Any, request: Request) -> Member | None:
         member = _member(session, request)
         token = request.path_params["token"]
-        if member is None or not tokens.verify(cfg.bot.token_keys(), UNSUBSCRIBE_SCOPE,
-                                               str(member.id), token):
+        keys = live_keys(session, cfg, now()).bot.token_keys()  # the old key: 30 days
+        if member is None or not tokens.verify(keys, UNSUBSCRIBE_SCOPE, str(member.id), token):
             return None
         return member
 

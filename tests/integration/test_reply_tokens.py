@@ -6,7 +6,9 @@ What is held for confirmation is in tests/security/."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
@@ -15,7 +17,7 @@ from sqlalchemy import select
 from relaybot.core.tokens import issue
 from relaybot.mail.inbound import parse_mail
 from relaybot.pipeline.identify import identify
-from relaybot.store.models import Game, Member, Question
+from relaybot.store.models import Game, KeyRotation, Member, Question
 from tests.integration.relay_harness import RELAY, SECRET, TD, Club, Player, body_of
 
 pytestmark = pytest.mark.integration
@@ -107,6 +109,37 @@ def test_a_token_used_by_anyone_else_or_no_token_does_not_authenticate(club: Clu
     assert who(club, white.compose("1. e4")).authenticated
     club.cfg = replace(rotated, bot=replace(rotated.bot, secret_previous=""))
     assert not who(club, white.compose("1. e4")).authenticated
+
+
+def test_the_previous_keys_tokens_act_for_30_days_after_the_rotation(club: Club) -> None:
+    """INTERFACE "Configuration": ``secret_previous`` is the key before a rotation and its
+    tokens stay valid for 30 days, counted from the first poll with it, even if the
+    operator never clears it; after them a reply to an old token address is held and its
+    sender asked. The key itself is never stored (only its SHA-256)."""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    gid = club.game(white, black)
+    old_reply_to = str(white.last()["Reply-To"])  # issued with the old key
+    club.cfg = replace(club.cfg, bot=replace(club.cfg.bot, secret="new-key",
+                                             secret_previous=SECRET))
+    club.cycle()  # the first poll with the old key as secret_previous: day 0
+    white.send("1. e4", to=old_reply_to, subject=f"Re: [{gid}]",
+               at=club.clock + timedelta(days=29))
+    club.cycle()
+    assert "1. e4" in body_of(black.inbox()[-1])  # within the 30 days: it acts
+    before = len(white.inbox())
+    black.send("1. e4 e5", to=str(black.last()["Reply-To"]))  # new key: acts
+    club.cycle()
+    assert len(white.inbox()) == before + 1
+    white.send("1. e4 e5 2. Nf3", to=old_reply_to, subject=f"Re: [{gid}]",
+               at=club.clock + timedelta(days=2))  # day 31 or later
+    club.cycle()
+    asked = white.inbox()[-1]
+    assert "c." in str(asked.parsed["Reply-To"])  # held: a confirmation request
+    assert "2. Nf3" not in body_of(black.inbox()[-1])
+    with club.store.session() as s:
+        stored = s.scalars(select(KeyRotation.fingerprint)).all()
+    assert stored == [hashlib.sha256(SECRET.encode()).hexdigest()]
 
 
 def test_td_mail_carries_the_member_form_issued_to_the_td(club: Club) -> None:
