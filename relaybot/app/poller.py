@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.app.logs import event
 from relaybot.app.service import Arrival, prefetch, process_in
-from relaybot.club.key_rotation import live_keys, note_rotation
+from relaybot.club.key_rotation import note_rotation
 from relaybot.config import Config
 from relaybot.mail.imap import Mailbox
 from relaybot.pipeline.effects import Mail, emit, to_td
@@ -117,7 +117,8 @@ def poll_once(
     folder = cfg.imap.folder
     uidvalidity = mailbox.uidvalidity
     _note_uidvalidity(store, folder, uidvalidity)
-    note_rotation(store, cfg, now())  # the old key's 30 days start with its first poll
+    if cfg.bot.secret_previous:  # the old key's 30 days start with its first poll
+        note_rotation(store, cfg, now())
     uids, heads = mailbox.pending_heads()  # every UID and size first, in one round trip
     for batch in _batches(uids, heads):
         crash_point("after_search")
@@ -237,7 +238,7 @@ def _process_batch(store: Store, cfg: Config, arrivals: list[Arrival],
         mailbox = mailbox_key(cfg.imap.user, cfg.imap.host)
         claimed = claim_uids(session, mailbox, first.folder, first.uidvalidity,
                              [a.uid for a in arrivals], datetime.now(UTC))
-        batch = prefetch(session, live_keys(session, cfg, now()), arrivals)
+        batch = prefetch(session, cfg, arrivals)
         batch.seen_uids |= {a.uid for a in arrivals} - claimed
         for arrival in arrivals:
             started = time.monotonic()
