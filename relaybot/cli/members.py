@@ -19,7 +19,6 @@ from relaybot.cli.common import (
     print_json,
 )
 from relaybot.config import Config
-from relaybot.mail.plurals import count
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -39,8 +38,11 @@ class _RatingKinds:
         return "|".join(KINDS)
 
 
+# English forms for the command's counts (relaybot.mail.plurals.count)
 COUNTED = {"one": "counted game", "other": "counted games"}
 RATED = {"one": "rated game", "other": "rated games"}
+MEMBERS = {"one": "member", "other": "members"}
+
 
 def register(sub: Subparsers) -> None:
     member = sub.add_parser("member", help="club members").add_subparsers(
@@ -231,6 +233,7 @@ def cmd_member_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.club.rating_book import KINDS, display, ratings_json, ratings_of
     from relaybot.club.season_book import member_league_titles
     from relaybot.core.ratings import titles_text
+    from relaybot.mail.plurals import count
 
     store = open_store(cfg)
     with store.session() as session:
@@ -326,7 +329,7 @@ def cmd_member_import(cfg: Config, args: argparse.Namespace) -> int:
                                      progress=advance)
     from relaybot.mail.plurals import count
 
-    print(f"imported {count(len(members), {'one': 'member', 'other': 'members'})}")
+    print(f"imported {count(len(members), MEMBERS)}")
     return 0
 
 

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 
 from relaybot.cli.common import CliError, Subparsers, open_store, parse_date, parse_now
 from relaybot.config import Config
-from relaybot.mail.plurals import count
 
 CLASSES = {"one": "class", "other": "classes"}
 
@@ -77,6 +76,7 @@ def _pairs(values: list[str], option: str, form: str = "KEY=VALUE") -> list[tupl
 def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.app.service import start_mails
     from relaybot.club.season_book import SeasonInput, create_season
+    from relaybot.mail.plurals import count
 
     now = parse_now(args.now) or datetime.now(UTC)
     classes = [(letter.upper(), [p.strip() for p in players.split(",") if p.strip()])
@@ -100,6 +100,7 @@ def cmd_season_new(cfg: Config, args: argparse.Namespace) -> int:
 
 def cmd_season_show(cfg: Config, args: argparse.Namespace) -> int:
     from relaybot.club.season_book import find_season, season_json
+    from relaybot.mail.plurals import count
 
     store = open_store(cfg)
     with store.session() as session:
@@ -133,6 +134,7 @@ def cmd_season_next(cfg: Config, args: argparse.Namespace) -> int:
         next_input,
         plan_next,
     )
+    from relaybot.mail.plurals import count
 
     now = parse_now(args.now) or datetime.now(UTC)
     joins = _pairs(args.join, "--join", "ADDR=POINTS or ADDR=CLASS")

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 HEAVY = ("sqlalchemy", "alembic", "starlette", "PIL", "cairosvg", "jinja2", "chess",
-         "shogi", "sgfmill", "rich")
+         "shogi", "sgfmill", "rich", "babel")
 
 # runs ``relaybot ARGV`` in this process as the console script does, then prints which
 # top-level packages it loaded (argparse exits after help, version and a usage error)
