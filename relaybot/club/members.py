@@ -437,15 +437,21 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime,
     return [member for member, _, _ in members]
 
 
-def find_member(session: Session, email: str) -> Member:
-    """The member with this address (their main one or another registered one), or an
-    AdminError naming it."""
+def member_by_address(session: Session, email: str) -> Member | None:
+    """The member with this address (their main one or another registered one), or None."""
     address = email.strip().lower()
     member = session.scalar(select(Member).where(Member.email == address))
     if member is None:
         member = session.scalar(select(Member).join(
             MemberAddress, MemberAddress.member_id == Member.id).where(
             MemberAddress.address == address))
+    return member
+
+
+def find_member(session: Session, email: str) -> Member:
+    """The member with this address (their main one or another registered one), or an
+    AdminError naming it."""
+    member = member_by_address(session, email)
     if member is None:
         raise AdminError(
             f"no member with address {email.strip()} (add one with: relaybot member add)"

@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import ClassVar
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.members import member_by_address
 from relaybot.config import Config
 from relaybot.core.clocks import local_day
 from relaybot.core.said import Said
 from relaybot.core.text import display_name
 from relaybot.pipeline.effects import td_of
-from relaybot.store.models import Game, Member, MemberAddress
+from relaybot.store.models import Game, Member
 
 
 @dataclass(frozen=True)
@@ -130,13 +130,7 @@ class Command:
 def member_named(ctx: Context, word: str) -> Member | None:
     """The member a TD's command names by any of their registered addresses (INTERFACE
     "Who may act": a member may have several, each registered), else None."""
-    address = word.strip().lower()
-    member = ctx.session.scalar(select(Member).where(Member.email == address))
-    if member is None:
-        member = ctx.session.scalar(select(Member).join(
-            MemberAddress, MemberAddress.member_id == Member.id).where(
-            MemberAddress.address == address))
-    return member
+    return member_by_address(ctx.session, word)
 
 
 def no_game(word: str) -> Said:

@@ -15,15 +15,10 @@ from relaybot.pipeline.td.base import Command, Context, Done, command
 from relaybot.store.models import Game, Tutorial
 
 
-def _result_ja(game: Game) -> str:
-    """A finished game's result as a Japanese reader says it (shogi 先手の勝ち)."""
-    return result_text(game.kind, game.result or "", game.termination or "", "ja")
-
-
-def _result_en(game: Game) -> str:
-    """A finished game's result as an English reader says it (shogi Gote wins, chess
-    1-0, go W+5.5)."""
-    return result_text(game.kind, game.result or "", game.termination or "", "en")
+def _result_in(game: Game, lang: str) -> str:
+    """A finished game's result as a reader of ``lang`` says it (shogi 先手の勝ち / Gote
+    wins, chess 1-0, go W+5.5)."""
+    return result_text(game.kind, game.result or "", game.termination or "", lang)
 
 
 # a game's state as a Japanese mail names it (Game.status)
@@ -49,8 +44,9 @@ class _EndGame(Command):
         if isinstance(game, Done):
             return game
         if game.status not in ("active", "suspended"):
-            return self.refuse(Said(f"game {game.id} has already ended ({_result_en(game)})",
-                                    f"対局 {game.id} はすでに終局しています（{_result_ja(game)}）"))
+            ended_en, ended_ja = _result_in(game, "en"), _result_in(game, "ja")
+            return self.refuse(Said(f"game {game.id} has already ended ({ended_en})",
+                                    f"対局 {game.id} はすでに終局しています（{ended_ja}）"))
         rules = rules_for(game.kind)
         outcome = self.outcome(rules, args[1])
         if isinstance(outcome, Done):
@@ -183,7 +179,7 @@ class CorrectResult(Command):
             return self.refuse(bad_result(rules, args[1]))
         if rules.format_result(outcome) == game.result:
             return self.refuse(Said(f"game {game.id} already has the result {game.result}",
-                                    f"対局 {game.id} の結果はすでに{_result_ja(game)}です"))
+                                    f"対局 {game.id} の結果はすでに{_result_in(game, 'ja')}です"))
         old, new = correct_result(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now),
                                   outcome, ctx.now)
         return self.done(Said(f"game {game.id}: result corrected from {old} to {new}; "
