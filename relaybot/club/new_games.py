@@ -6,7 +6,7 @@ operator gives (:class:`GameInput`), the go salon's handicap from the members' p
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -25,6 +25,8 @@ from relaybot.games import rules_for
 from relaybot.store.models import Game, GameEvent, Member
 
 GAME_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read aloud, typed by hand
+
+
 def new_game_id(session: Session) -> str:
     """A short random id, unique in the store."""
     while True:
@@ -86,12 +88,13 @@ def _even_terms(options: dict[str, str]) -> bool:
     return options.get("handicap", "0") in ("", "0") and komi >= 5.5
 
 
-def without_go_points(session: Session,
-                      members: Sequence[Member]) -> tuple[list[str], list[str]]:
+def without_go_points(session: Session, members: Sequence[Member],
+                      points: Mapping[int, int] | None = None) -> tuple[list[str], list[str]]:
     """The addresses among ``members`` with no go points at all, and those whose points
     are the provisional 0 of a strength not yet known (seed 004 section 2): neither gives
-    a handicap (R4)."""
-    points = current_ratings(session, tuple(m.id for m in members), "go")
+    a handicap (R4). ``points``: the members' go points when the caller has read them."""
+    if points is None:
+        points = current_ratings(session, tuple(m.id for m in members), "go")
     missing = [m.email for m in members if m.id not in points]
     unknown = [m.email for m in members if points.get(m.id) == 0
                and (row := rating_row(session, m.id, "go")) is not None and row.provisional]
@@ -107,7 +110,7 @@ def salon_handicap(session: Session, g: GameInput) -> GameInput:
         return g  # a game other than go refuses the option when it is set up
     first, second = find_member(session, g.white), find_member(session, g.black)
     points = current_ratings(session, (first.id, second.id), g.kind)
-    missing, unknown = without_go_points(session, (first, second))
+    missing, unknown = without_go_points(session, (first, second), points)
     if missing:
         raise AdminError(f"--handicap auto needs both members' go points; set them with "
                          f"member set ADDR --rating N --game go (or --rank 4k): "

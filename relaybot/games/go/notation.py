@@ -215,14 +215,15 @@ def _keyword_pass(lines: list[str]) -> RecordText:
     """A mail with no record whose one move is ``pass`` / ``パス`` alone on a line, as a
     keyword is written (INTERFACE's keywords): the next move, no number needed. Quoted
     lines never count; a second such line makes it no record (what would it mean?)."""
-    found = [index for index, line in enumerate(lines)
-             if not line.lstrip().startswith(">")
-             and normalise(line).strip().rstrip(".。!！").lower() in ("pass", "パス")]
+    found: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        word = normalise(line).strip().rstrip(".。!！")
+        if not line.lstrip().startswith(">") and word.lower() in ("pass", "パス"):
+            found.append((index, word))
     if len(found) != 1:
         return RecordText()
-    index = found[0]
-    return RecordText(tokens=[normalise(lines[index]).strip().rstrip(".。!！")],
-                      next_move=True, first_line=index, last_line=index,
+    index, word = found[0]
+    return RecordText(tokens=[word], next_move=True, first_line=index, last_line=index,
                       fullwidth=has_fullwidth(lines[index]))
 
 
