@@ -472,3 +472,20 @@ def test_a_result_margin_is_whole_points_or_a_half() -> None:
 
     assert read_result("B+3.7") is None and read_result("W+0.25") is None
     assert read_result("B+3.5") is not None and read_result("W+12") is not None
+
+
+@pytest.mark.parametrize(("text", "how", "written", "ja"), [
+    ("W+F", Termination.FORFEIT, "W+F", "白不戦勝"),
+    ("白不戦勝", Termination.FORFEIT, "W+F", "白不戦勝"),
+    ("B+T", Termination.TIME, "B+T", "黒時間切れ勝ち"),
+    ("B+R", Termination.ADJUDICATION, "B+R", "黒中押し勝ち"),
+    ("W+2.5", Termination.ADJUDICATION, "W+2.5", "白2目半勝ち"),
+])
+def test_j14_an_adjudicated_result_keeps_how_it_was_won(
+        text: str, how: Termination, written: str, ja: str) -> None:
+    """A TD's ``adjudicate ID W+F`` is a win by forfeit in the record (SGF ``RE[W+F]``),
+    not a resignation nobody made; the Japanese words written for it read back."""
+    outcome = RULES.parse_result(text, Termination.ADJUDICATION)
+    assert outcome is not None and outcome.termination == how
+    assert RULES.format_result(outcome) == written
+    assert RULES.result_text_words(written, "ja") == ja

@@ -59,6 +59,8 @@ RESULT_WORD = "result"
 # may make the game free (unrecorded) at any time, by a line of its own
 FREE_WORD = "free"
 VOID_WORDS = ("void", "勝負なし", "no result", "no-result")
+# how a TD's decided result says the game was lost (``W+F``, ``B+T``), as its ending
+_DECIDED_HOW = {"T": Termination.TIME, "F": Termination.FORFEIT}
 _PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
 
@@ -395,6 +397,10 @@ class GoRules:
             return None
         if stated.winner is None:
             return Outcome(termination, None, margin=0.0)
+        if termination == Termination.ADJUDICATION and stated.how in _DECIDED_HOW:
+            # a TD's ``W+F`` / ``B+T`` says how the game was lost; kept, the record would
+            # read W+R (a resignation nobody made)
+            termination = _DECIDED_HOW[stated.how]
         return Outcome(termination, stated.winner, margin=stated.margin)
 
     def result_text_words(self, text: str, lang: str) -> str:
