@@ -41,6 +41,7 @@ from relaybot.games.go.board import (
     WHITE,
     GoPosition,
     check,
+    example_points,
     from_rc,
     load,
     new_position,
@@ -186,6 +187,11 @@ class GoRules:
     def position_text(self, saved: str) -> str:
         """Go has no standard position string: the SGF record carries the game."""
         return ""
+
+    def example_points(self, saved: str) -> dict[str, str]:
+        """The points a player's mail gives as examples on this game's board (``Q16``
+        and ``D4`` on 19x19, ``G7`` and ``C3`` on 9x9) and its last column."""
+        return example_points(load(saved).size)
 
     def legal_plies(self, position: object) -> Iterator[str]:
         """``pass``, then every point where a stone may be played now (lazily: a
