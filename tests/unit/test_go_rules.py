@@ -489,3 +489,14 @@ def test_j14_an_adjudicated_result_keeps_how_it_was_won(
     assert outcome is not None and outcome.termination == how
     assert RULES.format_result(outcome) == written
     assert RULES.result_text_words(written, "ja") == ja
+
+
+def test_an_unreadable_point_is_answered_with_examples_on_the_games_board() -> None:
+    """A 9x9 player who writes something that is no point is shown G7 and gc, points of
+    their board, not 19x19's Q16 and pd."""
+    with pytest.raises(MoveError) as small:
+        RULES.parse(RULES.setup({"size": "9"}), "hello")
+    assert "G7 (columns A-J without I)" in str(small.value) and "(gc)" in str(small.value)
+    with pytest.raises(MoveError) as full:
+        RULES.parse(RULES.start(), "hello")
+    assert "Q16 (columns A-T without I)" in str(full.value)

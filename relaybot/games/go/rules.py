@@ -325,7 +325,8 @@ class GoRules:
             if len(key) == 2 and key.isalpha():
                 raise MoveError("unreadable", token, Reason.of(
                     "go_no_sgf_point", point=key, size=size, last=SGF_LETTERS[size - 1]))
-            raise MoveError("unreadable", token, Reason.of("go_point_form"))
+            raise MoveError("unreadable", token, Reason.of(  # examples on this board
+                "go_point_form", **example_points(size)))
         return notation.sgf_of_vertex(vertex, position.size) or ""
 
     def parse(self, position: object, token: str, letters: str = "en") -> str:
