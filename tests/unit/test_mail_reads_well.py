@@ -322,3 +322,17 @@ def test_j18_every_players_mail_says_a_bank_clock_in_words() -> None:
     assert "(A - B, 30 days, 1 more after each move)" in render("en", "td", "overrun",
                                                                  **report)[1]
     assert all("bank:20" not in body for body in said.values())
+
+
+def test_the_tds_result_report_reads_as_a_sentence_in_every_game() -> None:
+    """J15: "Game g1 of the league ended on 2026-11-20: Sente wins (resignation)", not
+    "has ended Sente wins"; in Japanese the game id stands apart from は."""
+    context = {"game_id": "g1", "white": "A", "black": "B", "result_text": "Sente wins",
+               "ending": "resignation", "termination": "resignation",
+               "end_date": "2026-11-20", "pgn": "(record)", "event": "", "scores": [],
+               "game_kind": "shogi"}
+    en = render("en", "td", "result", **{**context, "event": "League"})[1]
+    assert "Game g1 of League ended on 2026-11-20: Sente wins (resignation)." in en
+    ja = render("ja", "td", "result", **{**context, "result_text": "先手の勝ち",
+                                         "ending": "投了"})[1]
+    assert "対局 g1 は 2026-11-20 に 先手の勝ち（投了）で終了しました。" in ja
