@@ -499,3 +499,73 @@ def test_ambiguous_moves_are_offered_and_written_in_players_words() -> None:
     assert SHOGI.format_ply(three, SHOGI.parse(three, "５八金寄"), "ja") == "▲５八金寄"
     assert SHOGI.parse(three, "５八金左上") == "6i5h"
     assert SHOGI.format_ply(three, "6i5h", "ja") == "▲５八金左上"
+
+
+# --- notation as players write it (the notation audit) -------------------------------
+
+def test_kanji_files_and_the_open_triangle_read_as_usual() -> None:
+    """Older books and vertical text write the file in kanji too (▲七六歩) and some mark
+    gote ▽: both name the same moves, in a record and through the referee."""
+    assert RULES.parse(RULES.start(), "▲七六歩") == "7g7f"
+    assert RULES.parse(after("7g7f"), "▽三四歩") == "3c3d"
+    assert RULES.parse(after("7g7f"), "▽３四歩") == "3c3d"
+    with pytest.raises(MoveError) as err:  # ▽ is gote's mark: refused on sente's move
+        RULES.parse(RULES.start(), "▽七六歩")
+    assert err.value.why is not None and err.value.why.code == "shogi_turn"
+    rec = RULES.extract_record("▲七六歩▽三四歩▲二二角成▽同　銀")
+    assert rec.tokens == ["▲76歩", "△34歩", "▲22角成", "△同銀"]
+    verdict = decide(RULES, _stored("7g7f", "3c3d", "8h2b+"), 1,
+                     "1 ▲七六歩\n2 ▽三四歩\n3 ▲二二角成\n4 ▽同　銀")
+    assert verdict.kind == "move" and verdict.new_plies == ["3a2b"]
+
+
+def test_kanji_numerals_in_prose_are_no_move() -> None:
+    """Only two numerals followed by a piece are a square: a greeting with kanji numbers
+    is no record."""
+    assert RULES.extract_record("一二三四五六七八九段の皆さま").tokens == []
+    assert RULES.extract_record("七六で歩を突きます").tokens == []
+
+
+def test_j5_a_piece_on_the_board_that_cannot_get_there_is_not_said_not_in_hand() -> None:
+    """J5: the reply says what was wrong. △同金 where no gold of gote reaches ２二 (and
+    none is in hand) was answered "that piece is not in hand", about a drop the player
+    never wrote; it names the square and the piece now."""
+    pos = after("7g7f", "3c3d", "8h2b+")
+    with pytest.raises(MoveError) as err:
+        RULES.parse(pos, "△同金")
+    assert err.value.why is not None and err.value.why.code == "shogi_none_reach"
+    assert err.value.detail == "no 金 of yours can move to ２二"
+    # a piece held in hand may still be what was meant: its drop's rule is named (二歩)
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.load("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), "５五歩")
+    assert "二歩" in err.value.detail
+    with pytest.raises(MoveError) as err:  # 打 written, nothing in hand: not in hand
+        RULES.parse(RULES.start(), "５五角打")
+    assert err.value.why is not None and err.value.why.code == "shogi_not_in_hand"
+
+
+def test_j5_relative_words_that_fit_no_move_name_the_moves_there() -> None:
+    """J5: ▲５八金引 when both golds go up: the reply names the moves there are, not a
+    rule about drops."""
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "５八金引")
+    assert err.value.why is not None and err.value.why.code == "shogi_relative_none"
+    assert "５八金右、５八金左" in err.value.detail
+    with pytest.raises(MoveError) as err:  # gote's silver goes up to ２二: 引 is wrong
+        RULES.parse(after("7g7f", "3c3d", "8h2b+"), "△同銀引")
+    assert "同　銀" in err.value.detail
+
+
+def test_j5_a_kif_origin_that_names_no_such_move_says_why() -> None:
+    """J5: ７八金(49) names the gold on ４九, which cannot reach ７八; (55) names an empty
+    square; (69) with 銀 names a gold."""
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７八金(49)")
+    assert err.value.why is not None and err.value.why.code == "shogi_cannot_move"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７八金(55)")
+    assert err.value.why is not None and err.value.why.code == "shogi_no_own_piece"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７八銀(69)")
+    assert err.value.why is not None and err.value.why.code == "shogi_none_reach"
+    assert RULES.parse(RULES.start(), "７八金(69)") == "6i7h"
