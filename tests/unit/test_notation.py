@@ -748,3 +748,35 @@ def test_format_stored_agrees_with_a_replayed_record(notation: str, letters: str
             board.push(move)
         expected = format_record(board.move_stack, notation, letters)
         assert format_stored(stored, notation, letters) == expected
+
+
+# --- notation as players write it (the notation audit) -------------------------------
+
+
+def test_j2_move_numbers_without_dots_as_english_books_print_them() -> None:
+    """J2 (wrong move numbers are no error when the moves are readable): ``1 e4 e5 2 Nf3``,
+    the numbering of many English books, reads as ``1. e4 e5 2. Nf3``, on one line or
+    several; a fragment ``4 c3`` starts at move 4, as ``4. c3`` does."""
+    rec = extract_record("Hello\n\n1 e4 e5 2 Nf3 Nc6\n3 Bc4 Bc5 4 c3\n\nTaro")
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3"]
+    assert rec.first_ply == 0 and (rec.first_line, rec.last_line) == (2, 3)
+    assert extract_record("4 c3").first_ply == extract_record("4. c3").first_ply == 6
+
+
+def test_j2_bare_numbers_beside_iccf_digits_are_no_record() -> None:
+    """A line of bare numbers and four-digit groups is a phone number or a date, not ICCF
+    moves: it never joins the record (it would add moves the player never sent)."""
+    assert extract_record("090 1234 5678").tokens == []
+    rec = extract_record("1. e4 e5 2. Nf3\n\n090 1234 5678")
+    assert rec.tokens == ["e4", "e5", "Nf3"]
+    assert extract_record("1. 5254 5755 2. 7163").tokens == ["5254", "5755", "7163"]
+
+
+def test_j2_japanese_full_stop_and_comma_around_moves() -> None:
+    """A Japanese writer's 。 after the last move (``4.c3。``) or 、 between moves
+    separates like a space; the record was lost for one punctuation mark."""
+    rec = extract_record("1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3。")
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3"]
+    rec = extract_record("1. e4、e5、2. Nf3、Nc6")
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6"]
+    assert extract_record("よろしくお願いします。").tokens == []

@@ -199,3 +199,15 @@ def test_j1_a_fragment_from_a_later_move_is_named_as_such() -> None:
     assert v.kind == "sync_error" and v.starts_at == 4  # ply 4: White's 3rd move
     whole = mail(game, 1, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6")
     assert whole.kind == "move" and whole.starts_at is None
+
+
+def test_j2_move_numbers_without_dots_play_the_move() -> None:
+    """J2: a whole game written ``1 e4 e5 2 Nf3 ...`` (English books' numbering) is the
+    whole game; the same with a Japanese full stop after the new move."""
+    game = stored("e4 e5 Nf3 Nc6 Bc4 Bc5")
+    v = mail(game, 0, "1 e4 e5 2 Nf3 Nc6 3 Bc4 Bc5 4 c3")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+    v = mail(game, 0, "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3。\nよろしくお願いします。")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+    fragment = mail(game, 0, "4 c3")  # J1: from move 1, and the reply says where it began
+    assert fragment.kind == "sync_error" and fragment.starts_at == 6
