@@ -23,6 +23,7 @@ from relaybot.core.game import (
     start_of,
 )
 from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.games.go import notation
 from relaybot.games.go.board import GoPosition, handicap_points
 from relaybot.games.go.rules import RULES, as_game_rules
 from relaybot.games.registry import rules_for
@@ -472,3 +473,44 @@ def test_a_result_margin_is_whole_points_or_a_half() -> None:
 
     assert read_result("B+3.7") is None and read_result("W+0.25") is None
     assert read_result("B+3.5") is not None and read_result("W+12") is not None
+
+
+# --- notation as players write it (the notation audit) -------------------------------
+
+@pytest.mark.parametrize("text", ["5 ●R14", "5 黒R14", "5 R14。", "第5手 R14", "5手目 黒 R14"])
+def test_a_glued_colour_a_full_stop_and_dai_n_te_are_the_move(text: str) -> None:
+    """Japanese go mails write the colour against the point (●R14, 黒R14), end with 。 or
+    number the move 第5手: each is the move, where the mail found no move before."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, text)
+    assert verdict.kind == "move" and verdict.new_plies == ["r14"]
+
+
+def test_j21_a_point_in_the_column_i_is_refused_with_the_reason() -> None:
+    """J21: ``47 I5`` is plainly meant as a point; the reply says the columns skip I,
+    where it said no move was found."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 I5")
+    assert verdict.kind == "bad_move" and verdict.error is not None
+    assert verdict.error.why is not None and verdict.error.why.code == "go_no_vertex"
+    assert "skip I" in verdict.error.detail
+
+
+@pytest.mark.parametrize("text", ["Result: B+3.5", "result: B+3.5", "結果：黒3目半勝ち",
+                                  "結果: 黒3目半勝ち", "結果 黒三目半勝ち"])
+def test_j15_a_result_after_a_colon_or_in_kanji_numerals(text: str) -> None:
+    """J15: ``Result: B+3.5`` (a form's label) and ``黒三目半勝ち`` (kanji numerals, as
+    Japanese results are often written) state B+3.5; they were not read at all."""
+    verdict = decide(RULES, _counting(), 0, text)
+    assert verdict.kind == "declared" and isinstance(verdict.declared, Declared)
+    assert verdict.declared.stated == ("B+3.5", "")
+
+
+@pytest.mark.parametrize(("text", "margin"), [("白十目半勝ち", 10.5), ("白十二目勝ち", 12.0),
+                                              ("黒二十五目半勝ち", 25.5), ("黒二十目勝ち", 20.0)])
+def test_kanji_margins_read_as_numbers(text: str, margin: float) -> None:
+    stated = notation.read_result(text)
+    assert stated is not None and stated.margin == margin
+
+
+@pytest.mark.parametrize("text", ["黒十十目勝ち", "黒一二目勝ち", "黒百目勝ち"])
+def test_kanji_that_are_no_number_are_no_result(text: str) -> None:
+    assert notation.read_result(text) is None

@@ -21,8 +21,13 @@ from relaybot.games.go.board import GTP_COLUMNS, PASS, SGF_LETTERS
 PASS_WORDS = frozenset({"pass", "パス", "pas", "tt", "b[]", "w[]", ";b[]", ";w[]", "b[tt]",
                         "w[tt]", ";b[tt]", ";w[tt]"})
 _VERTEX_RE = re.compile(r"^([a-hj-t])([1-9][0-9]?)$")
+# ``I5``: no point (the columns skip I), but plainly meant as one: read as a move so that
+# the reply says why, instead of finding no move in the mail
+_I_COLUMN_RE = re.compile(r"^i([1-9][0-9]?)$")
+# a colour glued to the move (``●Q16``, ``黒Q16``): the colour adds nothing to the number
+_GLUED_COLOUR_RE = re.compile(r"^(?:黒|白|●|○)(?=\S)")
 _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
-_NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.|:|手目|手)?(.*)$")
+_NUMBER_RE = re.compile(r"^第?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
 _RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|(\d+)目(半)?|半目)(?:勝ち?)?$")
@@ -42,9 +47,16 @@ def key(token: str) -> str:
 
 
 def is_move(word: str) -> bool:
-    """Whether a (normalised, lower-case) word is a move in some accepted form."""
+    """Whether a (normalised, lower-case) word is a move in some accepted form (or the
+    column I, which the reply refuses with its reason)."""
     k = key(word)
-    return k == PASS or _VERTEX_RE.match(k) is not None or _SGF_RE.match(k) is not None
+    return (k == PASS or _VERTEX_RE.match(k) is not None or _SGF_RE.match(k) is not None
+            or _I_COLUMN_RE.match(k) is not None)
+
+
+def is_i_column(k: str) -> bool:
+    """Whether a key is a coordinate in the column I, which go coordinates skip."""
+    return _I_COLUMN_RE.match(k) is not None
 
 
 def is_vertex(k: str) -> bool:
@@ -80,9 +92,28 @@ class StatedResult:
     how: str = ""  # "R" resignation, "T" time, "F" forfeit, "" counted or jigo
 
 
+_KANJI_VALUES = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+                 "九": 9}
+_KANJI_MARGIN_RE = re.compile(r"([一二三四五六七八九十]+)(?=目)")
+
+
+def _kanji_margin(match: re.Match[str]) -> str:
+    """``三`` -> ``3``, ``十二`` -> ``12``, ``二十五`` -> ``25``: a margin in kanji numerals,
+    as Japanese results are often written (黒三目半勝ち); unchanged if it is no number."""
+    text = match.group(1)
+    tens, _, ones = text.rpartition("十")
+    if "十" not in text:
+        return str(_KANJI_VALUES[text]) if len(text) == 1 else text
+    if len(tens) > 1 or len(ones) > 1 or "十" in tens + ones:
+        return text
+    return str((_KANJI_VALUES[tens] if tens else 1) * 10 + (_KANJI_VALUES[ones] if ones else 0))
+
+
 def read_result(text: str) -> StatedResult | None:
-    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``白中押し勝ち`` as a value; else None."""
+    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``黒三目半勝ち``, ``白中押し勝ち`` as a
+    value; else None."""
     word = normalise(text).strip().lower().replace(" ", "")
+    word = _KANJI_MARGIN_RE.sub(_kanji_margin, word)
     if word in JIGO_WORDS:
         return StatedResult(None, 0.0)
     match = _RESULT_RE.match(word)
@@ -116,7 +147,8 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
     and passes; a quoted line (``>``) never is one. Numbers between moves are skipped
     (J2 leniency: the first number says where the moves start).
     """
-    words = normalise(line).replace("、", " ").split()  # the player's case, for replies
+    # the player's case, for replies; a Japanese 。 after the move ends it like a space
+    words = normalise(line).replace("、", " ").replace("。", " ").split()
     if not words or words[0].startswith(">"):
         return None
     first = _NUMBER_RE.match(words[0])
@@ -136,6 +168,7 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
                 continue
         if word.lower() in COLOUR_WORDS:
             continue  # "47 黒 Q16", "47 B Q16": the colour adds nothing to the number
+        word = _GLUED_COLOUR_RE.sub("", word)  # "47 ●Q16", "47 黒Q16" alike
         if not is_move(word.lower()):
             return None
         moves.append(word)
