@@ -514,3 +514,15 @@ def test_kanji_margins_read_as_numbers(text: str, margin: float) -> None:
 @pytest.mark.parametrize("text", ["黒十十目勝ち", "黒一二目勝ち", "黒百目勝ち"])
 def test_kanji_that_are_no_number_are_no_result(text: str) -> None:
     assert notation.read_result(text) is None
+
+
+def test_j1_two_different_moves_for_the_new_move_are_not_played() -> None:
+    """J1: ``5 R14``, a greeting, ``5 R10``: the mail names two moves for move 5; the
+    first was played and the second ignored. Nothing is applied now; the same move twice
+    is still the move."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 R14\nよろしく\n5 R10")
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+    assert (verdict.diff_token, verdict.other_token) == ("R14", "R10")
+    assert not verdict.new_plies
+    same = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 R14\nよろしく\n5 qf")
+    assert same.kind == "move" and same.new_plies == ["r14"]

@@ -313,3 +313,21 @@ def test_the_shared_reasons_use_words_every_game_shares() -> None:
     for kind in ("illegal", "ambiguous", "unreadable"):
         assert "指" not in say(Reason.of("move_kind", inner_kind=kind), "ja"), kind
     assert "指" not in "".join(core_reasons._WORDS["ja"].values())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_j1_two_moves_for_one_ply_are_named_in_the_readers_language(lang: str) -> None:
+    """J1: the reply to a mail that names two moves for one ply quotes both and asks for
+    the one meant, in the reader's language (not "your record differs from the game")."""
+    verdict = Verdict(kind="sync_error", diff_ply=6, diff_token="c3", other_token="d4",
+                      notes=["two_moves"])
+    ctx = _verdict_context(None, Member(lang=lang), verdict)
+    ctx.update(diff_number="白の第4手" if lang == "ja" else "White's move 4", diff_token="c3")
+    subject, body = render(lang, "player", "error", kind="sync_error", reader="山田, 太郎",
+                           game_kind="chess", record_policy="full", subject="", caps={}, **ctx)
+    if lang == "ja":
+        assert "「c3」と「d4」" in body and "何も適用していません" in body
+        assert not english_prose(body) and "一致しません" not in subject
+    else:
+        assert '"c3" and "d4"' in body and "nothing was applied" in body
+        assert "differs" not in subject

@@ -569,3 +569,13 @@ def test_j5_a_kif_origin_that_names_no_such_move_says_why() -> None:
         RULES.parse(RULES.start(), "７八銀(69)")
     assert err.value.why is not None and err.value.why.code == "shogi_none_reach"
     assert RULES.parse(RULES.start(), "７八金(69)") == "6i7h"
+
+
+def test_j1_two_different_moves_for_the_new_move_are_not_played() -> None:
+    """J1: ``3 ▲２六歩``, a greeting, ``3 ▲６六歩``: two moves for move 3; nothing is
+    applied and the reply names both."""
+    verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, "3 ▲２六歩\nよろしく\n3 ▲６六歩")
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+    assert (verdict.diff_token, verdict.other_token) == ("▲２六歩", "▲６六歩")
+    same = decide(RULES, _stored("7g7f", "3c3d"), 0, "3 ▲２六歩\nよろしく\n3 2g2f")
+    assert same.kind == "move" and same.new_plies == ["2g2f"]

@@ -11,8 +11,17 @@ from collections.abc import Callable, Sequence
 
 from relaybot.core.bounds import MAX_CONDITIONALS, record_limit
 from relaybot.core.conditionals import Conditional
-from relaybot.core.game import Declared, GameRules, MoveError, Outcome, Termination, replay_from
-from relaybot.core.intent import Intent
+from relaybot.core.game import (
+    Declared,
+    GameRules,
+    MoveError,
+    Outcome,
+    RecordText,
+    Termination,
+    replay_from,
+    written_text,
+)
+from relaybot.core.intent import Intent, strip_lines
 from relaybot.core.referee.mail import Mail, first_difference, read_mail
 from relaybot.core.referee.verdict import StoredGame, Verdict, VerdictKind
 
@@ -214,6 +223,65 @@ def _contradiction(m: Mail) -> Verdict | None:
 # The checks after the new move is played (a mail without one skips what needs it)
 
 
+_MAX_OTHER_RECORDS = 8  # records looked at around the one read (issue 12: bounded work)
+
+
+def _two_moves(m: Mail) -> Verdict | None:
+    """J1: the mail holds another record (before or after the one read: a corrected move
+    below the first, a new move above a whole record that ends otherwise) that names a
+    different legal move for a ply the mail adds. The bot cannot tell which the player
+    means, so nothing is applied and the reply names both. Quoted text and the signature
+    are gone before the referee reads; a later record that only goes further (a line the
+    player expects) or repeats the game is no second move."""
+    if not m.new_tokens or not m.moved.new_plies or m.record.first_line < 0:
+        return None
+    rules, moved, stored = m.rules, m.moved, len(m.game.plies)
+    lines = rules.strip_proposals(strip_lines(m.text, m.intent.keyword_lines)).splitlines()
+    before: list[object] = []  # the position before each new ply, made when first needed
+    for other in _other_records(rules, lines, m.record.first_line, m.record.last_line):
+        start = stored if other.next_move else other.first_ply
+        if start < stored and first_difference(rules, m.game, other.tokens, m.letters,
+                                               start) is not None:
+            continue  # not this game's moves (another game's record, an old one): no claim
+        for k, token in enumerate(other.tokens):
+            j = start + k - stored
+            if not 0 <= j < len(moved.new_plies) or moved.auto[j]:
+                continue
+            if not before:
+                position = rules.copy(m.board)
+                for ply in moved.new_plies:
+                    before.append(rules.copy(position))
+                    rules.play(position, ply)
+            try:
+                ply = rules.parse(before[j], token, m.letters)
+            except MoveError:
+                continue  # no legal move there: no second move, whatever it is
+            if ply != moved.new_plies[j]:
+                return Verdict(kind="sync_error", diff_ply=stored + j,
+                               diff_token=moved.new_texts[j],
+                               other_token=written_text(rules, before[j], ply, token,
+                                                        rules.display_notation),
+                               draw_offer_by=m.game.draw_offer_by,
+                               notes=[*m.notes, "two_moves"], intent=m.intent,
+                               record=m.record)
+    return None
+
+
+def _other_records(rules: GameRules, lines: list[str], first: int, last: int
+                   ) -> list[RecordText]:
+    """The records the game's reader finds in ``lines`` outside ``first``..``last`` (the
+    record read), at most :data:`_MAX_OTHER_RECORDS`."""
+    found: list[RecordText] = []
+    for rest in (lines[:first], lines[last + 1:]):
+        while rest and len(found) < _MAX_OTHER_RECORDS:
+            record = rules.extract_record("\n".join(rest))
+            if not record.tokens or record.last_line < 0:
+                break
+            found.append(record)
+            rest = rest[record.last_line + 1:]
+    return found
+
+
 def _move_ends_the_game(m: Mail) -> Verdict | None:
     """The new move ends the game on the board (mate, 詰み ...): keywords and proposals
     sent with it no longer matter."""
@@ -292,7 +360,7 @@ def _no_move(m: Mail) -> Verdict:
 CHECKS: tuple[Check, ...] = (
     _game_over, _too_many_conditionals, _too_long, _help_or_status, _resign, _declared,
     _fragment, _out_of_sync, _no_draw_offers, _draw_agreed,
-    _not_your_turn, _too_many_moves, _bad_move, _contradiction,
+    _not_your_turn, _too_many_moves, _bad_move, _contradiction, _two_moves,
     _move_ends_the_game, _draw_claimed, _draw_offered, _move,
     _aside, _status_or_help,
 )
