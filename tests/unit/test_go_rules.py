@@ -526,3 +526,15 @@ def test_j1_two_different_moves_for_the_new_move_are_not_played() -> None:
     assert not verdict.new_plies
     same = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 R14\nよろしく\n5 qf")
     assert same.kind == "move" and same.new_plies == ["r14"]
+
+
+def test_j1_a_new_move_above_a_whole_record_that_ends_otherwise_is_not_played() -> None:
+    """J1: ``5 R14`` above the whole record ending ``5 R10`` (the record from move 1 is
+    another record, not more moves of the first): two moves for move 5, nothing applied."""
+    from relaybot.core.reading import read_mail
+
+    assert notation.extract("1 Q16 2 D4\n\n1 Q16 2 D4").tokens == ["Q16", "D4"]
+    text = "5 R14\n\n1 Q16 2 D4 3 Q3 4 D16 5 R10"
+    (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, part.text, intent=part.intent)
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes

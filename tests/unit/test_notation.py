@@ -780,3 +780,11 @@ def test_j2_japanese_full_stop_and_comma_around_moves() -> None:
     rec = extract_record("1. e4、e5、2. Nf3、Nc6")
     assert rec.tokens == ["e4", "e5", "Nf3", "Nc6"]
     assert extract_record("よろしくお願いします。").tokens == []
+
+
+def test_j1_a_record_from_move_1_again_starts_another_record() -> None:
+    """J1: after a blank line, ``1.`` begins another record (the same game pasted twice,
+    a corrected one); ``2.`` still continues the one above."""
+    rec = extract_record("1. e4 e5 2. Nf3\n\n1. e4 e5 2. Nf3")
+    assert rec.tokens == ["e4", "e5", "Nf3"] and rec.last_line == 0
+    assert extract_record("1. e4 e5\n\n2. Nf3").tokens == ["e4", "e5", "Nf3"]

@@ -252,8 +252,20 @@ def test_j1_a_new_move_above_a_whole_record_that_ends_otherwise_is_not_played() 
     text = "4.d4\n\n1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3"
     (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
     v = decide(RULES, stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, part.text, intent=part.intent)
-    assert v.kind != "move" and not v.new_plies
+    assert v.kind == "sync_error" and "two_moves" in v.notes and not v.new_plies
+    assert (v.diff_token, v.other_token) == ("c3", "d4")
     agreeing = "4.c3\n\n1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3"
     (part,) = read_mail(agreeing, named=["g"], rules_of={"g": RULES}).parts
     v = decide(RULES, stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, part.text, intent=part.intent)
     assert v.kind == "move" and v.new_plies == ["c2c3"]
+
+
+def test_j1_the_whole_game_pasted_twice_is_one_record() -> None:
+    """J1: a record from move 1 below another (the game pasted twice, a blank line
+    between) is a second record, not more moves of the first: the same game twice is
+    the move, where it was refused as too many moves."""
+    record = "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3"
+    v = mail(stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, f"{record}\n\n{record}")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+    v = mail(stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, f"{record}\n\n{record[:-2]}d4")
+    assert v.kind == "sync_error" and "two_moves" in v.notes

@@ -579,3 +579,16 @@ def test_j1_two_different_moves_for_the_new_move_are_not_played() -> None:
     assert (verdict.diff_token, verdict.other_token) == ("▲２六歩", "▲６六歩")
     same = decide(RULES, _stored("7g7f", "3c3d"), 0, "3 ▲２六歩\nよろしく\n3 2g2f")
     assert same.kind == "move" and same.new_plies == ["2g2f"]
+
+
+def test_j1_a_record_from_move_1_again_is_another_record() -> None:
+    """J1: ``3 ▲２六歩`` above the whole record ending ``3 ▲６六歩``: two moves for
+    move 3, nothing applied; the same record twice reads once."""
+    from relaybot.core.reading import read_mail
+
+    rec = RULES.extract_record("1 ▲７六歩 2 △３四歩\n\n1 ▲７六歩 2 △３四歩")
+    assert rec.tokens == ["▲76歩", "△34歩"]
+    text = "3 ▲２六歩\n\n1 ▲７六歩 2 △３四歩 3 ▲６六歩"
+    (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
+    verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, part.text, intent=part.intent)
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes

@@ -232,6 +232,8 @@ def extract(text: str) -> RecordText:
                 break
             continue
         moves, number = found
+        if start is not None and number == 1 and moves:
+            break  # a record from move 1 again: another record, not more of this one
         if start is None:
             if not moves:
                 continue

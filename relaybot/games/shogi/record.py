@@ -72,6 +72,8 @@ def extract_record(text: str) -> RecordText:
                 break
             continue
         moves, number, _ending = scan
+        if started and number == 1 and moves:
+            break  # a record from move 1 again: another record, not more of this one
         if not started:
             if not moves:
                 continue

@@ -221,6 +221,14 @@ def _start_ply(raw: str) -> int:
     return max(0, (int(m.group(1)) - 1) * 2 + (1 if black else 0))
 
 
+def _restarts(raw: str) -> bool:
+    """Whether a move line begins a game again (``1.`` or ``1 e4``, White's first move):
+    after a blank line it is another record (the same game pasted twice, or a corrected
+    one), never the continuation of the one above."""
+    m = _START_RE.match(unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw)
+    return m is not None and int(m.group(1)) == 1 and _start_ply(raw) == 0
+
+
 def extract_record(text: str) -> RecordText:
     """Find the first block of move lines in a mail body (J1).
 
@@ -258,7 +266,7 @@ def extract_record(text: str) -> RecordText:
                 j = i
                 while j < count and raw_lines[j].strip() == "":
                     j += 1
-                if j < count and scan(j) is not None:
+                if j < count and scan(j) is not None and not _restarts(raw_lines[j]):
                     i = j
                     continue
             break
