@@ -400,10 +400,20 @@ def test_a_game_keyword_with_words_after_it_reaches_declare() -> None:
     assert read_intent("result B+3.5", {}).declared is None  # chess has no such keyword
 
 
-def test_a_move_without_its_number_is_no_record() -> None:
-    """INTERFACE: the new move with its number; a bare ``Q16`` line is not read as one."""
+def test_j1_a_move_without_its_number_is_answered_with_the_number_to_write() -> None:
+    """INTERFACE: the new move with its number; a bare ``D4`` line is not played: it is
+    a sync error (nothing applied) whose reply shows the numbered line to send, as in
+    shogi (it was "no move found", which sent the player looking for what was wrong).
+    Only a coordinate alone on its line counts: two such lines, or SGF letters alone
+    (English words), stay no record."""
     verdict = decide(RULES, stored("Q16"), 1, "D4\n\nthanks")
-    assert verdict.kind == "no_move" and not verdict.record.tokens
+    assert verdict.kind == "sync_error" and verdict.new_plies == []
+    assert "unnumbered" in verdict.notes and verdict.diff_ply == 1
+    assert RULES.move_label(verdict.diff_ply, verdict.diff_token or "") == "2 D4"
+    assert decide(RULES, stored("Q16"), 1, "D4\nD16").kind == "no_move"
+    assert decide(RULES, stored("Q16"), 1, "ok\n\nthanks").kind == "no_move"
+    first = decide(RULES, stored(), 0, "Hello\n\nQ16\n\nTaro")  # move 1 needs no number
+    assert first.kind == "move" and first.new_plies == ["q16"]
 
 
 def test_j16_conditional_moves_in_go() -> None:

@@ -7,6 +7,8 @@ board, the reply and its plies only when it needs them.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from relaybot.core.bounds import MAX_CONDITIONALS, record_limit
@@ -351,10 +353,50 @@ def _status_or_help(m: Mail) -> Verdict | None:
 
 
 def _no_move(m: Mail) -> Verdict:
-    """J1: nothing new: the record, if any, is the stored game's and says so."""
+    """J1: nothing new: the record, if any, is the stored game's and says so; a mail with
+    no record at all is told of a line where a move stands among words (``▲７六歩です``,
+    ``4.c3 I think``), which the record reader never reads as moves."""
     return Verdict(kind="no_move", draw_offer_by=m.game.draw_offer_by,
                    notes=[*m.notes, *(["no_new_move"] if m.record.tokens else [])],
-                   intent=m.intent, record=m.record)
+                   intent=m.intent, record=m.record,
+                   unread_line=None if m.record.tokens else _unread_line(m))
+
+
+_HINT_LINES = 200  # lines looked at for the hint (issue 12: bounded work)
+_HINT_WORDS = 40  # words of a line
+_HINT_PREFIX = 16  # the longest move looked for in a word
+_HINT_WORD = 24  # characters of a word looked at
+_HINT_SHOWN = 80  # characters of the line the reply quotes
+_NUMBER_PREFIX_RE = re.compile(r"^\d{1,4}(?:\.+|…|手目|手)")
+
+
+def _unread_line(m: Mail) -> str | None:
+    """The first line holding a move (with a digit: a square, a point, a move number)
+    among other words, as written; None when there is none."""
+    text = m.rules.strip_proposals(strip_lines(m.text, m.intent.keyword_lines))
+    for line in text.splitlines()[:_HINT_LINES]:
+        words = line.split()[:_HINT_WORDS]
+        if all(m.rules.looks_like_move(word) for word in words):
+            continue  # moves alone (not read for another cause): no words to take out
+        if any(_holds_a_move(m.rules, word) for word in words):
+            shown = line.strip()
+            return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
+    return None
+
+
+def _holds_a_move(rules: GameRules, word: str) -> bool:
+    """Whether ``word`` (its move number aside) holds a move of the game: ``c3`` in
+    ``4.c3``, ``▲７六歩`` in ``▲７六歩です`` or ``今回は▲７六歩と``. Only a piece of
+    digits and letters counts: digits alone or with dashes (a date, a phone number) and
+    SGF letters without digits (English words) are no move here."""
+    word = _NUMBER_PREFIX_RE.sub("", unicodedata.normalize("NFKC", word))[:_HINT_WORD]
+    for start in range(len(word)):
+        for end in range(min(len(word), start + _HINT_PREFIX), start + 1, -1):
+            part = word[start:end]
+            if (any(ch.isdigit() for ch in part) and any(ch.isalpha() for ch in part)
+                    and rules.looks_like_move(part)):
+                return True
+    return False
 
 
 CHECKS: tuple[Check, ...] = (

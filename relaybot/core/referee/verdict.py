@@ -72,6 +72,7 @@ class Verdict:
     declared: Declared | None = None  # a game keyword recorded without ending the game
     expected: str | None = None  # the bound answer a contradicting reply ignored
     other_token: str | None = None  # J1: the other move the mail names for diff_ply
+    unread_line: str | None = None  # no move: a line with a move among words, as written
     new_conditionals: list[Conditional] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     proposals_cleared: bool = False

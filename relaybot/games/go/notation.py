@@ -3,7 +3,9 @@
 A move is a coordinate ``Q16`` / ``q16`` (columns A-T without I, rows from the bottom),
 an SGF point ``pd`` (or an SGF node ``B[pd]``), or ``pass`` / ``パス``. A record is a
 block of lines that start with a move number (``47 Q16``, ``47. Q16``, ``47手目 Q16``,
-``1 Q16 2 D4 3 pd``); the first number says where the mail's moves start.
+``1 Q16 2 D4 3 pd``); the first number says where the mail's moves start. A point alone
+on its line (``Q16``) is a record of that one move from move 1 (the referee asks for its
+number after move 1), and ``pass`` / ``パス`` alone is the next move.
 
 Results: ``B+3.5``, ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
 ``黒3目半勝ち``, ``白中押し勝ち``, ``白半目勝ち``.
@@ -243,7 +245,29 @@ def extract(text: str) -> RecordText:
         record.tokens.extend(moves)
         record.last_line = index
         record.fullwidth = record.fullwidth or has_fullwidth(line)
-    return record if record.tokens else _keyword_pass(lines)
+    if record.tokens:
+        return record
+    passed = _keyword_pass(lines)
+    return passed if passed.tokens else _lone_point(lines)
+
+
+def _lone_point(lines: list[str]) -> RecordText:
+    """A mail whose one move is a point alone on its line (``R14``), without its number:
+    a record of that one move from move 1, which the referee answers with the numbered
+    line to write (J1) unless it is the game's first move. Quoted lines never count;
+    only a coordinate with its row (never two SGF letters, which English words are);
+    a second such line makes it no record."""
+    found: list[int] = []
+    for index, line in enumerate(lines):
+        word = normalise(line).strip().rstrip(".。!！")
+        if not line.lstrip().startswith(">") and is_vertex(key(word)):
+            found.append(index)
+    if len(found) != 1:
+        return RecordText()
+    index = found[0]
+    word = normalise(lines[index]).strip().rstrip(".。!！")
+    return RecordText(tokens=[word], first_line=index, last_line=index,
+                      fullwidth=has_fullwidth(lines[index]))
 
 
 def _keyword_pass(lines: list[str]) -> RecordText:
