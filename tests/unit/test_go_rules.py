@@ -548,3 +548,20 @@ def test_j1_a_new_move_above_a_whole_record_that_ends_otherwise_is_not_played() 
     (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
     verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, part.text, intent=part.intent)
     assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+
+
+def test_sgf_comments_and_properties_never_add_moves_or_branches() -> None:
+    """A pasted SGF from a program carries comments: a move or a bracket inside
+    ``C[...]`` (escaped ``\\]`` too) is text, not a move or a variation. The comment's
+    ``(`` had made the reader skip the main line's own branch (the second variation was
+    read), and its ``;W[aa]`` was read as a move."""
+    game = stored("Q16 D4 Q3 D16")
+    for pasted in (
+            "(;GM[1]FF[4]SZ[19]C[a (long) game];B[pd];W[dp];B[pq];W[dd](;B[qf])(;B[qk]))",
+            "(;GM[1]FF[4]SZ[19]PB[Yamada]\n;B[pd]C[Opening (my favourite) ;W[aa] here]\n"
+            ";W[dp];B[pq];W[dd];B[qf])",
+            "(;GM[1]FF[4]SZ[19]C[me vs you\\] ;B[aa]];B[pd];W[dp];B[pq];W[dd];B[qf])"):
+        verdict = decide(RULES, game, 0, pasted)
+        assert verdict.kind == "move" and verdict.new_plies == ["r14"], pasted
+    passes = notation.extract("(;SZ[19];B[pd];W[];B[tt])")
+    assert passes.tokens == ["B[pd]", "W[]", "B[tt]"]

@@ -592,3 +592,16 @@ def test_j1_a_record_from_move_1_again_is_another_record() -> None:
     (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
     verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, part.text, intent=part.intent)
     assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+
+
+def test_a_pasted_kif_with_variations_is_its_main_line() -> None:
+    """A KIF file from a program, header and 変化 (a variation of the new move) included,
+    is its main line: the variation is analysis, neither the record nor a second move."""
+    kif = ("# ---- Kifu for Windows V7 棋譜ファイル ----\n開始日時：2026/11/20\n"
+           "手合割：平手\n先手：山田\n後手：鈴木\n手数----指手---------消費時間--\n"
+           "   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)   ( 0:00/00:00:00)\n"
+           "*よろしく\n   3 ２二角成(88) ( 0:00/00:00:00)\n   4 同　銀(31)   ( 0:00/00:00:00)\n"
+           "まで4手で中断\n\n変化：4手\n   4 同　飛(82)   ( 0:00/00:00:00)\n")
+    verdict = decide(RULES, _stored("7g7f", "3c3d", "8h2b+"), 1, kif)
+    assert verdict.kind == "move" and verdict.new_plies == ["3a2b"]
+    assert RULES.extract_record("変化：4手\n   4 同　飛(82)").tokens == []

@@ -178,13 +178,55 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
 
 
 _SGF_START_RE = re.compile(r"\(\s*;")
-_SGF_MOVE_RE = re.compile(r";\s*([BW])\[([a-s]{2})?\]")
+_SGF_POINT_RE = re.compile(r"^(?:[a-s]{2})?$")
+
+
+def _sgf_tokens(text: str) -> list[tuple[int, str, str]]:
+    """(offset, kind, value) of an SGF game tree from its first ``(`` to the ``)`` that
+    closes it: ``(``, ``)``, and each B or W property's value (a move: ``pd``, or "" for a
+    pass). Property values are read whole, escaped brackets included, so that a comment
+    (``C[a (long) game: ;W[aa] was bad]``) never adds a move or a branch."""
+    found: list[tuple[int, str, str]] = []
+    depth = 0
+    ident = ""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "[":
+            j = i + 1
+            value: list[str] = []
+            while j < n and text[j] != "]":
+                if text[j] == "\\" and j + 1 < n:
+                    j += 1
+                value.append(text[j])
+                j += 1
+            if ident in ("B", "W"):
+                found.append((i, ident, "".join(value).strip()))
+            i = j + 1
+            continue
+        if ch.isalpha():
+            ident = ident + ch if i > 0 and text[i - 1].isalpha() else ch
+        elif ch in "();":
+            ident = ""
+            if ch == "(":
+                depth += 1
+                found.append((i, "(", ""))
+            elif ch == ")":
+                depth -= 1
+                found.append((i, ")", ""))
+                if depth <= 0:
+                    break
+        elif not ch.isspace():
+            ident = ""
+        i += 1
+    return found
 
 
 def _sgf_record(lines: list[str]) -> RecordText | None:
     """A whole game pasted as SGF (``(;GM[1]...;B[pd];W[dc]...)``): its main line of
     moves from move 1 (the first variation at every branch), in order; an empty ``B[]``
-    or ``tt`` is a pass. None if the mail holds no SGF outside quoted lines."""
+    or ``tt`` is a pass; comments and other properties are skipped whole. None if the
+    mail holds no SGF outside quoted lines."""
     start = next((i for i, line in enumerate(lines)
                   if not line.lstrip().startswith(">") and _SGF_START_RE.search(line)), None)
     if start is None:
@@ -195,26 +237,24 @@ def _sgf_record(lines: list[str]) -> RecordText | None:
     depth = 0
     skipping: int | None = None  # the depth of a later variation being skipped
     followed: set[int] = set()  # depths where the main line already took a variation
-    offset = 0
-    for part in re.split(r"([()])", text):
-        offset += len(part)
-        if part == "(":
+    tokens = _sgf_tokens(text)
+    for _, kind, value in tokens:
+        if kind == "(":
             depth += 1
             if skipping is None:
                 if depth in followed:
                     skipping = depth
                 else:
                     followed.add(depth)
-        elif part == ")":
+        elif kind == ")":
             if skipping == depth:
                 skipping = None
             depth -= 1
-            if depth <= 0:
-                break
-        elif skipping is None:  # a node's ";" may end one line and its move start the next
-            record.tokens.extend(f"{colour}[{point or ''}]"
-                                 for colour, point in _SGF_MOVE_RE.findall(part))
-    record.last_line = start + text[:offset].count("\n")
+        elif skipping is None and (value.lower() == "tt"
+                                   or _SGF_POINT_RE.match(value.lower())):
+            record.tokens.append(f"{kind}[{value.lower()}]")
+    end = tokens[-1][0] if tokens else 0  # the tree's last ")" (or where it stopped)
+    record.last_line = start + text[:end].count("\n")
     return record if record.tokens else None
 
 
