@@ -788,3 +788,20 @@ def test_j1_a_record_from_move_1_again_starts_another_record() -> None:
     rec = extract_record("1. e4 e5 2. Nf3\n\n1. e4 e5 2. Nf3")
     assert rec.tokens == ["e4", "e5", "Nf3"] and rec.last_line == 0
     assert extract_record("1. e4 e5\n\n2. Nf3").tokens == ["e4", "e5", "Nf3"]
+
+
+def test_j1_pgn_comments_and_variations_over_several_lines() -> None:
+    """J1: PGN as a program writes it wraps at 80 columns, so a {comment} or a
+    (variation) runs over lines; the record was lost (no move found) for it. Every line
+    keeps its index, and the record's last line is the one the comment ends on."""
+    pgn = ('[Event "JCCA"]\n[White "Yamada, Taro"]\n\n'
+           "1. e4 e5 2. Nf3 Nc6 3. Bb5 {The Spanish, my favourite\n"
+           "opening for years} a6 (3... Nf6 4. O-O\nNxe4) 4. Ba4 Nf6 5. O-O {castling\nnow} *\n"
+           "\nRegards")
+    rec = extract_record(pgn)
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
+    assert rec.variations == {5: [["Nf6", "O-O", "Nxe4"]]}  # after 3... a6
+    assert (rec.first_line, rec.last_line) == (3, 6)
+    # prose with an open bracket is no record, and the lines after it are read as before
+    prose = extract_record("Thanks (and sorry for the delay\nof my move)\n\n1. e4")
+    assert prose.tokens == ["e4"] and prose.first_line == 3

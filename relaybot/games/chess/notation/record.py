@@ -229,6 +229,53 @@ def _restarts(raw: str) -> bool:
     return m is not None and int(m.group(1)) == 1 and _start_ply(raw) == 0
 
 
+_JOIN_LINES = 12  # lines a comment or a variation may run over (a program wraps at 80)
+
+
+def _open(text: str) -> bool:
+    """Whether a ``{comment}`` or a ``(variation)`` is still open at the end of ``text``."""
+    while "{" in text:
+        shorter = _COMMENT_RE.sub(" ", text)
+        if shorter == text:
+            return "}" not in text.rsplit("{", 1)[1]
+        text = shorter
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+    return depth > 0
+
+
+def _joined(lines: list[str]) -> tuple[list[str], dict[int, int]]:
+    """The lines with each PGN comment or variation that runs over several lines (as a
+    program writes PGN, wrapped at 80 columns) joined onto the line it opens on, and
+    the lines it took left blank, so that every line keeps its index; and, for each
+    joined line, the last line it took. Lines are joined only where the result reads as
+    a move line: prose with a bracket stays as it was."""
+    if not any("{" in line or "(" in line for line in lines):
+        return lines, {}
+    out = list(lines)
+    ends: dict[int, int] = {}
+    i = 0
+    while i < len(out):
+        line = out[i]
+        if ("{" in line or "(" in line) and _open(line):
+            merged, j = line, i + 1
+            while j < len(out) and j - i <= _JOIN_LINES and _open(merged):
+                merged += " " + out[j]
+                j += 1
+            if not _open(merged) and _scan(_normalised(merged)) is not None:
+                out[i] = merged
+                out[i + 1:j] = [""] * (j - i - 1)
+                ends[i] = j - 1
+                i = j
+                continue
+        i += 1
+    return out, ends
+
+
 def extract_record(text: str) -> RecordText:
     """Find the first block of move lines in a mail body (J1).
 
@@ -243,7 +290,7 @@ def extract_record(text: str) -> RecordText:
     """
     if not isinstance(text, str):
         return RecordText()
-    raw_lines = text.splitlines()
+    raw_lines, ends = _joined(text.splitlines())
     count = len(raw_lines)
     # Lines are scanned lazily, each once: those after the record's end are never looked at.
     scans: dict[int, _Line | None] = {}
@@ -292,7 +339,7 @@ def extract_record(text: str) -> RecordText:
                 break
             later = next_block(later_end + 1)
 
-    record = RecordText(first_line=start, last_line=end, first_ply=first_ply)
+    record = RecordText(first_line=start, last_line=ends.get(end, end), first_ply=first_ply)
     record.fullwidth = any(
         not raw_lines[k].isascii() and has_fullwidth(raw_lines[k]) for k in range(start, end + 1)
     )
