@@ -487,10 +487,12 @@ def test_a_result_margin_is_whole_points_or_a_half() -> None:
 
 # --- notation as players write it (the notation audit) -------------------------------
 
-@pytest.mark.parametrize("text", ["5 ●R14", "5 黒R14", "5 R14。", "第5手 R14", "5手目 黒 R14"])
+@pytest.mark.parametrize("text", ["5 ●R14", "5 黒R14", "5 R14。", "第5手 R14", "5手目 黒 R14",
+                                  "黒5 R14"])
 def test_a_glued_colour_a_full_stop_and_dai_n_te_are_the_move(text: str) -> None:
-    """Japanese go mails write the colour against the point (●R14, 黒R14), end with 。 or
-    number the move 第5手: each is the move, where the mail found no move before."""
+    """Japanese go mails write the colour against the point (●R14, 黒R14), end with 。,
+    number the move 第5手 or name it as commentary does (黒5): each is the move, where
+    the mail found no move before."""
     verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, text)
     assert verdict.kind == "move" and verdict.new_plies == ["r14"]
 

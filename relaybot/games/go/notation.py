@@ -29,7 +29,9 @@ _I_COLUMN_RE = re.compile(r"^i([1-9][0-9]?)$")
 # a colour glued to the move (``●Q16``, ``黒Q16``): the colour adds nothing to the number
 _GLUED_COLOUR_RE = re.compile(r"^(?:黒|白|●|○)(?=\S)")
 _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
-_NUMBER_RE = re.compile(r"^第?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
+# a move number: 47, 47., 47手目, 第47手, and 黒47 / 白48 as Japanese commentary names a
+# move (never B47: B3 is a point)
+_NUMBER_RE = re.compile(r"^(?:第|黒|白|●|○)?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
 _RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|(\d+)目(半)?|半目)(?:勝ち?)?$")
