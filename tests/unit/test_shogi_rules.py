@@ -605,3 +605,12 @@ def test_a_pasted_kif_with_variations_is_its_main_line() -> None:
     verdict = decide(RULES, _stored("7g7f", "3c3d", "8h2b+"), 1, kif)
     assert verdict.kind == "move" and verdict.new_plies == ["3a2b"]
     assert RULES.extract_record("変化：4手\n   4 同　飛(82)").tokens == []
+
+
+def test_j1_a_lone_move_that_is_also_the_first_move_asks_for_its_number() -> None:
+    """J1: a lone ``▲７六歩`` (no number) after two moves matched the game's first move,
+    and the reply said "at move 2 your mail has ''"; it is answered as any move without
+    its number: the numbered line to send."""
+    verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, "▲７六歩")
+    assert verdict.kind == "sync_error" and "unnumbered" in verdict.notes
+    assert verdict.diff_ply == 2 and verdict.diff_token == "▲76歩"

@@ -158,10 +158,11 @@ def _out_of_sync(m: Mail) -> Verdict | None:
             diff = first + len(tokens)
     if diff is None:
         return None
-    if (m.rules.record_policy == "numbered" and diff == 0 < stored
+    if (m.rules.record_policy == "numbered" and diff <= 1 and 0 < stored
             and len(tokens) == 1 and m.record.first_ply == 0):
         # one move and no number (shogi, go): most likely the next move with its number
-        # left out; the reply shows how to write it (J1 holds)
+        # left out; the reply shows how to write it (J1 holds). It may even be the game's
+        # first move (diff 1: a record one move long): "your mail has ''" said nothing
         return Verdict(kind="sync_error", diff_ply=stored, diff_token=tokens[0],
                        draw_offer_by=m.game.draw_offer_by, notes=[*m.notes, "unnumbered"],
                        intent=m.intent, record=m.record)
