@@ -805,3 +805,16 @@ def test_j1_pgn_comments_and_variations_over_several_lines() -> None:
     # prose with an open bracket is no record, and the lines after it are read as before
     prose = extract_record("Thanks (and sorry for the delay\nof my move)\n\n1. e4")
     assert prose.tokens == ["e4"] and prose.first_line == 3
+
+
+def test_j5_a_bishop_written_in_lower_case_gets_the_upper_case_hint() -> None:
+    """J5: ``bc4`` after 1.e4 e5, where no b-pawn can take on c4 but the bishop can go
+    there, was refused as "no such pawn move; c2-c4"; the reply now says to write the
+    piece letter in upper case. Where the b-pawn can take on c4, ``bc4`` stays its move
+    (J2: the ``x`` may be left out; J4: a pawn and a bishop are no ambiguity)."""
+    after_e4_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    err = error(after_e4_e5, "bc4")
+    assert err.why is not None and err.why.code == "lower_case_letter"
+    assert error(after_e4_e5, "fc4", "fr").why == err.why  # the fou, in lower case
+    assert uci("4k3/8/8/8/2n5/1P6/8/4KB2 w - - 0 1", "bc4") == "b3c4"
+    assert uci(None, "b3") == "b2b3"
