@@ -519,6 +519,18 @@ def test_kanji_files_and_the_open_triangle_read_as_usual() -> None:
     assert verdict.kind == "move" and verdict.new_plies == ["3a2b"]
 
 
+def test_the_kana_a_casual_hand_adds_to_nari_and_uchi() -> None:
+    """``２二角成り``, ``２二角不成り``, ``５五角打ち``: 成り and 打ち as a casual hand writes
+    them name the same moves; prose such as 成り行き is no move."""
+    pos = after("7g7f", "3c3d")
+    assert RULES.parse(pos, "２二角成り") == "8h2b+"
+    assert RULES.parse(pos, "２二角不成り") == "8h2b"
+    assert RULES.extract_record("3 ▲２二角成り").tokens == ["▲22角成"]
+    dropped = after("7g7f", "3c3d", "8h2b+", "3a2b")
+    assert RULES.parse(dropped, "５五角打ち") == "B*5e"
+    assert RULES.extract_record("成り行きに任せます").tokens == []
+
+
 def test_kanji_numerals_in_prose_are_no_move() -> None:
     """Only two numerals followed by a piece are a square: a greeting with kanji numbers
     is no record."""

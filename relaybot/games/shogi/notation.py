@@ -58,13 +58,18 @@ _CSA_RE = re.compile(
     r"^(?P<sign>[+-])?(?P<from>00|[1-9][1-9])(?P<to>[1-9][1-9])(?P<piece>[A-Z]{2})$")
 _CSA_PIECES = {name: k for k, name in enumerate(CSA_NAMES) if name}
 _SAME_SPACE_RE = re.compile(r"同[\s\u3000]+")
+# ``２二角成り``, ``５五角打ち``: the kana a casual hand adds to 成, 不成 and 打 (only right
+# after a piece or a relative word, so that prose such as 成り行き stays as written)
+_OKURIGANA_RE = re.compile(r"(?<=[歩香桂銀金角飛玉王と馬龍竜全圭杏仝右左上引寄直行入])"
+                           r"(不成(?=り)|成(?=り)|打(?=ち)).")
 _MARK_SPLIT_RE = re.compile(rf"(?<=\S)(?=[{_MARK_CHARS}])")
 _ALIASES = str.maketrans({"王": "玉", "竜": "龍", "全": "成銀", "圭": "成桂", "杏": "成香",
                          "仝": "成銀"})
 _KEY_STRIP_RE = re.compile(rf"[{_MARK_CHARS}{_RELATIVE}]|\(\d\d\)|不成|生|打")
 
 
-_NEEDS_CLEAN_RE = re.compile(r"[\s\u3000\uff01-\uff5e一二三四五六七八九▽]|同|(?<=\S)[▲△☗☖]")
+_NEEDS_CLEAN_RE = re.compile(
+    r"[\s\u3000\uff01-\uff5e一二三四五六七八九▽]|同|(?<=\S)[▲△☗☖]|成り|打ち")
 
 
 def clean(text: str) -> str:
@@ -76,6 +81,7 @@ def clean(text: str) -> str:
         return text  # a token read from a cleaned line: already clean (the common case)
     text = unicodedata.normalize("NFKC", text).replace("▽", "△")  # ▽: gote in some books
     text = _SAME_SPACE_RE.sub("同", text)
+    text = _OKURIGANA_RE.sub(lambda m: m.group(1), text)
     text = _MARK_SPLIT_RE.sub(" ", text)
     return _kanji_ranks(text)
 
