@@ -485,6 +485,34 @@ def test_a_result_margin_is_whole_points_or_a_half() -> None:
     assert read_result("B+3.5") is not None and read_result("W+12") is not None
 
 
+@pytest.mark.parametrize(("text", "how", "written", "ja"), [
+    ("W+F", Termination.FORFEIT, "W+F", "白不戦勝"),
+    ("白不戦勝", Termination.FORFEIT, "W+F", "白不戦勝"),
+    ("B+T", Termination.TIME, "B+T", "黒時間切れ勝ち"),
+    ("B+R", Termination.ADJUDICATION, "B+R", "黒中押し勝ち"),
+    ("W+2.5", Termination.ADJUDICATION, "W+2.5", "白2目半勝ち"),
+])
+def test_j14_an_adjudicated_result_keeps_how_it_was_won(
+        text: str, how: Termination, written: str, ja: str) -> None:
+    """A TD's ``adjudicate ID W+F`` is a win by forfeit in the record (SGF ``RE[W+F]``),
+    not a resignation nobody made; the Japanese words written for it read back."""
+    outcome = RULES.parse_result(text, Termination.ADJUDICATION)
+    assert outcome is not None and outcome.termination == how
+    assert RULES.format_result(outcome) == written
+    assert RULES.result_text_words(written, "ja") == ja
+
+
+def test_an_unreadable_point_is_answered_with_examples_on_the_games_board() -> None:
+    """A 9x9 player who writes something that is no point is shown G7 and gc, points of
+    their board, not 19x19's Q16 and pd."""
+    with pytest.raises(MoveError) as small:
+        RULES.parse(RULES.setup({"size": "9"}), "hello")
+    assert "G7 (columns A-J without I)" in str(small.value) and "(gc)" in str(small.value)
+    with pytest.raises(MoveError) as full:
+        RULES.parse(RULES.start(), "hello")
+    assert "Q16 (columns A-T without I)" in str(full.value)
+
+
 # --- notation as players write it (the notation audit) -------------------------------
 
 @pytest.mark.parametrize("text", ["5 ●R14", "5 黒R14", "5 R14。", "第5手 R14", "5手目 黒 R14",

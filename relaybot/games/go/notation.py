@@ -34,7 +34,7 @@ _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
 _NUMBER_RE = re.compile(r"^(?:第|黒|白|●|○)?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
-_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|(\d+)目(半)?|半目)(?:勝ち?)?$")
+_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|不戦|(\d+)目(半)?|半目)(?:勝ち?)?$")
 JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
 COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
 
@@ -114,8 +114,8 @@ def _kanji_margin(match: re.Match[str]) -> str:
 
 
 def read_result(text: str) -> StatedResult | None:
-    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``黒三目半勝ち``, ``白中押し勝ち`` as a
-    value; else None."""
+    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``黒三目半勝ち``, ``白中押し勝ち``,
+    ``白不戦勝`` as a value; else None."""
     word = normalise(text).strip().lower().replace(" ", "")
     word = _KANJI_MARGIN_RE.sub(_kanji_margin, word)
     if word in JIGO_WORDS:
@@ -137,6 +137,8 @@ def read_result(text: str) -> StatedResult | None:
             return StatedResult(winner, None, "R")
         if how == "時間切れ":
             return StatedResult(winner, None, "T")
+        if how == "不戦":  # 白不戦勝: what result_text_words writes for W+F
+            return StatedResult(winner, None, "F")
         if how == "半目":
             return StatedResult(winner, 0.5)
         margin = int(ja.group(3)) + (0.5 if ja.group(4) else 0.0)
