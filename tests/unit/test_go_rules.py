@@ -595,3 +595,13 @@ def test_sgf_comments_and_properties_never_add_moves_or_branches() -> None:
         assert verdict.kind == "move" and verdict.new_plies == ["r14"], pasted
     passes = notation.extract("(;SZ[19];B[pd];W[];B[tt])")
     assert passes.tokens == ["B[pd]", "W[]", "B[tt]"]
+
+
+@pytest.mark.parametrize("word", ["ok", "go", "so"])
+def test_a_word_of_two_letters_after_the_move_is_no_sgf_point(word: str) -> None:
+    """``5 R14 ok``: two bare letters are an SGF point only right after a move number
+    (``5 pd``); after a move they are a word, and the line is no record. It was read as a
+    second move ("more than one new move"); the reply now quotes the line instead."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, f"5 R14 {word}")
+    assert verdict.kind == "no_move" and verdict.unread_line == f"5 R14 {word}"
+    assert notation.extract("1 pd 2 B dd 3.pq").tokens == ["pd", "dd", "pq"]

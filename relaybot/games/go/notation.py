@@ -29,6 +29,7 @@ _I_COLUMN_RE = re.compile(r"^i([1-9][0-9]?)$")
 # a colour glued to the move (``●Q16``, ``黒Q16``): the colour adds nothing to the number
 _GLUED_COLOUR_RE = re.compile(r"^(?:黒|白|●|○)(?=\S)")
 _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
+_BARE_SGF_RE = re.compile(r"^[a-s]{2}$")  # ``pd`` without a node: an English word too
 # a move number: 47, 47., 47手目, 第47手, and 黒47 / 白48 as Japanese commentary names a
 # move (never B47: B3 is a point)
 _NUMBER_RE = re.compile(r"^(?:第|黒|白|●|○)?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
@@ -163,6 +164,7 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
         return None
     moves: list[str] = []
     number: int | None = None
+    numbered = False  # right after a move number (or its colour)
     for raw in words:
         word = raw.strip(",;")
         match = _NUMBER_RE.match(word)
@@ -170,6 +172,7 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
             if number is None and not moves:
                 number = int(match.group(1))
             word = match.group(2)
+            numbered = True
             if not word:
                 continue
         if word.lower() in COLOUR_WORDS:
@@ -177,6 +180,9 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
         word = _GLUED_COLOUR_RE.sub("", word)  # "47 ●Q16", "47 黒Q16" alike
         if not is_move(word.lower()):
             return None
+        if not numbered and _BARE_SGF_RE.match(word.lower()) and key(word) != PASS:
+            return None  # "47 R14 ok": two bare letters are a move only after a number
+        numbered = False
         moves.append(word)
     return moves, number
 
