@@ -314,6 +314,9 @@ class GoRules:
         """The canonical ply of a key on this board (MoveError if off the board)."""
         if key == PASS:
             return PASS
+        if notation.is_i_column(key):
+            raise MoveError("unreadable", token, Reason.of(
+                "go_no_vertex", point=key.upper(), size=position.size))
         if notation.is_vertex(key):
             if notation.sgf_of_vertex(key, position.size) is None:
                 raise MoveError("unreadable", token, Reason.of(
