@@ -207,7 +207,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
     sides = rules.side_names(lang)
     row = _game_row(game, {gf.white.id: gf.white, gf.black.id: gf.black}, lang)
     frames = _frames(rules, game, gf.plies, [m.text or m.canon for m in gf.moves], sides,
-                     lang)
+                     lang, final_words(game, row["result_words"], lang))
     rows: list[dict[str, Any]] = []
     for m in gf.moves:  # one row per move number: White's and Black's ply side by side
         number = rules.move_number(m.ply, "en").rstrip(".").removeprefix("move ")
@@ -233,7 +233,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
     return row | clock | {
         "viewer": viewer, "frames": frames, "last_ply": len(frames) - 1,
         "board_text": board_in(rules, position, lang, viewer,
-                               over=game.status == "finished"),
+                               over=game.status != "active"),
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),
@@ -261,11 +261,27 @@ def game_zones(gf: GameFile, sides: tuple[str, str]) -> list[dict[str, str]]:
     return [{"side": sides[colour], "zone": zones[colour]} for colour in (0, 1)]
 
 
+def final_words(game: Game, result_words: str, lang: str) -> str:
+    """What a game that is no longer being played says instead of whose move it is:
+    its result and how it ended (``Sente wins (resignation)``, ``黒4目半勝ち（TDの
+    裁定）``), or that the TD suspended it; "" while it is being played."""
+    if game.status == "active":
+        return ""
+    if game.status == "suspended":  # J20: a withdrawal the TD left undecided
+        return "TDの判断で中断中" if lang == "ja" else "suspended by the tournament director"
+    result = result_words or game.result or ""
+    ending = ending_text(game.kind, game.termination or "", lang) if game.termination else ""
+    if not ending:
+        return result
+    return f"{result}（{ending}）" if lang == "ja" else f"{result} ({ending})"
+
+
 def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
-            sides: tuple[str, str], lang: str) -> list[dict[str, Any]]:
+            sides: tuple[str, str], lang: str, over: str = "") -> list[dict[str, Any]]:
     """Each position of the replay, from the start (0) to after the last ply: the move
     that led to it (as the record writes it) and a sentence saying so and whose turn it
-    is, the picture's text alternative."""
+    is, the picture's text alternative. ``over`` (:func:`final_words`): the game is no
+    longer played, and its last position says so instead of naming a side to move."""
     board = start_of(rules, game.position)
     if not plies:
         board = rules.load(game.position)
@@ -277,7 +293,11 @@ def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
             else (plies[n - 1] if n else "")
         label = moves_in(rules, rules.move_label(n - 1, text), lang) if n else ""
         side = sides[rules.to_move(board)]
-        if n and waits_for_result(rules, board):  # go: both passed, no one is to move
+        if over and n == len(plies):  # a finished game: nobody is to move any more
+            alt = (f"{label}まで、{over}" if lang == "ja" and n else
+                   f"開始局面、{over}" if lang == "ja" else
+                   f"After {label}: {over}" if n else f"Start: {over}")
+        elif n and waits_for_result(rules, board):  # go: both passed, no one is to move
             alt = (f"{label}まで、両者が結果を申告" if lang == "ja" else
                    f"After {label}, both players state the result")
         elif lang == "ja":
@@ -302,7 +322,9 @@ def board_image(game: Game, ply: int, viewer: int,
     position = (replay_from(rules, game.position, plies[:ply]) if plies
                 else rules.load(game.position))
     if text_lang:
-        return (rules.board_text(position, text_lang, viewer).encode("utf-8"),
+        # the last position of a finished game names no side to move, as the page's does
+        over = game.status != "active" and ply == len(plies)
+        return (board_in(rules, position, text_lang, viewer, over=over).encode("utf-8"),
                 "text/plain; charset=utf-8")
     draw = getattr(rules, "board_png", None)
     png = draw(position, viewer) if callable(draw) else b""

@@ -177,6 +177,53 @@ def test_shogi_and_go_pictures_are_the_mails_and_the_result_in_the_games_words(
             game.status, game.result, game.termination = "active", None, None
 
 
+def test_a_finished_games_last_position_says_the_result_not_a_side_to_move(
+        club: SampleClub, web: TestClient) -> None:
+    """Once a game is over nobody is to move: the board's caption and picture text say
+    the result and how it ended; earlier positions still say whose move it was. A
+    chess record in Japanese numbers its rows by move, so the ending is no numbered row
+    (KIF's ``3 投了`` is shogi's way, counted in plies)."""
+    gid = club.games[1]  # 1. d4 d5, then Black resigned
+    en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+    ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+    assert 'alt="After 1... d5: White wins (resignation)"' in en
+    assert "After 1... d5, White to move" not in en
+    assert "After 1. d4, Black to move" in en  # the replay's earlier frame
+    assert 'alt="1... d5まで、白の勝ち（投了）"' in ja and "1... d5まで、白の手番" not in ja
+    assert "<strong>白の勝ち（投了）</strong>" in ja
+    assert '<td class="num">3</td>' not in ja and "まで2手で" not in ja
+    text = web.get(f"/games/{gid}/board/2", params={"form": "text", "lang": "ja"}).text
+    assert "白番" not in text  # the last position's text names no side either
+
+
+def test_a_suspended_game_says_so_and_names_no_side_to_move(
+        club: SampleClub, web: TestClient) -> None:
+    """J20: a game the TD suspended (a withdrawal left undecided) is neither being played
+    nor finished: its page and the games tables say it is suspended."""
+    gid = club.games[0]
+    with club.store.session() as session:
+        game = session.get(Game, gid)
+        assert game is not None
+        game.status = "suspended"
+    try:
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert "<strong>Suspended by the tournament director.</strong>" in en
+        assert "Finished" not in en and ") to move.</strong>" not in en
+        assert "Black to move</pre>" not in en  # nor the board as text
+        assert "After 3. Bb5: suspended by the tournament director" in en
+        assert "<strong>TDの判断で中断中です。</strong>" in ja and "終局" not in ja
+        player = web.get(f"/players/{club.members[club.sides(gid)[0]]}",
+                         params={"lang": "en"}).text
+        row = next(r for r in player.split("<tr>") if f"/games/{gid}\"" in r)
+        assert f'<a href="/games/{gid}">Suspended</a>' in row
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, gid)
+            assert game is not None
+            game.status = "active"
+
+
 def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         club: SampleClub, web: TestClient) -> None:
     """Go after two passes waits for both players to state the result: the game page,
