@@ -37,7 +37,16 @@ from relaybot.core.text import display_name
 from relaybot.games import rules_for
 from relaybot.mail.wording import ending_text, result_text
 from relaybot.pipeline.lifecycle import load_game
-from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating, RatingChange
+from relaybot.store.models import (
+    Event,
+    EventPlayer,
+    Game,
+    Member,
+    MemberRating,
+    RatingChange,
+    Season,
+    SeasonClass,
+)
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
 TIEBREAK_NAMES = {
@@ -192,7 +201,12 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
     people = _people(session, active + finished)
     turns = _turns(session, active, lang, now)
     names = _event_names(session)
-    return {"events": events,
+    # T3: the shogi league's seasons, each a page of its own (its classes are events)
+    seasons = [{"name": s.name, "start": s.start_date.isoformat(),
+                "end": s.end_date.isoformat(), "ended": s.ended_at is not None}
+               for s in session.scalars(select(Season).order_by(Season.start_date.desc(),
+                                                                Season.name))]
+    return {"events": events, "seasons": seasons,
             "active": [_game_row(g, people, lang, turns, names) for g in active],
             "finished": [_game_row(g, people, lang, None, names) for g in finished]}
 
@@ -359,6 +373,9 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
         .where(EventPlayer.event_id == event.id)).all())
     names = standing_names([m for m, _ in seated])  # the names the standings key
     seats: dict[str, tuple[int, int]] = {names[m.id]: (p.seat, m.id) for m, p in seated}
+    # T3's order tie-breaks, as event_standings reads them: the starting order (a
+    # season's, else the seat) and the entry order (the seat)
+    orders = {p.member_id: (p.start_order or p.seat, p.seat) for _, p in seated}
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     people = _people(session, games)
@@ -369,7 +386,10 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     for row in table:
         seat, member_id = seats.get(str(row["player"]), (0, 0))
         row["no"], row["id"] = seat, member_id or None
-        row["player"] = display_name(str(row["player"]), lang)
+        row["start"], row["entry"] = orders.get(member_id, (None, None))
+        # the standings' own name (a PersonName): with its Japanese-script form and the
+        # member's order, as every other page writes it (str() would lose both)
+        row["player"] = display_name(row["player"], lang)  # type: ignore[arg-type]
         cells: dict[int, list[dict[str, Any]]] = {n: [] for n in order}
         for game in games:
             if member_id not in (game.side0_id, game.side1_id):
@@ -385,7 +405,12 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     if event.kind == "salon":
         order_keys.insert(0, "rate")  # T4: the win rate ranks first
     turns = _turns(session, games, lang, now)
+    # T3: a class of a season of the shogi league links back to its season's page
+    of_season = session.execute(select(Season.name, SeasonClass.letter).join(
+        SeasonClass, SeasonClass.season_id == Season.id).where(
+        SeasonClass.event_id == event.id)).first()
     return {"name": event.name, "kind": EVENT_KINDS[lang].get(event.kind, event.kind),
+            "season": {"name": of_season[0], "letter": of_season[1]} if of_season else None,
             "start": event.start_date.isoformat(), "seats": order,
             "time_control": event.time_control, "rows": table,
             "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(

@@ -4,7 +4,10 @@ both languages, and the member's class standing in the weekly digest."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -19,6 +22,7 @@ from relaybot.store.models import Member, Outbox
 from relaybot.web import create_app
 from tests.integration.test_seasons import END, _season, _win
 from tests.integration.test_store import cfg_for
+from tests.sample_club import SampleClub, build
 
 pytestmark = pytest.mark.integration
 
@@ -57,7 +61,7 @@ def test_rule13_rule19_the_season_page_shows_classes_marks_and_the_meijin(
     ja = web.get(path, params={"lang": "ja"}).text
     for page in (en, ja):
         assert "@" not in page
-        assert page.count(" ↑</td>") == 6 and page.count(" ↓</td>") == 6  # S, A: 3 each
+        assert page.count(" ↑</th>") == 6 and page.count(" ↓</th>") == 6  # S, A: 3 each
     # the title by its name, which an English reader is told in English too
     assert '<p class="titles">名人：' in ja
     assert '<p class="titles">Meijin (名人): ' in en
@@ -91,3 +95,70 @@ def test_rule19_the_digest_gives_the_members_place_in_their_class(
     assert "あなたは S級 8人中 1位（7勝 0敗）です。" in text(rows["s1@example.jp"])
     assert "You are 2 of 8 in class A (6 won, 1 lost)." in text(rows["a2@example.jp"])
     assert "S級 8人中 7位" in text(rows["s7@example.jp"])
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SampleClub]:
+    """The sample club with its season 第2期 played to the end (one class of eight:
+    members who read Japanese and English, 鈴木一郎 registered as "Suzuki, Ichiro")."""
+    from tests.sample_club import _season
+
+    club = build(Path(tmp_path_factory.mktemp("league")))
+    _season(club)
+    yield club
+    club.store.dispose()
+
+
+def _class_rows(page: str) -> list[str]:
+    return re.findall(r'<tr>\n<td class="num">\d+</td>.*?</tr>', page, re.S)
+
+
+def test_t3_season_and_class_pages_write_each_name_as_the_reader_does(
+        league: SampleClub) -> None:
+    """A Japanese reader sees 鈴木一郎 (his name in Japanese script) and Ann Smith (an
+    English reader keeps her own order) on the season page and its class's page, as on
+    every other page; never the stored "Smith, Ann" turned round to "Smith Ann"."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    season = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": "ja"}).text
+    event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "ja"}).text
+    for page in (season, event):
+        assert ">鈴木一郎</a>" in page and ">Ann Smith</a>" in page
+        assert "Smith Ann" not in page and "Suzuki Ichiro" not in page
+    en = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": "en"}).text
+    assert ">Ichiro Suzuki</a>" in en and ">山田太郎</a>" in en
+
+
+def test_t3_rule18_every_player_of_a_class_shows_their_starting_order(
+        league: SampleClub) -> None:
+    """Rule 18 ranks equal wins by the starting order (順位): the season page gives every
+    player theirs, 1 to 8, in both languages, and the class's event page fills its
+    tie-break columns (starting order, SB and median over the opponents beaten)."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    for lang in ("en", "ja"):
+        page = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": lang}).text
+        rows = _class_rows(page)
+        orders = [re.findall(r'<td class="num">(\d*)</td>', r)[1] for r in rows]
+        assert sorted(orders, key=int) == [str(n) for n in range(1, 9)], (lang, orders)
+    event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
+    head = re.search(r"<tr><th scope=\"col\" class=\"num\">Rank</th>.*?</tr>", event).group(0)
+    titles = re.findall(r">([^<>]+)</th>", head)
+    first = re.search(r'<tr>\n<td class="num rank">1</td>.*?</tr>', event, re.S).group(0)
+    values = re.findall(r'<td class="num">([^<]*)</td>', first)[-len(titles[titles.index(
+        "Start order"):]):]
+    shown = dict(zip(titles[titles.index("Start order"):], values, strict=True))
+    assert shown["Start order"] == "1" and shown["Entry order"] == "1"
+    assert shown["SB (opponents beaten)"] != "–" and shown["Median (opponents beaten)"] != "–"
+
+
+def test_t3_a_season_is_found_from_the_front_page_and_from_its_classes(
+        league: SampleClub) -> None:
+    """A member reaches the season's page (its classes, the promotions, the 名人) from the
+    front page, and a class's event page names its season and links back to it."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    link = 'href="/seasons/' + quote("第2期") + '"'
+    home = web.get("/", params={"lang": "ja"}).text
+    assert "<h2>将棋ネット順位戦</h2>" in home and link in home
+    assert "<h2>Seasons of the shogi league</h2>" in web.get("/", params={"lang": "en"}).text
+    event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
+    assert f'Class S of <a {link}>第2期</a>' in event
+    assert web.get(link.split('"')[1]).status_code == 200
