@@ -91,8 +91,15 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         response.headers["Content-Language"] = lang
         return response
 
-    def missing(request: Request) -> Response:
-        return page(request, "missing", 404)
+    def missing(request: Request, hint: str = "") -> Response:
+        """The page that is not there, in the reader's language with a way home;
+        ``hint`` names what the reader was after (``unsubscribe``: a link from a mail)."""
+        return page(request, "missing", 404, hint=hint)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        # a path no route knows (a mistyped or cut link): the same page, not Starlette's
+        # bare English "Not Found"
+        return missing(request)
 
     async def home(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
@@ -230,8 +237,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     async def unsubscribe(request: Request) -> Response:
         with store.session() as session:
             member = _unsubscriber(session, request)
-            if member is None:
-                return missing(request)
+            if member is None:  # an old or cut link: say how else to stop the digest
+                return missing(request, "unsubscribe")
             if request.method == "POST":
                 # RFC 8058: the POST alone unsubscribes (its body is List-Unsubscribe=One-Click)
                 member.digest = "off"
@@ -252,7 +259,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(RequestLog)])
+    return Starlette(routes=routes, middleware=[Middleware(RequestLog)],
+                     exception_handlers={404: not_found})
 
 
 class RequestLog:

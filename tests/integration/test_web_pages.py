@@ -340,6 +340,38 @@ def test_missing_pages_are_404(web: TestClient) -> None:
         assert web.get(path).status_code == 404, path
 
 
+def test_a_path_no_page_has_is_the_clubs_not_found_page_in_the_readers_language(
+        web: TestClient) -> None:
+    """A mistyped or cut link (``/game/...``, a path past a page) gets the site's own
+    404 page in the reader's language with the way home, not a bare English line."""
+    for path in ("/game/abc", "/games/abc/extra/deep", "/events", "/%E5%B0%86%E6%A3%8B"):
+        en = web.get(path, params={"lang": "en"})
+        assert en.status_code == 404 and en.headers["content-type"].startswith("text/html")
+        assert '<html lang="en">' in en.text and "<h2>Not found</h2>" in en.text
+        assert '<a href="/">Events and games</a>' in en.text
+        ja = web.get(path, params={"lang": "ja"})
+        assert ja.status_code == 404 and "<h2>見つかりません</h2>" in ja.text, path
+
+
+def test_an_unsubscribe_link_that_no_longer_works_says_how_else_to_stop_the_digest(
+        club: SampleClub, web: TestClient) -> None:
+    """D1: a member whose link is old (the key rotated long ago) or cut short by a mail
+    program is told to reply ``digest off`` to a digest, in their language; the page
+    still shows no form and the member's digest is unchanged."""
+    member_id = club.members[EMAILS[1]]
+    good = unsubscribe_path(club.cfg, member_id)
+    for path in (good[:-3], f"/unsubscribe/{member_id}/aaaaaaaaaa"):
+        en = web.get(path, params={"lang": "en"})
+        assert en.status_code == 404 and "<code>digest off</code>" in en.text
+        assert "<form" not in en.text
+        ja = web.get(path, params={"lang": "ja"})
+        assert "「<code>ダイジェスト停止</code>」の1行で返信" in ja.text
+    assert "digest off" not in web.get("/games/nope", params={"lang": "en"}).text
+    with club.store.session() as session:
+        member = session.get(Member, member_id)
+        assert member is not None and member.digest == "weekly"
+
+
 def test_rfc8058_one_click_unsubscribe_is_the_one_write(
         club: SampleClub, web: TestClient) -> None:
     member_id = club.members[EMAILS[1]]
