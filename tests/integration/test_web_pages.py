@@ -316,6 +316,32 @@ def test_player_page_lists_their_games_and_links_the_calendar(
     assert set(re.findall(r'href="/games/(\w+)"', page)) == set(theirs)
 
 
+def test_a_players_finished_games_are_listed_latest_first(
+        club: SampleClub, web: TestClient) -> None:
+    """A member looking up a player's last results finds them at the top, as on the
+    front page: the finished games in order of the day they ended, latest first."""
+    with club.store.session() as session:
+        games = list(session.scalars(select(Game).where(Game.status == "finished")))
+        member_id = next(m for m in club.members.values()  # one with two results or more
+                         if sum(m in (g.side0_id, g.side1_id) for g in games) >= 2)
+        finished = [g for g in games if member_id in (g.side0_id, g.side1_id)]
+        # the game a list by start (newest first, then id) puts last ends after the others
+        first = max(finished, key=lambda g: (-g.start_date.toordinal(), g.id))
+        old_end = first.end_date
+        first.end_date = max(g.end_date for g in finished if g.end_date) + timedelta(days=3)
+    try:
+        page = web.get(f"/players/{member_id}", params={"lang": "en"}).text
+        part = page.split("<h3>Finished games</h3>")[1]
+        shown = re.findall(r'<td class="date">(\d{4}-\d{2}-\d{2})</td></tr>', part)
+        assert len(shown) == len(finished) and shown == sorted(shown, reverse=True)
+        assert f'href="/games/{first.id}"' in part.split("</tr>")[1]  # the top row
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, first.id)
+            assert game is not None
+            game.end_date = old_end
+
+
 def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient) -> None:
     member_id = club.members[EMAILS[0]]
     got = web.get(f"/players/{member_id}/calendar.ics")
