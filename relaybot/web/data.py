@@ -41,6 +41,7 @@ from relaybot.store.models import (
     Event,
     EventPlayer,
     Game,
+    LadderRung,
     Member,
     MemberRating,
     RatingChange,
@@ -206,7 +207,11 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
                 "end": s.end_date.isoformat(), "ended": s.ended_at is not None}
                for s in session.scalars(select(Season).order_by(Season.start_date.desc(),
                                                                 Season.name))]
-    return {"events": events, "seasons": seasons,
+    # the ladders (梯子段) there are, one page each
+    kinds = set(session.scalars(select(LadderRung.kind)))
+    ladders = [{"kind": kind, "name": KIND_NAMES[lang].get(kind, kind)} for kind in
+               [k for k in KIND_NAMES["en"] if k in kinds] + sorted(kinds - set(KIND_NAMES["en"]))]
+    return {"events": events, "seasons": seasons, "ladders": ladders,
             "active": [_game_row(g, people, lang, turns, names) for g in active],
             "finished": [_game_row(g, people, lang, None, names) for g in finished]}
 
@@ -411,6 +416,10 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
         SeasonClass.event_id == event.id)).first()
     return {"name": event.name, "kind": EVENT_KINDS[lang].get(event.kind, event.kind),
             "season": {"name": of_season[0], "letter": of_season[1]} if of_season else None,
+            # a ladder challenge links the ladder of its game (issue 30: /ladder/<kind>)
+            "ladder": ({"kind": games[0].kind,
+                        "name": KIND_NAMES[lang].get(games[0].kind, games[0].kind)}
+                       if event.kind == "ladder" and games else None),
             "start": event.start_date.isoformat(), "seats": order,
             "time_control": event.time_control, "rows": table,
             "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(
