@@ -142,12 +142,16 @@ def test_t3_rule18_every_player_of_a_class_shows_their_starting_order(
     event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
     head = re.search(r"<tr><th scope=\"col\" class=\"num\">Rank</th>.*?</tr>", event).group(0)
     titles = re.findall(r">([^<>]+)</th>", head)
-    first = re.search(r'<tr>\n<td class="num rank">1</td>.*?</tr>', event, re.S).group(0)
-    values = re.findall(r'<td class="num">([^<]*)</td>', first)[-len(titles[titles.index(
-        "Start order"):]):]
-    shown = dict(zip(titles[titles.index("Start order"):], values, strict=True))
-    assert shown["Start order"] == "1" and shown["Entry order"] == "1"
-    assert shown["SB (opponents beaten)"] != "–" and shown["Median (opponents beaten)"] != "–"
+    tail = titles[titles.index("Start order"):]  # the tie-break columns, last in a row
+    shown = [dict(zip(tail, re.findall(r'<td class="num">([^<]*)</td>', row)[-len(tail):],
+                      strict=True))
+             for row in re.findall(r'<tr>\n<td class="num rank">\d+=?</td>.*?</tr>', event,
+                                   re.S)]
+    assert len(shown) == 8
+    for column in ("Start order", "Entry order"):
+        assert sorted(int(r[column]) for r in shown) == list(range(1, 9)), column
+    for column in ("SB (opponents beaten)", "Median (opponents beaten)"):
+        assert all(r[column] != "–" for r in shown), column
 
 
 def test_t3_a_season_is_found_from_the_front_page_and_from_its_classes(
@@ -162,3 +166,18 @@ def test_t3_a_season_is_found_from_the_front_page_and_from_its_classes(
     event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
     assert f'Class S of <a {link}>第2期</a>' in event
     assert web.get(link.split('"')[1]).status_code == 200
+
+
+def test_a_finished_events_games_table_has_no_empty_turn_columns(
+        league: SampleClub) -> None:
+    """Once every game of an event has ended, its games table drops the columns of whose
+    move it is and the last day to reply (empty for every game, they squeezed the
+    results into one character a line on a phone); an event still being played keeps
+    them beside its results."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    ended = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "ja"}).text
+    table = ended.split('<table class="games">')[1].split("</table>")[0]
+    assert ">結果</th>" in table and ">手番</th>" not in table and ">返信の期限</th>" not in table
+    playing = web.get("/events/" + quote("Kanto Cup 2026/A"), params={"lang": "en"}).text
+    table = playing.split('<table class="games">')[1].split("</table>")[0]
+    assert ">To move</th>" in table and ">Result</th>" in table
