@@ -19,6 +19,7 @@ import time
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from markupsafe import Markup
 from sqlalchemy import select
@@ -74,6 +75,14 @@ def choose_lang(request: Request, default: str) -> str:
     return best[1] if best else (default if default in LANGS else "en")
 
 
+def switch_link(request: Request, lang: str) -> str:
+    """The same page in ``lang``: its path percent-encoded (an event's name is in it,
+    spaces, kanji, ``#`` and all) with the other query parameters kept (the board seen
+    from Black's side stays so)."""
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return quote(request.scope["path"], safe="/") + "?" + urlencode([*kept, ("lang", lang)])
+
+
 def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     """The web application over ``store``; ``clock()`` gives "now" (tests fix it)."""
     now = clock or (lambda: datetime.now(UTC))
@@ -83,8 +92,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         lang = choose_lang(request, cfg.bot.language)
         other = "en" if lang == "ja" else "ja"
         html = render_html(lang, name, path=request.url.path, other_lang=other,
-                           club=cfg.bot.name,
-                           switch=f"{request.url.path}?lang={other}", **context)
+                           club=cfg.bot.name, switch=switch_link(request, other), **context)
         response = HTMLResponse(html, status_code=http_status)
         if request.query_params.get("lang") in LANGS:
             response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
