@@ -82,6 +82,20 @@ def test_language_switch_is_remembered(club: SampleClub, web: TestClient) -> Non
     assert again.headers["content-language"] == "en"
 
 
+def test_the_language_switch_keeps_the_board_side_and_is_marked_as_the_other_language(
+        club: SampleClub, web: TestClient) -> None:
+    """A reader viewing the board from Black's side who switches to Japanese still sees
+    it from Black's side; the link's text (日本語, English) is marked with its own
+    language, so a screen reader says it in that language."""
+    gid = club.games[0]
+    page = web.get(f"/games/{gid}", params={"side": "1", "lang": "en"}).text
+    assert (f'id="lang-switch" href="/games/{gid}?side=1&amp;lang=ja" hreflang="ja" '
+            'lang="ja">日本語</a>') in page
+    ja = web.get(f"/games/{gid}", params={"side": "1", "lang": "ja"}).text
+    assert f'<img id="board-img" src="/games/{gid}/board/5?side=1"' in ja
+    assert 'hreflang="en" lang="en">English</a>' in ja
+
+
 def test_help_is_the_players_guide_in_the_readers_language(web: TestClient) -> None:
     """Issue 23: /help answers with the players' guide (docs/players.md's text), chosen as
     every page chooses: ?lang=, the cookie, then Accept-Language; every page links it."""
