@@ -5,7 +5,8 @@ side's seat, with a replay of its moves), ``/games/<id>/board/<ply>`` (the pictu
 the position after that many plies, as the mail draws it; ``?form=text``: the board
 as text), ``/games/<id>/record`` (the
 record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
-URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/players/<id>`` and
+URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/ladder/<game>`` (a
+game's ladder; both linked from ``/``), ``/players/<id>`` and
 ``/players/<id>/calendar.ics``, ``/help`` (the players' guide). The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
