@@ -6,7 +6,8 @@ the position after that many plies, as the mail draws it; ``?form=text``: the bo
 as text), ``/games/<id>/record`` (the
 record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
 URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/ladder/<game>`` (a
-game's ladder; both linked from ``/``), ``/players/<id>`` and
+game's ladder) and ``/ratings/<game>`` (its rating list; go: the salon's points), all
+linked from ``/``, ``/players/<id>`` and
 ``/players/<id>/calendar.ics``, ``/help`` (the players' guide). The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
@@ -193,6 +194,15 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 {"place": n, "id": m.id, "name": display_name(m.name, lang)}
                 for n, m in enumerate(order, start=1)])
 
+    async def ratings(request: Request) -> Response:
+        """A game's rating list, highest first (go: the salon's points and ranks)."""
+        lang = choose_lang(request, cfg.bot.language)
+        with store.session() as session:
+            listed = data.ratings_page(session, request.path_params["kind"], lang)
+        if listed is None:
+            return missing(request)
+        return page(request, "ratings", **listed)
+
     async def guide(request: Request) -> Response:
         """The players' guide in the reader's language (docs/players.md's text)."""
         lang = choose_lang(request, cfg.bot.language)
@@ -263,6 +273,7 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/events/{name:path}", event),
         Route("/seasons/{name:path}", season),
         Route("/ladder/{kind}", ladder),
+        Route("/ratings/{kind}", ratings),
         Route("/help", guide),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),

@@ -211,7 +211,11 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
     kinds = set(session.scalars(select(LadderRung.kind)))
     ladders = [{"kind": kind, "name": KIND_NAMES[lang].get(kind, kind)} for kind in
                [k for k in KIND_NAMES["en"] if k in kinds] + sorted(kinds - set(KIND_NAMES["en"]))]
-    return {"events": events, "seasons": seasons, "ladders": ladders,
+    # the rating lists there are (the salon's points for go), one page each
+    rated = set(session.scalars(select(MemberRating.kind)))
+    ratings = [{"kind": kind, "name": KIND_NAMES[lang][kind]} for kind in KIND_NAMES["en"]
+               if kind in rated]
+    return {"events": events, "seasons": seasons, "ladders": ladders, "ratings": ratings,
             "active": [_game_row(g, people, lang, turns, names) for g in active],
             "finished": [_game_row(g, people, lang, None, names) for g in finished]}
 
@@ -546,3 +550,27 @@ def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str,
                                       member.lang),
                     "left": due.left})
     return out
+
+
+def ratings_page(session: Session, kind: str, lang: str) -> dict[str, Any] | None:
+    """The rating list of one game (R1, R2; for go the salon's points and ranks, R4, seed
+    004 section 2): every member rated in it, highest first, equal ratings sharing a
+    place; a provisional rating is marked as such. None for a game no one is rated in."""
+    if kind not in KIND_NAMES["en"]:
+        return None
+    rows = session.execute(
+        select(Member, MemberRating).join(MemberRating, MemberRating.member_id == Member.id)
+        .where(MemberRating.kind == kind)
+        .order_by(MemberRating.rating.desc(), Member.id)).all()
+    if not rows:
+        return None
+    listed: list[dict[str, Any]] = []
+    for number, (member, row) in enumerate(rows, start=1):
+        shared = bool(listed) and listed[-1]["rating"] == row.rating
+        listed.append({
+            "place": listed[-1]["place"] if shared else number, "id": member.id,
+            "name": display_name(member.name, lang), "rating": row.rating,
+            "provisional": bool(row.provisional), "games": row.rated_games,
+            "rank": rank_name(go_rank_of(row), lang) if kind == "go" else ""})
+    return {"kind": kind, "kind_name": KIND_NAMES[lang][kind], "salon": kind == "go",
+            "rows": listed}

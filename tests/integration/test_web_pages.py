@@ -675,6 +675,38 @@ def test_a_players_page_calls_their_go_points_salon_points(
         raise Undone
 
 
+def test_r1_r4_rating_lists_highest_first_and_go_by_salon_points_with_ranks(
+        club: SampleClub, web: TestClient) -> None:
+    """A member looks up where they stand: each game's rating list, highest first, a
+    provisional rating in brackets (R2), reached from the front page; go's list is the
+    salon's points with each member's rank (seed 004 sections 2, 3), never called a
+    rating; no address on either; a game no one is rated in has no list."""
+    from tests.sample_club import salon_league
+
+    with club.store.session() as session:
+        held = session.scalar(select(Event).where(Event.name == "碁会所リーグ"))
+    if held is None:  # made by another test of the module, or here
+        salon_league(club)  # go points 100, 108, 116 (official)
+    home = web.get("/", params={"lang": "en"}).text
+    assert '<a href="/ratings/chess">Chess ratings</a>' in home
+    assert '<a href="/ratings/go">Go: salon points</a>' in home
+    assert '<a href="/ratings/go">囲碁の持点</a>' in web.get("/", params={"lang": "ja"}).text
+    chess = web.get("/ratings/chess", params={"lang": "en"}).text
+    shown = re.findall(r'<td class="num">\(?(\d+)\)?</td>', chess)[1::3]
+    assert shown and shown == sorted(shown, key=int, reverse=True)
+    assert chess.index(">山田太郎</a>") < chess.index(">Ann Smith</a>")  # 1850 > 1720
+    go = web.get("/ratings/go", params={"lang": "ja"}).text
+    assert "<h2>囲碁の持点</h2>" in go
+    assert "レーティング" not in re.sub(r"<[^>]+>", " ", go.split("<main")[1])
+    assert go.index(">佐藤花子</a>") < go.index(">Ann Smith</a>") < go.index(">山田太郎</a>")
+    assert re.search(r">佐藤花子</a></th><td class=\"num\">116</td><td>\w+</td>", go)
+    en_go = web.get("/ratings/go", params={"lang": "en"}).text
+    assert "rating" not in re.sub(r"<[^>]+>", " ", en_go.split("<main")[1]).lower()
+    for page in (chess, go, en_go):
+        _no_address(page)
+    assert web.get("/ratings/checkers").status_code == 404
+
+
 def test_a_games_page_names_the_zones_its_dates_are_in(
         club: SampleClub, web: TestClient) -> None:
     """Issue 26 item 5: a London - New York game's page names British and Eastern time
