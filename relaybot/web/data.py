@@ -81,6 +81,8 @@ def _result_words(game: Game, rules: Any, sides: tuple[str, str], lang: str) -> 
     """A finished game's result as the page says it: in the game's own words where its
     plug-in has them (shogi 先手の勝ち, go 黒5目半勝ち: the same as the mail's), else as
     :func:`result_words` says a win or a draw."""
+    if game.result == "*":  # J20: a game voided by a withdrawal ended with no result
+        return result_words("Void", sides, lang)
     if any(getattr(rules, hook, None) is not None
            for hook in ("result_text_words", "result_words")):
         return result_text(game.kind, game.result or "", game.termination or "", lang)

@@ -238,6 +238,35 @@ def test_a_suspended_game_says_so_and_names_no_side_to_move(
             game.status = "active"
 
 
+def test_j20_a_game_voided_by_a_withdrawal_says_void_not_an_asterisk(
+        club: SampleClub, web: TestClient) -> None:
+    """J20: the TD voids a withdrawing player's games; they end with no result (PGN's
+    ``*``), which a member must read as void, in their language, on the game's page and
+    in the games tables, never as a bare asterisk."""
+    gid = club.games[0]
+    with club.store.session() as session:
+        game = session.get(Game, gid)
+        assert game is not None
+        before = game.status, game.result, game.termination, game.end_date
+        game.status, game.result, game.termination = "finished", "*", "withdrawal_void"
+        game.end_date = club.now.date()
+    try:
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        assert "<strong>Void</strong> (void by withdrawal)" in en
+        assert "After 3. Bb5: Void (void by withdrawal)" in en
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert "<strong>無効</strong>（棄権による無効）" in ja
+        home = web.get("/", params={"lang": "en"}).text
+        row = next(r for r in home.split("<tr>") if f'<a href="/games/{gid}">' in r
+                   and "Void" in r)
+        assert ">*<" not in row
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, gid)
+            assert game is not None
+            game.status, game.result, game.termination, game.end_date = before
+
+
 def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         club: SampleClub, web: TestClient) -> None:
     """Go after two passes waits for both players to state the result: the game page,
