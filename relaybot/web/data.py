@@ -408,9 +408,12 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
             other = game.side1_id if game.side0_id == member_id else game.side0_id
             if other in by_id:
                 colour = 0 if game.side0_id == member_id else 1
+                score = _score(game, member_id)
                 cells[by_id[other]].append({
-                    "id": game.id, "score": _score(game, member_id),
-                    "side": sides_of[game.id][colour]})
+                    "id": game.id, "score": score, "side": sides_of[game.id][colour],
+                    # ended without a result (J20's void, go's 勝負なし): counts for no
+                    # one, and is no game still being played
+                    "void": score is None and game.status == "finished"})
         row["cells"] = [{"seat": n, "games": cells[n]} for n in order]
     order_keys = [t.strip() for t in event.tiebreaks.split(",") if t.strip()]
     if event.kind == "salon":

@@ -260,6 +260,12 @@ def test_j20_a_game_voided_by_a_withdrawal_says_void_not_an_asterisk(
         row = next(r for r in home.split("<tr>") if f'<a href="/games/{gid}">' in r
                    and "Void" in r)
         assert ">*<" not in row
+        # the crosstable marks it void, not as a game still being played
+        event = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
+        assert re.search(rf'<a href="/games/{gid}" title="[^"]*">v</a>', event)
+        assert "v void (counts for no one)" in event
+        ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
+        assert re.search(rf'<a href="/games/{gid}" title="[^"]*">無</a>', ja)
     finally:
         with club.store.session() as session:
             game = session.get(Game, gid)
