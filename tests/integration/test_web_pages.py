@@ -742,6 +742,19 @@ def test_r1_r4_rating_lists_highest_first_and_go_by_salon_points_with_ranks(
     assert web.get("/ratings/checkers").status_code == 404
 
 
+def test_j6_a_games_table_with_deadlines_says_whose_calendar_they_are_in(
+        club: SampleClub, web: TestClient) -> None:
+    """J6: days are counted in the mover's own zone, so a member in London reading a
+    Tokyo player's last day to reply is told it is the mover's calendar day; a table of
+    finished games, without deadlines, says nothing of it."""
+    en = web.get("/", params={"lang": "en"}).text
+    active, finished = en.split("<h2>Finished games</h2>")
+    note = "The last day to reply is a calendar day where the player to move lives."
+    assert note in active and note not in finished
+    ja = web.get("/", params={"lang": "ja"}).text
+    assert "返信の期限は、手番の対局者の地域の暦日です。" in ja
+
+
 def test_a_games_page_names_the_zones_its_dates_are_in(
         club: SampleClub, web: TestClient) -> None:
     """Issue 26 item 5: a London - New York game's page names British and Eastern time
