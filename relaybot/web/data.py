@@ -206,7 +206,8 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
     names = _event_names(session)
     # T3: the shogi league's seasons, each a page of its own (its classes are events)
     seasons = [{"name": s.name, "start": s.start_date.isoformat(),
-                "end": s.end_date.isoformat(), "ended": s.ended_at is not None}
+                "end": s.end_date.isoformat(), "ended": s.ended_at is not None,
+                "upcoming": s.ended_at is None and now.date() < s.start_date}
                for s in session.scalars(select(Season).order_by(Season.start_date.desc(),
                                                                 Season.name))]
     # the ladders (梯子段) there are, one page each

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -166,6 +166,18 @@ def test_t3_a_season_is_found_from_the_front_page_and_from_its_classes(
     event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
     assert f'Class S of <a {link}>第2期</a>' in event
     assert web.get(link.split('"')[1]).status_code == 200
+    row = next(r for r in home.split("<tr>") if link in r)
+    assert "<td>終了</td>" in row  # the season has ended
+    from relaybot.store.models import Season
+    from relaybot.web.data import home as home_data
+
+    with league.store.session() as s:  # the day before a season starts: not yet begun
+        season = s.scalars(select(Season)).one()
+        ended, season.ended_at = season.ended_at, None
+        eve = datetime.combine(season.start_date, time(12), UTC) - timedelta(days=1)
+        listed = home_data(s, "en", eve)["seasons"][0]
+        assert listed["upcoming"] and not listed["ended"]
+        season.ended_at = ended
 
 
 def test_a_finished_events_games_table_has_no_empty_turn_columns(
