@@ -136,7 +136,10 @@ def test_game_page_board_from_either_side_record_clocks_and_deadline(
                  "FEN: <code>r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq",
                  "After 3. Bb5, Black to move"):
         assert text in white_side, text
+    # J8: the next control is a move, named as the game numbers moves
+    assert re.search(r'<td class="num">\d+</td><td>move 10</td></tr>', white_side)
     ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+    assert re.search(r"<td>第10手</td></tr>", ja)
     assert "消費日数" in ja and "残り日数" in ja and "返信の期限" in ja and "黒番" in ja
     assert "3. Bb5まで、黒の手番" in ja
 
