@@ -30,6 +30,7 @@ from relaybot.core.game import (
     progress_of,
     replay_from,
     start_of,
+    stated_results,
     waits_for_result,
 )
 from relaybot.core.ratings import rank_name
@@ -149,7 +150,14 @@ def _game_row(game: Game, people: dict[int, Member], lang: str,
         "result_words": _result_words(game, rules, sides, lang) if game.result else "",
         "to_move": turn.get("side", ""), "to_move_name": turn.get("name", ""),
         "deadline": turn.get("deadline", ""), "stating": bool(turn.get("stating")),
+        "disputed": bool(turn.get("disputed")),
     }
+
+
+def _disputed(rules: Any, position: object) -> bool:
+    """Both players stated the result, and not the same one: it is with the TD."""
+    black, white = stated_results(rules, position)
+    return bool(black and white and black != white)
 
 
 def _turns(session: Session, games: list[Game], lang: str,
@@ -169,7 +177,8 @@ def _turns(session: Session, games: list[Game], lang: str,
             deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
                         if due.overrun_day is not None else "")
         if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
-            out[game.id] = {"stating": "1", "deadline": deadline}  # moves; both state it
+            out[game.id] = {"stating": "1", "deadline": deadline,  # moves; both state it
+                            "disputed": "1" if _disputed(gf.rules, game.position) else ""}
             continue
         out[game.id] = {"side": gf.rules.side_names(lang)[colour],
                         "name": _name(gf.player(colour), lang), "deadline": deadline}
@@ -254,6 +263,17 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
             if due.overrun_day is not None else ""
         stating = waits_for_result(rules, position)
         clock["stating"] = stating
+        # what each side stated so far (go's counting): the page says who still has to,
+        # or that two different results went to the TD
+        claims = stated_results(rules, position) if stating else ("", "")
+        clock["stated"] = [{"side": sides[c], "result": result_text(game.kind, claim, "", lang)}
+                           for c, claim in enumerate(claims) if claim]
+        clock["disputed"] = stating and _disputed(rules, position)
+        if clock["disputed"]:  # the last position waits for the TD, not for the players
+            frames[-1]["alt"] = (f"{frames[-1]['label']}まで、結果はTDの裁定待ち"
+                                 if lang == "ja" else
+                                 f"After {frames[-1]['label']}, the result is with the "
+                                 "tournament director")
         clock["to_move"] = "" if stating else sides[due.colour]
         clock["to_move_name"] = "" if stating else _name(gf.player(due.colour), lang)
     return row | clock | {

@@ -279,22 +279,51 @@ def test_j20_a_game_voided_by_a_withdrawal_says_void_not_an_asterisk(
 def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         club: SampleClub, web: TestClient) -> None:
     """Go after two passes waits for both players to state the result: the game page,
-    its last frame and the games tables say so; none says a side is to move."""
+    its last frame and the games tables say so, and who has stated what; none says a
+    side is to move. Two different results are with the TD, and the page says that
+    instead of asking the players again."""
     _, go = board_games(club)  # passed out at move 4, its two results disputed
+    with club.store.session() as session:
+        game = session.get(Game, go)
+        assert game is not None
+        disputed = game.position
+        assert "claims=B+4.5|W+0.5" in disputed
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|")
+    try:  # Black has stated, White not yet
+        en = web.get(f"/games/{go}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
+        assert ("<strong>Both players passed: each states the result.</strong> Black has "
+                "stated B+4.5.") in en
+        assert ("<strong>両者がパスしました。それぞれ結果を申告してください。</strong>"
+                "黒は「黒4目半勝ち」と申告済みです。") in ja
+        assert "After 4 pass, both players state the result" in en
+        assert "4 パスまで、両者が結果を申告" in ja
+        assert ") to move.</strong>" not in en and "番（" not in ja.split("<h2")[0]
+        assert "After 2 C3, Black to move" in en  # before the passes a side was to move
+        # nobody is on a move: no "current move" clock line
+        assert "On the current move" not in en and "現在の手番:" not in ja
+        home = web.get("/", params={"lang": "en"}).text
+        row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
+        assert "Result to state" in row and " to move" not in row
+        assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, go)
+            assert game is not None
+            game.position = disputed
     en = web.get(f"/games/{go}", params={"lang": "en"}).text
     ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
-    assert "<strong>Both players passed: each states the result.</strong>" in en
-    assert "<strong>両者がパスしました。それぞれ結果を申告してください。</strong>" in ja
-    assert "After 4 pass, both players state the result" in en
-    assert "4 パスまで、両者が結果を申告" in ja
-    assert ") to move.</strong>" not in en and "番（" not in ja.split("<h2")[0]
-    assert "After 2 C3, Black to move" in en  # before the passes a side was to move
-    # nobody is on a move: no "current move" clock line
-    assert "On the current move" not in en and "現在の手番:" not in ja
+    assert ("<strong>The players stated different results (Black: B+4.5; White: W+0.5): "
+            "the tournament director decides.</strong>") in en
+    assert "each states the result" not in en
+    assert ("両者の申告した結果が異なります（黒: 黒4目半勝ち、白: 白半目勝ち）。"
+            "TDが裁定します。") in ja
+    assert "After 4 pass, the result is with the tournament director" in en
+    assert "4 パスまで、結果はTDの裁定待ち" in ja
     home = web.get("/", params={"lang": "en"}).text
     row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
-    assert "Result to state" in row and " to move" not in row
-    assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
+    assert "With the tournament director" in row and "Result to state" not in row
+    assert "TDの裁定待ち" in web.get("/", params={"lang": "ja"}).text
 
 
 def test_a_go_game_page_says_chakushu_and_a_shogi_page_sashite(
