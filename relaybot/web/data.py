@@ -444,7 +444,10 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     of_season = session.execute(select(Season.name, SeasonClass.letter).join(
         SeasonClass, SeasonClass.season_id == Season.id).where(
         SeasonClass.event_id == event.id)).first()
+    # which game the event plays (its games'; a salon's is go): the header names it
+    game_kind = games[0].kind if games else ("go" if event.kind == "salon" else "")
     return {"name": event.name, "kind": EVENT_KINDS[lang].get(event.kind, event.kind),
+            "game_name": KIND_NAMES[lang].get(game_kind, game_kind),
             "season": {"name": of_season[0], "letter": of_season[1]} if of_season else None,
             # a ladder challenge links the ladder of its game (issue 30: /ladder/<kind>)
             "ladder": ({"kind": games[0].kind,

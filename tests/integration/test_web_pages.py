@@ -380,6 +380,9 @@ def test_t5_event_page_standings_and_crosstable_with_every_tiebreak_column(
     for column in ("得点", "SB", "ソルコフ", "ミディアム", "直接対決", "順位"):
         assert f">{column}</th>" in ja, column
     assert "予選グループ" in ja
+    # the game the event plays, before its kind
+    assert "<p>Chess · Preliminary group, time control" in page
+    assert "<p>チェス・予選グループ、持ち時間" in ja
 
 
 def test_player_page_lists_their_games_and_links_the_calendar(
@@ -562,7 +565,7 @@ def test_event_page_numbers_by_seat_and_links_every_game_of_each_pair(
             Game.side1_id == club.members[EMAILS[1]])).all()
     for lang, kind, diagonal in (("en", "Preliminary group", "x"), ("ja", "予選グループ", "＊")):
         page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": lang}).text
-        assert f"<p>{kind}" in page and ">group<" not in page
+        assert f"{kind}{'、' if lang == 'ja' else ','}" in page and ">group<" not in page
         rows = re.findall(r'<tr>\n<td class="num rank">(\d+)=?</td>\n<td class="num">(\d+)</td>'
                           r'\n<th scope="row"><a class="name" href="/players/(\d+)">', page)
         assert len(rows) == 4
