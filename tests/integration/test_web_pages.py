@@ -790,6 +790,39 @@ def test_j6_a_games_table_with_deadlines_says_whose_calendar_they_are_in(
     assert "返信の期限は、手番の対局者の地域の暦日です。" in ja
 
 
+def test_a_mails_link_opens_the_game_from_the_readers_seat_in_their_language(
+        club: SampleClub, web: TestClient) -> None:
+    """Each player's mail about a game links its page as the mail shows it: the board
+    from the reader's own seat, in the reader's language (a Japanese member with an
+    English browser still reads Japanese)."""
+    import email
+    from email import policy
+
+    from relaybot.store.models import Outbox
+
+    gid = club.games[0]
+    with club.store.session() as session:
+        rows = session.execute(select(Outbox.raw, Member.lang, Member.id).join(
+            Member, Member.id == Outbox.member_id).where(
+            Outbox.game_id == gid, Outbox.kind == "move")).all()
+        game = session.get(Game, gid)
+        assert game is not None
+        seat = {game.side0_id: 0, game.side1_id: 1}
+    assert {seat[member_id] for _, _, member_id in rows} == {0, 1}  # both players' mail
+    for raw, lang, member_id in rows:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+        link = re.search(r"https://chess\.club\.example(/games/\S+)", text)
+        assert link is not None
+        side = "side=1&" if seat[member_id] == 1 else ""
+        assert link.group(1) == f"/games/{gid}?{side}lang={lang}", link.group(1)
+        page = web.get(link.group(1), headers={"Accept-Language": "en" if lang == "ja"
+                                                 else "ja"})
+        assert page.headers["content-language"] == lang
+        assert f'src="/games/{gid}/board/' in page.text and f"?side={seat[member_id]}\"" \
+            in page.text
+
+
 def test_a_games_page_names_the_zones_its_dates_are_in(
         club: SampleClub, web: TestClient) -> None:
     """Issue 26 item 5: a London - New York game's page names British and Eastern time
