@@ -442,6 +442,7 @@ def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient)
         assert event.decoded("dtstart") >= today
         assert "期限" in str(event["summary"])  # in the member's language
         assert str(event["url"]).startswith("https://chess.club.example/games/")
+        assert str(event["url"]).endswith("?lang=ja")  # the page in the feed's language
 
 
 def test_missing_pages_are_404(web: TestClient) -> None:
