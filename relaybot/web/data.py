@@ -210,7 +210,10 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
                                   .order_by(Game.start_date.desc(), Game.id).limit(200)))
     finished = list(session.scalars(select(Game).where(Game.status == "finished")
                                     .order_by(Game.end_date.desc(), Game.id).limit(50)))
-    people = _people(session, active + finished)
+    # J20: games the TD suspended are neither played nor finished: listed apart
+    suspended = list(session.scalars(select(Game).where(Game.status == "suspended")
+                                     .order_by(Game.start_date.desc(), Game.id).limit(50)))
+    people = _people(session, active + finished + suspended)
     turns = _turns(session, active, lang, now)
     names = _event_names(session)
     # T3: the shogi league's seasons, each a page of its own (its classes are events)
@@ -229,7 +232,8 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
                if kind in rated]
     return {"events": events, "seasons": seasons, "ladders": ladders, "ratings": ratings,
             "active": [_game_row(g, people, lang, turns, names) for g in active],
-            "finished": [_game_row(g, people, lang, None, names) for g in finished]}
+            "finished": [_game_row(g, people, lang, None, names) for g in finished],
+            "suspended": [_game_row(g, people, lang, None, names) for g in suspended]}
 
 
 def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,

@@ -234,6 +234,11 @@ def test_a_suspended_game_says_so_and_names_no_side_to_move(
                          params={"lang": "en"}).text
         row = next(r for r in player.split("<tr>") if f"/games/{gid}\"" in r)
         assert f'<a href="/games/{gid}">Suspended</a>' in row
+        # the front page lists it apart: neither in progress nor finished
+        home = web.get("/", params={"lang": "en"}).text
+        assert f'href="/games/{gid}"' in home.split("<h2>Suspended games</h2>")[1]
+        assert f'href="/games/{gid}"' not in home.split("<h2>Suspended games</h2>")[0]
+        assert "<h2>中断中の対局</h2>" in web.get("/", params={"lang": "ja"}).text
     finally:
         with club.store.session() as session:
             game = session.get(Game, gid)
