@@ -285,7 +285,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             "reader": member.name, "week": week, "games": rows, "results": results,
             "week_start": week_start.isoformat(),
             "calendar_link": cfg.web.link(f"/players/{member.id}/calendar.ics"),
-            "player_link": cfg.web.link(f"/players/{member.id}"),
+            # the member's page in the member's language, whatever the browser says
+            "player_link": cfg.web.link(f"/players/{member.id}?lang={member.lang}"),
             "unsubscribe_link": cfg.web.link(unsubscribe_path(cfg, member.id)),
             "corrections": [
                 _correction_row(e, g, common["names"], member.id, member.lang)

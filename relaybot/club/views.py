@@ -104,7 +104,9 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
         **_examples(gf.rules, position),
         "position": gf.rules.position_text(position),
-        "game_link": cfg.web.link(f"/games/{gf.game.id}"),
+        # the page as the mail shows the game: from the reader's seat, in their language
+        "game_link": cfg.web.link(f"/games/{gf.game.id}?"
+                                  + ("side=1&" if viewer == 1 else "") + f"lang={lang}"),
         "to_move_colour": sides[to_move],
         "to_move_name": gf.player(to_move).name,
         "your_move": colour == to_move and gf.game.status == "active",

@@ -255,6 +255,18 @@ def waits_for_result(rules: GameRules, position: Any) -> bool:
     return states is not None and bool(states(position))
 
 
+def stated_results(rules: GameRules, position: Any) -> tuple[str, str]:
+    """The result each side has stated while the game waits for the players to state it
+    (:func:`waits_for_result`), in the TD's words (``B+3.5``; "" for a side that has not
+    yet); a game tells with an optional ``stated_results(position)``, any other has
+    none. Two different statements go to the TD."""
+    stated = getattr(rules, "stated_results", None)
+    if stated is None:
+        return "", ""
+    first, second = stated(position)
+    return str(first), str(second)
+
+
 def own_move_number(rules: GameRules, own_moves: int, moves_first: bool) -> int:
     """The number a game's players give a side's ``own_moves``-th move (J8: a time
     control's move counts each side's own moves). Chess numbers a move of each side

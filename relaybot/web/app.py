@@ -5,7 +5,9 @@ side's seat, with a replay of its moves), ``/games/<id>/board/<ply>`` (the pictu
 the position after that many plies, as the mail draws it; ``?form=text``: the board
 as text), ``/games/<id>/record`` (the
 record file), ``/static/replay.js`` (the replay's script), ``/events/<name>`` (the name
-URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/players/<id>`` and
+URL-encoded), ``/seasons/<name>`` (a season of the shogi league), ``/ladder/<game>`` (a
+game's ladder) and ``/ratings/<game>`` (its rating list; go: the salon's points), all
+linked from ``/``, ``/players/<id>`` and
 ``/players/<id>/calendar.ics``, ``/help`` (the players' guide). The language is
 ``?lang=ja|en`` (remembered in a cookie), else the browser's Accept-Language, else
 ``[bot] language``. ``POST /unsubscribe/<member>/<token>`` is RFC 8058's one-click
@@ -19,6 +21,7 @@ import time
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from markupsafe import Markup
 from sqlalchemy import select
@@ -74,6 +77,14 @@ def choose_lang(request: Request, default: str) -> str:
     return best[1] if best else (default if default in LANGS else "en")
 
 
+def switch_link(request: Request, lang: str) -> str:
+    """The same page in ``lang``: its path percent-encoded (an event's name is in it,
+    spaces, kanji, ``#`` and all) with the other query parameters kept (the board seen
+    from Black's side stays so)."""
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    return quote(request.scope["path"], safe="/") + "?" + urlencode([*kept, ("lang", lang)])
+
+
 def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     """The web application over ``store``; ``clock()`` gives "now" (tests fix it)."""
     now = clock or (lambda: datetime.now(UTC))
@@ -83,16 +94,22 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         lang = choose_lang(request, cfg.bot.language)
         other = "en" if lang == "ja" else "ja"
         html = render_html(lang, name, path=request.url.path, other_lang=other,
-                           club=cfg.bot.name,
-                           switch=f"{request.url.path}?lang={other}", **context)
+                           club=cfg.bot.name, switch=switch_link(request, other), **context)
         response = HTMLResponse(html, status_code=http_status)
         if request.query_params.get("lang") in LANGS:
             response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
         response.headers["Content-Language"] = lang
         return response
 
-    def missing(request: Request) -> Response:
-        return page(request, "missing", 404)
+    def missing(request: Request, hint: str = "") -> Response:
+        """The page that is not there, in the reader's language with a way home;
+        ``hint`` names what the reader was after (``unsubscribe``: a link from a mail)."""
+        return page(request, "missing", 404, hint=hint)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        # a path no route knows (a mistyped or cut link): the same page, not Starlette's
+        # bare English "Not Found"
+        return missing(request)
 
     async def home(request: Request) -> Response:
         lang = choose_lang(request, cfg.bot.language)
@@ -177,6 +194,15 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
                 {"place": n, "id": m.id, "name": display_name(m.name, lang)}
                 for n, m in enumerate(order, start=1)])
 
+    async def ratings(request: Request) -> Response:
+        """A game's rating list, highest first (go: the salon's points and ranks)."""
+        lang = choose_lang(request, cfg.bot.language)
+        with store.session() as session:
+            listed = data.ratings_page(session, request.path_params["kind"], lang)
+        if listed is None:
+            return missing(request)
+        return page(request, "ratings", **listed)
+
     async def guide(request: Request) -> Response:
         """The players' guide in the reader's language (docs/players.md's text)."""
         lang = choose_lang(request, cfg.bot.language)
@@ -230,8 +256,8 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
     async def unsubscribe(request: Request) -> Response:
         with store.session() as session:
             member = _unsubscriber(session, request)
-            if member is None:
-                return missing(request)
+            if member is None:  # an old or cut link: say how else to stop the digest
+                return missing(request, "unsubscribe")
             if request.method == "POST":
                 # RFC 8058: the POST alone unsubscribes (its body is List-Unsubscribe=One-Click)
                 member.digest = "off"
@@ -247,12 +273,14 @@ def create_app(cfg: Config, store: Store, *, clock: Any = None) -> Starlette:
         Route("/events/{name:path}", event),
         Route("/seasons/{name:path}", season),
         Route("/ladder/{kind}", ladder),
+        Route("/ratings/{kind}", ratings),
         Route("/help", guide),
         Route("/players/{id}", player),
         Route("/players/{id}/calendar.ics", calendar),
         Route("/unsubscribe/{id}/{token}", unsubscribe, methods=["GET", "POST"]),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(RequestLog)])
+    return Starlette(routes=routes, middleware=[Middleware(RequestLog)],
+                     exception_handlers={404: not_found})
 
 
 class RequestLog:

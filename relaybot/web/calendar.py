@@ -42,7 +42,7 @@ def feed(cfg: Config, member_name: str, lang: str, rows: list[dict[str, Any]],
         event.add("dtstart", row["day"])
         event.add("dtend", row["day"] + timedelta(days=1))
         event.add("summary", texts[row["mine"]].format(**row))
-        link = cfg.web.link(f"/games/{row['game_id']}")
+        link = cfg.web.link(f"/games/{row['game_id']}?lang={lang}")  # the feed's language
         if link:
             event.add("url", link)
         cal.add_component(event)

@@ -30,6 +30,7 @@ from relaybot.core.game import (
     progress_of,
     replay_from,
     start_of,
+    stated_results,
     waits_for_result,
 )
 from relaybot.core.ratings import rank_name
@@ -37,7 +38,17 @@ from relaybot.core.text import display_name
 from relaybot.games import rules_for
 from relaybot.mail.wording import ending_text, result_text
 from relaybot.pipeline.lifecycle import load_game
-from relaybot.store.models import Event, EventPlayer, Game, Member, MemberRating, RatingChange
+from relaybot.store.models import (
+    Event,
+    EventPlayer,
+    Game,
+    LadderRung,
+    Member,
+    MemberRating,
+    RatingChange,
+    Season,
+    SeasonClass,
+)
 
 # what the tie-break columns of the crosstable are called (the mails' headings)
 TIEBREAK_NAMES = {
@@ -50,7 +61,7 @@ TIEBREAK_NAMES = {
            "median_beaten": "Median (opponents beaten)"},
     "ja": {"sb": "SB", "solkoff": "ソルコフ", "buchholz": "ソルコフ", "median": "ミディアム",
            "median_buchholz": "メディアン・ブッフホルツ", "direct": "直接対決", "wins": "勝数",
-           "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率",
+           "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率（%）",
            "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "レーティング",
            "salon_points": "持点",
            "sb_beaten": "SB方式", "median_beaten": "ミディアム方式"},
@@ -71,6 +82,8 @@ def _result_words(game: Game, rules: Any, sides: tuple[str, str], lang: str) -> 
     """A finished game's result as the page says it: in the game's own words where its
     plug-in has them (shogi 先手の勝ち, go 黒5目半勝ち: the same as the mail's), else as
     :func:`result_words` says a win or a draw."""
+    if game.result == "*":  # J20: a game voided by a withdrawal ended with no result
+        return result_words("Void", sides, lang)
     if any(getattr(rules, hook, None) is not None
            for hook in ("result_text_words", "result_words")):
         return result_text(game.kind, game.result or "", game.termination or "", lang)
@@ -137,7 +150,14 @@ def _game_row(game: Game, people: dict[int, Member], lang: str,
         "result_words": _result_words(game, rules, sides, lang) if game.result else "",
         "to_move": turn.get("side", ""), "to_move_name": turn.get("name", ""),
         "deadline": turn.get("deadline", ""), "stating": bool(turn.get("stating")),
+        "disputed": bool(turn.get("disputed")),
     }
+
+
+def _disputed(rules: Any, position: object) -> bool:
+    """Both players stated the result, and not the same one: it is with the TD."""
+    black, white = stated_results(rules, position)
+    return bool(black and white and black != white)
 
 
 def _turns(session: Session, games: list[Game], lang: str,
@@ -157,7 +177,8 @@ def _turns(session: Session, games: list[Game], lang: str,
             deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
                         if due.overrun_day is not None else "")
         if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
-            out[game.id] = {"stating": "1", "deadline": deadline}  # moves; both state it
+            out[game.id] = {"stating": "1", "deadline": deadline,  # moves; both state it
+                            "disputed": "1" if _disputed(gf.rules, game.position) else ""}
             continue
         out[game.id] = {"side": gf.rules.side_names(lang)[colour],
                         "name": _name(gf.player(colour), lang), "deadline": deadline}
@@ -189,12 +210,30 @@ def home(session: Session, lang: str, now: datetime) -> dict[str, Any]:
                                   .order_by(Game.start_date.desc(), Game.id).limit(200)))
     finished = list(session.scalars(select(Game).where(Game.status == "finished")
                                     .order_by(Game.end_date.desc(), Game.id).limit(50)))
-    people = _people(session, active + finished)
+    # J20: games the TD suspended are neither played nor finished: listed apart
+    suspended = list(session.scalars(select(Game).where(Game.status == "suspended")
+                                     .order_by(Game.start_date.desc(), Game.id).limit(50)))
+    people = _people(session, active + finished + suspended)
     turns = _turns(session, active, lang, now)
     names = _event_names(session)
-    return {"events": events,
+    # T3: the shogi league's seasons, each a page of its own (its classes are events)
+    seasons = [{"name": s.name, "start": s.start_date.isoformat(),
+                "end": s.end_date.isoformat(), "ended": s.ended_at is not None,
+                "upcoming": s.ended_at is None and now.date() < s.start_date}
+               for s in session.scalars(select(Season).order_by(Season.start_date.desc(),
+                                                                Season.name))]
+    # the ladders (梯子段) there are, one page each
+    kinds = set(session.scalars(select(LadderRung.kind)))
+    ladders = [{"kind": kind, "name": KIND_NAMES[lang].get(kind, kind)} for kind in
+               [k for k in KIND_NAMES["en"] if k in kinds] + sorted(kinds - set(KIND_NAMES["en"]))]
+    # the rating lists there are (the salon's points for go), one page each
+    rated = set(session.scalars(select(MemberRating.kind)))
+    ratings = [{"kind": kind, "name": KIND_NAMES[lang][kind]} for kind in KIND_NAMES["en"]
+               if kind in rated]
+    return {"events": events, "seasons": seasons, "ladders": ladders, "ratings": ratings,
             "active": [_game_row(g, people, lang, turns, names) for g in active],
-            "finished": [_game_row(g, people, lang, None, names) for g in finished]}
+            "finished": [_game_row(g, people, lang, None, names) for g in finished],
+            "suspended": [_game_row(g, people, lang, None, names) for g in suspended]}
 
 
 def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
@@ -207,7 +246,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
     sides = rules.side_names(lang)
     row = _game_row(game, {gf.white.id: gf.white, gf.black.id: gf.black}, lang)
     frames = _frames(rules, game, gf.plies, [m.text or m.canon for m in gf.moves], sides,
-                     lang)
+                     lang, final_words(game, row["result_words"], lang))
     rows: list[dict[str, Any]] = []
     for m in gf.moves:  # one row per move number: White's and Black's ply side by side
         number = rules.move_number(m.ply, "en").rstrip(".").removeprefix("move ")
@@ -228,12 +267,23 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
             if due.overrun_day is not None else ""
         stating = waits_for_result(rules, position)
         clock["stating"] = stating
+        # what each side stated so far (go's counting): the page says who still has to,
+        # or that two different results went to the TD
+        claims = stated_results(rules, position) if stating else ("", "")
+        clock["stated"] = [{"side": sides[c], "result": result_text(game.kind, claim, "", lang)}
+                           for c, claim in enumerate(claims) if claim]
+        clock["disputed"] = stating and _disputed(rules, position)
+        if clock["disputed"]:  # the last position waits for the TD, not for the players
+            frames[-1]["alt"] = (f"{frames[-1]['label']}まで、結果はTDの裁定待ち"
+                                 if lang == "ja" else
+                                 f"After {frames[-1]['label']}, the result is with the "
+                                 "tournament director")
         clock["to_move"] = "" if stating else sides[due.colour]
         clock["to_move_name"] = "" if stating else _name(gf.player(due.colour), lang)
     return row | clock | {
         "viewer": viewer, "frames": frames, "last_ply": len(frames) - 1,
         "board_text": board_in(rules, position, lang, viewer,
-                               over=game.status == "finished"),
+                               over=game.status != "active"),
         "position": rules.position_text(game.position),
         "terms": rules.terms_text(position, lang),
         "position_name": POSITION_NAMES.get(game.kind, ""),
@@ -261,11 +311,27 @@ def game_zones(gf: GameFile, sides: tuple[str, str]) -> list[dict[str, str]]:
     return [{"side": sides[colour], "zone": zones[colour]} for colour in (0, 1)]
 
 
+def final_words(game: Game, result_words: str, lang: str) -> str:
+    """What a game that is no longer being played says instead of whose move it is:
+    its result and how it ended (``Sente wins (resignation)``, ``黒4目半勝ち（TDの
+    裁定）``), or that the TD suspended it; "" while it is being played."""
+    if game.status == "active":
+        return ""
+    if game.status == "suspended":  # J20: a withdrawal the TD left undecided
+        return "TDの判断で中断中" if lang == "ja" else "suspended by the tournament director"
+    result = result_words or game.result or ""
+    ending = ending_text(game.kind, game.termination or "", lang) if game.termination else ""
+    if not ending:
+        return result
+    return f"{result}（{ending}）" if lang == "ja" else f"{result} ({ending})"
+
+
 def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
-            sides: tuple[str, str], lang: str) -> list[dict[str, Any]]:
+            sides: tuple[str, str], lang: str, over: str = "") -> list[dict[str, Any]]:
     """Each position of the replay, from the start (0) to after the last ply: the move
     that led to it (as the record writes it) and a sentence saying so and whose turn it
-    is, the picture's text alternative."""
+    is, the picture's text alternative. ``over`` (:func:`final_words`): the game is no
+    longer played, and its last position says so instead of naming a side to move."""
     board = start_of(rules, game.position)
     if not plies:
         board = rules.load(game.position)
@@ -277,7 +343,11 @@ def _frames(rules: Any, game: Game, plies: list[str], texts: list[str],
             else (plies[n - 1] if n else "")
         label = moves_in(rules, rules.move_label(n - 1, text), lang) if n else ""
         side = sides[rules.to_move(board)]
-        if n and waits_for_result(rules, board):  # go: both passed, no one is to move
+        if over and n == len(plies):  # a finished game: nobody is to move any more
+            alt = (f"{label}まで、{over}" if lang == "ja" and n else
+                   f"開始局面、{over}" if lang == "ja" else
+                   f"After {label}: {over}" if n else f"Start: {over}")
+        elif n and waits_for_result(rules, board):  # go: both passed, no one is to move
             alt = (f"{label}まで、両者が結果を申告" if lang == "ja" else
                    f"After {label}, both players state the result")
         elif lang == "ja":
@@ -302,7 +372,9 @@ def board_image(game: Game, ply: int, viewer: int,
     position = (replay_from(rules, game.position, plies[:ply]) if plies
                 else rules.load(game.position))
     if text_lang:
-        return (rules.board_text(position, text_lang, viewer).encode("utf-8"),
+        # the last position of a finished game names no side to move, as the page's does
+        over = game.status != "active" and ply == len(plies)
+        return (board_in(rules, position, text_lang, viewer, over=over).encode("utf-8"),
                 "text/plain; charset=utf-8")
     draw = getattr(rules, "board_png", None)
     png = draw(position, viewer) if callable(draw) else b""
@@ -337,6 +409,9 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
         .where(EventPlayer.event_id == event.id)).all())
     names = standing_names([m for m, _ in seated])  # the names the standings key
     seats: dict[str, tuple[int, int]] = {names[m.id]: (p.seat, m.id) for m, p in seated}
+    # T3's order tie-breaks, as event_standings reads them: the starting order (a
+    # season's, else the seat) and the entry order (the seat)
+    orders = {p.member_id: (p.start_order or p.seat, p.seat) for _, p in seated}
     games = list(session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)))
     people = _people(session, games)
@@ -347,7 +422,10 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
     for row in table:
         seat, member_id = seats.get(str(row["player"]), (0, 0))
         row["no"], row["id"] = seat, member_id or None
-        row["player"] = display_name(str(row["player"]), lang)
+        row["start"], row["entry"] = orders.get(member_id, (None, None))
+        # the standings' own name (a PersonName): with its Japanese-script form and the
+        # member's order, as every other page writes it (str() would lose both)
+        row["player"] = display_name(row["player"], lang)  # type: ignore[arg-type]
         cells: dict[int, list[dict[str, Any]]] = {n: [] for n in order}
         for game in games:
             if member_id not in (game.side0_id, game.side1_id):
@@ -355,15 +433,30 @@ def event_page(session: Session, event: Event, lang: str, now: datetime) -> dict
             other = game.side1_id if game.side0_id == member_id else game.side0_id
             if other in by_id:
                 colour = 0 if game.side0_id == member_id else 1
+                score = _score(game, member_id)
                 cells[by_id[other]].append({
-                    "id": game.id, "score": _score(game, member_id),
-                    "side": sides_of[game.id][colour]})
+                    "id": game.id, "score": score, "side": sides_of[game.id][colour],
+                    # ended without a result (J20's void, go's 勝負なし): counts for no
+                    # one, and is no game still being played
+                    "void": score is None and game.status == "finished"})
         row["cells"] = [{"seat": n, "games": cells[n]} for n in order]
     order_keys = [t.strip() for t in event.tiebreaks.split(",") if t.strip()]
     if event.kind == "salon":
         order_keys.insert(0, "rate")  # T4: the win rate ranks first
     turns = _turns(session, games, lang, now)
+    # T3: a class of a season of the shogi league links back to its season's page
+    of_season = session.execute(select(Season.name, SeasonClass.letter).join(
+        SeasonClass, SeasonClass.season_id == Season.id).where(
+        SeasonClass.event_id == event.id)).first()
+    # which game the event plays (its games'; a salon's is go): the header names it
+    game_kind = games[0].kind if games else ("go" if event.kind == "salon" else "")
     return {"name": event.name, "kind": EVENT_KINDS[lang].get(event.kind, event.kind),
+            "game_name": KIND_NAMES[lang].get(game_kind, game_kind),
+            "season": {"name": of_season[0], "letter": of_season[1]} if of_season else None,
+            # a ladder challenge links the ladder of its game (issue 30: /ladder/<kind>)
+            "ladder": ({"kind": games[0].kind,
+                        "name": KIND_NAMES[lang].get(games[0].kind, games[0].kind)}
+                       if event.kind == "ladder" and games else None),
             "start": event.start_date.isoformat(), "seats": order,
             "time_control": event.time_control, "rows": table,
             "tiebreaks": [{"key": t, "title": TIEBREAK_NAMES[lang].get(
@@ -459,7 +552,12 @@ def player_page(session: Session, member: Member, lang: str, now: datetime) -> d
             "titles": [TITLE_NAMES[lang].get(t, t) for t in titles_of(session, member.id)],
             "active": [_game_row(g, people, lang, turns) for g in games
                        if g.status == "active"],
-            "finished": [_game_row(g, people, lang) for g in games if g.status != "active"]}
+            # the latest ended first, as on the front page (a suspended game has no end
+            # yet: first, as still open)
+            "finished": [_game_row(g, people, lang) for g in sorted(
+                (g for g in games if g.status != "active"),
+                key=lambda g: (g.end_date is None, g.end_date or date.min, g.id),
+                reverse=True)]}
 
 
 def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str, Any]]:
@@ -485,3 +583,27 @@ def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str,
                                       member.lang),
                     "left": due.left})
     return out
+
+
+def ratings_page(session: Session, kind: str, lang: str) -> dict[str, Any] | None:
+    """The rating list of one game (R1, R2; for go the salon's points and ranks, R4, seed
+    004 section 2): every member rated in it, highest first, equal ratings sharing a
+    place; a provisional rating is marked as such. None for a game no one is rated in."""
+    if kind not in KIND_NAMES["en"]:
+        return None
+    rows = session.execute(
+        select(Member, MemberRating).join(MemberRating, MemberRating.member_id == Member.id)
+        .where(MemberRating.kind == kind)
+        .order_by(MemberRating.rating.desc(), Member.id)).all()
+    if not rows:
+        return None
+    listed: list[dict[str, Any]] = []
+    for number, (member, row) in enumerate(rows, start=1):
+        shared = bool(listed) and listed[-1]["rating"] == row.rating
+        listed.append({
+            "place": listed[-1]["place"] if shared else number, "id": member.id,
+            "name": display_name(member.name, lang), "rating": row.rating,
+            "provisional": bool(row.provisional), "games": row.rated_games,
+            "rank": rank_name(go_rank_of(row), lang) if kind == "go" else ""})
+    return {"kind": kind, "kind_name": KIND_NAMES[lang][kind], "salon": kind == "go",
+            "rows": listed}

@@ -39,12 +39,16 @@ def season_page(session: Session, season: Season, lang: str,
     class pages read whose move it is by)."""
     ended = season.ended_at is not None
     outcome = season_outcomes(session, season) if ended else {}
+    names = {m.email: m for m in session.scalars(select(Member).join(
+        SeasonPlayer, SeasonPlayer.member_id == Member.id).where(
+        SeasonPlayer.season_id == season.id))}
     classes = []
     for letter, event, rows in class_results(session, season):
         table = event_page(session, event, lang, now)
-        orders = {display_name(r["name"], lang): r for r in rows}
+        # each class row by member: a name is written differently for each reader
+        orders = {names[r["email"]].id: r for r in rows if r["email"] in names}
         for row in table["rows"]:
-            mine = orders.get(str(row["player"]))
+            mine = orders.get(row["id"])
             row["start_order"] = mine["start_order"] if mine else None
             row["state"] = mine["state"] if mine else "playing"
             row["outcome"] = outcome.get(mine["email"]) if mine else None
@@ -57,9 +61,6 @@ def season_page(session: Session, season: Season, lang: str,
                    select(SeasonPlayer, Member).join(Member, Member.id == SeasonPlayer.member_id)
                    .where(SeasonPlayer.season_id == season.id, SeasonPlayer.state == RESTING)
                    .order_by(SeasonPlayer.id)).all()]
-    names = {m.email: m for m in session.scalars(select(Member).join(
-        SeasonPlayer, SeasonPlayer.member_id == Member.id).where(
-        SeasonPlayer.season_id == season.id))}
     titles = [{"title": t["title"], "id": names[t["email"]].id if t["email"] in names else None,
                "name": display_name(names[t["email"]].name, lang) if t["email"] in names
                else t["email"]} for t in season_titles(session, season)]

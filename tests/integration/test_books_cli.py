@@ -212,3 +212,36 @@ def test_ladder_shown_on_the_web_without_addresses(club: Path,
         assert client.get("/ladder/shogi").status_code == 404
     finally:
         store.dispose()
+
+
+def test_a_ladder_is_found_from_the_front_page_and_from_a_challenge(
+        club: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30: members reach the ladder's page without knowing its address: the front
+    page lists each game's ladder, and a challenge's event page links the ladder it is
+    played on, in both languages."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from relaybot.config import load_config
+    from relaybot.store.db import Store
+    from relaybot.web import create_app
+
+    run(capsys, "club", "ladder", "--set", f"{B},{A}")
+    run(capsys, "event", "new", "Challenge 1", "--kind", "ladder", "--players", f"{C},{A}",
+        "--start", "2007-09-01", "--now", NOW)
+    cfg = load_config()
+    store = Store.open(cfg.database.url)
+    try:
+        client = TestClient(create_app(cfg, store))
+        home = client.get("/?lang=en").text
+        assert '<a href="/ladder/chess">The chess ladder</a>' in home
+        assert '<a href="/ladder/chess">チェスの梯子段</a>' in client.get("/?lang=ja").text
+        assert "/ladder/shogi" not in home  # no shogi ladder: no link to a missing page
+        event = client.get("/events/" + quote("Challenge 1") + "?lang=en").text
+        assert 'A challenge on the <a href="/ladder/chess">chess ladder</a>' in event
+        ja = client.get("/events/" + quote("Challenge 1") + "?lang=ja").text
+        assert '<a href="/ladder/chess">チェスの梯子段</a>の挑戦です。' in ja
+        assert client.get("/ladder/chess").status_code == 200
+    finally:
+        store.dispose()

@@ -123,6 +123,8 @@ def test_d1_list_unsubscribe_mailto_and_one_click_and_the_digest_off_keyword(
     body = msg.get_body(preferencelist=("plain",))
     assert body is not None and "ダイジェスト停止" in body.get_content()
     assert f"https://chess.club.example/players/{member_id}/calendar.ics" in body.get_content()
+    # the member's page opens in the member's language (TOKYO reads Japanese)
+    assert f"https://chess.club.example/players/{member_id}?lang=ja\r\n" in body.get_content()
     # what the mail client sends for the mailto: the keyword, to the unsubscribe address
     reply = EmailMessage()
     reply["From"], reply["To"], reply["Subject"] = TOKYO, mailto, "digest off"

@@ -4,7 +4,10 @@ both languages, and the member's class standing in the weekly digest."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -19,6 +22,7 @@ from relaybot.store.models import Member, Outbox
 from relaybot.web import create_app
 from tests.integration.test_seasons import END, _season, _win
 from tests.integration.test_store import cfg_for
+from tests.sample_club import SampleClub, build
 
 pytestmark = pytest.mark.integration
 
@@ -57,7 +61,7 @@ def test_rule13_rule19_the_season_page_shows_classes_marks_and_the_meijin(
     ja = web.get(path, params={"lang": "ja"}).text
     for page in (en, ja):
         assert "@" not in page
-        assert page.count(" ↑</td>") == 6 and page.count(" ↓</td>") == 6  # S, A: 3 each
+        assert page.count(" ↑</th>") == 6 and page.count(" ↓</th>") == 6  # S, A: 3 each
     # the title by its name, which an English reader is told in English too
     assert '<p class="titles">名人：' in ja
     assert '<p class="titles">Meijin (名人): ' in en
@@ -91,3 +95,101 @@ def test_rule19_the_digest_gives_the_members_place_in_their_class(
     assert "あなたは S級 8人中 1位（7勝 0敗）です。" in text(rows["s1@example.jp"])
     assert "You are 2 of 8 in class A (6 won, 1 lost)." in text(rows["a2@example.jp"])
     assert "S級 8人中 7位" in text(rows["s7@example.jp"])
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SampleClub]:
+    """The sample club with its season 第2期 played to the end (one class of eight:
+    members who read Japanese and English, 鈴木一郎 registered as "Suzuki, Ichiro")."""
+    from tests.sample_club import _season
+
+    club = build(Path(tmp_path_factory.mktemp("league")))
+    _season(club)
+    yield club
+    club.store.dispose()
+
+
+def _class_rows(page: str) -> list[str]:
+    return re.findall(r'<tr>\n<td class="num">\d+</td>.*?</tr>', page, re.S)
+
+
+def test_t3_season_and_class_pages_write_each_name_as_the_reader_does(
+        league: SampleClub) -> None:
+    """A Japanese reader sees 鈴木一郎 (his name in Japanese script) and Ann Smith (an
+    English reader keeps her own order) on the season page and its class's page, as on
+    every other page; never the stored "Smith, Ann" turned round to "Smith Ann"."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    season = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": "ja"}).text
+    event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "ja"}).text
+    for page in (season, event):
+        assert ">鈴木一郎</a>" in page and ">Ann Smith</a>" in page
+        assert "Smith Ann" not in page and "Suzuki Ichiro" not in page
+    en = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": "en"}).text
+    assert ">Ichiro Suzuki</a>" in en and ">山田太郎</a>" in en
+
+
+def test_t3_rule18_every_player_of_a_class_shows_their_starting_order(
+        league: SampleClub) -> None:
+    """Rule 18 ranks equal wins by the starting order (順位): the season page gives every
+    player theirs, 1 to 8, in both languages, and the class's event page fills its
+    tie-break columns (starting order, SB and median over the opponents beaten)."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    for lang in ("en", "ja"):
+        page = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": lang}).text
+        rows = _class_rows(page)
+        orders = [re.findall(r'<td class="num">(\d*)</td>', r)[1] for r in rows]
+        assert sorted(orders, key=int) == [str(n) for n in range(1, 9)], (lang, orders)
+    event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
+    head = re.search(r"<tr><th scope=\"col\" class=\"num\">Rank</th>.*?</tr>", event).group(0)
+    titles = re.findall(r">([^<>]+)</th>", head)
+    tail = titles[titles.index("Start order"):]  # the tie-break columns, last in a row
+    shown = [dict(zip(tail, re.findall(r'<td class="num">([^<]*)</td>', row)[-len(tail):],
+                      strict=True))
+             for row in re.findall(r'<tr>\n<td class="num rank">\d+=?</td>.*?</tr>', event,
+                                   re.S)]
+    assert len(shown) == 8
+    for column in ("Start order", "Entry order"):
+        assert sorted(int(r[column]) for r in shown) == list(range(1, 9)), column
+    for column in ("SB (opponents beaten)", "Median (opponents beaten)"):
+        assert all(r[column] != "–" for r in shown), column
+
+
+def test_t3_a_season_is_found_from_the_front_page_and_from_its_classes(
+        league: SampleClub) -> None:
+    """A member reaches the season's page (its classes, the promotions, the 名人) from the
+    front page, and a class's event page names its season and links back to it."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    link = 'href="/seasons/' + quote("第2期") + '"'
+    home = web.get("/", params={"lang": "ja"}).text
+    assert "<h2>将棋ネット順位戦</h2>" in home and link in home
+    assert "<h2>Seasons of the shogi league</h2>" in web.get("/", params={"lang": "en"}).text
+    event = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "en"}).text
+    assert f'Class S of <a {link}>第2期</a>' in event
+    assert web.get(link.split('"')[1]).status_code == 200
+    row = next(r for r in home.split("<tr>") if link in r)
+    assert "<td>終了</td>" in row  # the season has ended
+    from relaybot.store.models import Season
+    from relaybot.web.data import home as home_data
+
+    with league.store.session() as s:  # the day before a season starts: not yet begun
+        season = s.scalars(select(Season)).one()
+        ended, season.ended_at = season.ended_at, None
+        eve = datetime.combine(season.start_date, time(12), UTC) - timedelta(days=1)
+        listed = home_data(s, "en", eve)["seasons"][0]
+        assert listed["upcoming"] and not listed["ended"]
+        season.ended_at = ended
+
+
+def test_a_finished_events_games_table_has_no_empty_turn_columns(
+        league: SampleClub) -> None:
+    """Once every game of an event has ended, its games table drops the columns of whose
+    move it is and the last day to reply (empty for every game, they squeezed the
+    results into one character a line on a phone); an event still being played keeps
+    them beside its results."""
+    web = TestClient(create_app(league.cfg, league.store, clock=lambda: league.now))
+    ended = web.get("/events/" + quote("第2期S級", safe=""), params={"lang": "ja"}).text
+    table = ended.split('<table class="games">')[1].split("</table>")[0]
+    assert ">結果</th>" in table and ">手番</th>" not in table and ">返信の期限</th>" not in table
+    playing = web.get("/events/" + quote("Kanto Cup 2026/A"), params={"lang": "en"}).text
+    table = playing.split('<table class="games">')[1].split("</table>")[0]
+    assert ">To move</th>" in table and ">Result</th>" in table

@@ -155,3 +155,25 @@ def test_no_page_runs_off_a_390_pixel_screen(club: SampleClub) -> None:
                 if kind.name.startswith("game"):
                     img = driver.find_element(By.ID, "board-img")
                     assert 200 < img.size["width"] <= width, (kind.name, lang)
+
+
+def test_t3_a_season_page_fits_a_390_pixel_screen(tmp_path: Path) -> None:
+    """A season's class table (eight opponents' columns, the outcome) scrolls inside its
+    own box on a phone: the page itself never runs off the screen, and no name breaks
+    over two lines."""
+    from urllib.parse import quote
+
+    from tests.sample_club import _season
+
+    league = build(tmp_path)
+    _season(league)
+    try:
+        with serving(league) as base, browser() as driver:
+            set_width(driver, 390)
+            for lang in ("en", "ja"):
+                driver.get(f"{base}/seasons/{quote('第2期', safe='')}?lang={lang}")
+                scroll, width, out = overflow(driver)
+                assert scroll <= width and out == [], (lang, scroll, out)
+                assert broken_names(driver) == [], lang
+    finally:
+        league.store.dispose()

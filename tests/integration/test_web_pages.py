@@ -82,6 +82,20 @@ def test_language_switch_is_remembered(club: SampleClub, web: TestClient) -> Non
     assert again.headers["content-language"] == "en"
 
 
+def test_the_language_switch_keeps_the_board_side_and_is_marked_as_the_other_language(
+        club: SampleClub, web: TestClient) -> None:
+    """A reader viewing the board from Black's side who switches to Japanese still sees
+    it from Black's side; the link's text (日本語, English) is marked with its own
+    language, so a screen reader says it in that language."""
+    gid = club.games[0]
+    page = web.get(f"/games/{gid}", params={"side": "1", "lang": "en"}).text
+    assert (f'id="lang-switch" href="/games/{gid}?side=1&amp;lang=ja" hreflang="ja" '
+            'lang="ja">日本語</a>') in page
+    ja = web.get(f"/games/{gid}", params={"side": "1", "lang": "ja"}).text
+    assert f'<img id="board-img" src="/games/{gid}/board/5?side=1"' in ja
+    assert 'hreflang="en" lang="en">English</a>' in ja
+
+
 def test_help_is_the_players_guide_in_the_readers_language(web: TestClient) -> None:
     """Issue 23: /help answers with the players' guide (docs/players.md's text), chosen as
     every page chooses: ?lang=, the cookie, then Accept-Language; every page links it."""
@@ -122,7 +136,10 @@ def test_game_page_board_from_either_side_record_clocks_and_deadline(
                  "FEN: <code>r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq",
                  "After 3. Bb5, Black to move"):
         assert text in white_side, text
+    # J8: the next control is a move, named as the game numbers moves
+    assert re.search(r'<td class="num">\d+</td><td>move 10</td></tr>', white_side)
     ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+    assert re.search(r"<td>第10手</td></tr>", ja)
     assert "消費日数" in ja and "残り日数" in ja and "返信の期限" in ja and "黒番" in ja
     assert "3. Bb5まで、黒の手番" in ja
 
@@ -177,25 +194,141 @@ def test_shogi_and_go_pictures_are_the_mails_and_the_result_in_the_games_words(
             game.status, game.result, game.termination = "active", None, None
 
 
+def test_a_finished_games_last_position_says_the_result_not_a_side_to_move(
+        club: SampleClub, web: TestClient) -> None:
+    """Once a game is over nobody is to move: the board's caption and picture text say
+    the result and how it ended; earlier positions still say whose move it was. A
+    chess record in Japanese numbers its rows by move, so the ending is no numbered row
+    (KIF's ``3 投了`` is shogi's way, counted in plies)."""
+    gid = club.games[1]  # 1. d4 d5, then Black resigned
+    en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+    ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+    assert 'alt="After 1... d5: White wins (resignation)"' in en
+    assert "After 1... d5, White to move" not in en
+    assert "After 1. d4, Black to move" in en  # the replay's earlier frame
+    assert 'alt="1... d5まで、白の勝ち（投了）"' in ja and "1... d5まで、白の手番" not in ja
+    assert "<strong>白の勝ち（投了）</strong>" in ja
+    assert '<td class="num">3</td>' not in ja and "まで2手で" not in ja
+    text = web.get(f"/games/{gid}/board/2", params={"form": "text", "lang": "ja"}).text
+    assert "白番" not in text  # the last position's text names no side either
+
+
+def test_a_suspended_game_says_so_and_names_no_side_to_move(
+        club: SampleClub, web: TestClient) -> None:
+    """J20: a game the TD suspended (a withdrawal left undecided) is neither being played
+    nor finished: its page and the games tables say it is suspended."""
+    gid = club.games[0]
+    with club.store.session() as session:
+        game = session.get(Game, gid)
+        assert game is not None
+        game.status = "suspended"
+    try:
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert "<strong>Suspended by the tournament director.</strong>" in en
+        assert "Finished" not in en and ") to move.</strong>" not in en
+        assert "Black to move</pre>" not in en  # nor the board as text
+        assert "After 3. Bb5: suspended by the tournament director" in en
+        assert "<strong>TDの判断で中断中です。</strong>" in ja and "終局" not in ja
+        player = web.get(f"/players/{club.members[club.sides(gid)[0]]}",
+                         params={"lang": "en"}).text
+        row = next(r for r in player.split("<tr>") if f"/games/{gid}\"" in r)
+        assert f'<a href="/games/{gid}">Suspended</a>' in row
+        # the front page lists it apart: neither in progress nor finished
+        home = web.get("/", params={"lang": "en"}).text
+        assert f'href="/games/{gid}"' in home.split("<h2>Suspended games</h2>")[1]
+        assert f'href="/games/{gid}"' not in home.split("<h2>Suspended games</h2>")[0]
+        assert "<h2>中断中の対局</h2>" in web.get("/", params={"lang": "ja"}).text
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, gid)
+            assert game is not None
+            game.status = "active"
+
+
+def test_j20_a_game_voided_by_a_withdrawal_says_void_not_an_asterisk(
+        club: SampleClub, web: TestClient) -> None:
+    """J20: the TD voids a withdrawing player's games; they end with no result (PGN's
+    ``*``), which a member must read as void, in their language, on the game's page and
+    in the games tables, never as a bare asterisk."""
+    gid = club.games[0]
+    with club.store.session() as session:
+        game = session.get(Game, gid)
+        assert game is not None
+        before = game.status, game.result, game.termination, game.end_date
+        game.status, game.result, game.termination = "finished", "*", "withdrawal_void"
+        game.end_date = club.now.date()
+    try:
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        assert "<strong>Void</strong> (void by withdrawal)" in en
+        assert "After 3. Bb5: Void (void by withdrawal)" in en
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert "<strong>無効</strong>（棄権による無効）" in ja
+        home = web.get("/", params={"lang": "en"}).text
+        row = next(r for r in home.split("<tr>") if f'<a href="/games/{gid}">' in r
+                   and "Void" in r)
+        assert ">*<" not in row
+        # the crosstable marks it void, not as a game still being played
+        event = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "en"}).text
+        assert re.search(rf'<a href="/games/{gid}" title="[^"]*">v</a>', event)
+        assert "v void (counts for no one)" in event
+        ja = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": "ja"}).text
+        assert re.search(rf'<a href="/games/{gid}" title="[^"]*">無</a>', ja)
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, gid)
+            assert game is not None
+            game.status, game.result, game.termination, game.end_date = before
+
+
 def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         club: SampleClub, web: TestClient) -> None:
     """Go after two passes waits for both players to state the result: the game page,
-    its last frame and the games tables say so; none says a side is to move."""
+    its last frame and the games tables say so, and who has stated what; none says a
+    side is to move. Two different results are with the TD, and the page says that
+    instead of asking the players again."""
     _, go = board_games(club)  # passed out at move 4, its two results disputed
+    with club.store.session() as session:
+        game = session.get(Game, go)
+        assert game is not None
+        disputed = game.position
+        assert "claims=B+4.5|W+0.5" in disputed
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|")
+    try:  # Black has stated, White not yet
+        en = web.get(f"/games/{go}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
+        assert ("<strong>Both players passed: each states the result.</strong> Black has "
+                "stated B+4.5.") in en
+        assert ("<strong>両者がパスしました。それぞれ結果を申告してください。</strong>"
+                "黒は「黒4目半勝ち」と申告済みです。") in ja
+        assert "After 4 pass, both players state the result" in en
+        assert "4 パスまで、両者が結果を申告" in ja
+        assert ") to move.</strong>" not in en and "番（" not in ja.split("<h2")[0]
+        assert "After 2 C3, Black to move" in en  # before the passes a side was to move
+        # nobody is on a move: no "current move" clock line
+        assert "On the current move" not in en and "現在の手番:" not in ja
+        home = web.get("/", params={"lang": "en"}).text
+        row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
+        assert "Result to state" in row and " to move" not in row
+        assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, go)
+            assert game is not None
+            game.position = disputed
     en = web.get(f"/games/{go}", params={"lang": "en"}).text
     ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
-    assert "<strong>Both players passed: each states the result.</strong>" in en
-    assert "<strong>両者がパスしました。それぞれ結果を申告してください。</strong>" in ja
-    assert "After 4 pass, both players state the result" in en
-    assert "4 パスまで、両者が結果を申告" in ja
-    assert ") to move.</strong>" not in en and "番（" not in ja.split("<h2")[0]
-    assert "After 2 C3, Black to move" in en  # before the passes a side was to move
-    # nobody is on a move: no "current move" clock line
-    assert "On the current move" not in en and "現在の手番:" not in ja
+    assert ("<strong>The players stated different results (Black: B+4.5; White: W+0.5): "
+            "the tournament director decides.</strong>") in en
+    assert "each states the result" not in en
+    assert ("両者の申告した結果が異なります（黒: 黒4目半勝ち、白: 白半目勝ち）。"
+            "TDが裁定します。") in ja
+    assert "After 4 pass, the result is with the tournament director" in en
+    assert "4 パスまで、結果はTDの裁定待ち" in ja
     home = web.get("/", params={"lang": "en"}).text
     row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
-    assert "Result to state" in row and " to move" not in row
-    assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
+    assert "With the tournament director" in row and "Result to state" not in row
+    assert "TDの裁定待ち" in web.get("/", params={"lang": "ja"}).text
 
 
 def test_a_go_game_page_says_chakushu_and_a_shogi_page_sashite(
@@ -252,6 +385,9 @@ def test_t5_event_page_standings_and_crosstable_with_every_tiebreak_column(
     for column in ("得点", "SB", "ソルコフ", "ミディアム", "直接対決", "順位"):
         assert f">{column}</th>" in ja, column
     assert "予選グループ" in ja
+    # the game the event plays, before its kind
+    assert "<p>Chess · Preliminary group, time control" in page
+    assert "<p>チェス・予選グループ、持ち時間" in ja
 
 
 def test_player_page_lists_their_games_and_links_the_calendar(
@@ -267,6 +403,32 @@ def test_player_page_lists_their_games_and_links_the_calendar(
             (Game.side0_id == member_id) | (Game.side1_id == member_id))).all()
     assert len(theirs) >= 6  # a group of four: six games each (and a shogi game)
     assert set(re.findall(r'href="/games/(\w+)"', page)) == set(theirs)
+
+
+def test_a_players_finished_games_are_listed_latest_first(
+        club: SampleClub, web: TestClient) -> None:
+    """A member looking up a player's last results finds them at the top, as on the
+    front page: the finished games in order of the day they ended, latest first."""
+    with club.store.session() as session:
+        games = list(session.scalars(select(Game).where(Game.status == "finished")))
+        member_id = next(m for m in club.members.values()  # one with two results or more
+                         if sum(m in (g.side0_id, g.side1_id) for g in games) >= 2)
+        finished = [g for g in games if member_id in (g.side0_id, g.side1_id)]
+        # the game a list by start (newest first, then id) puts last ends after the others
+        first = max(finished, key=lambda g: (-g.start_date.toordinal(), g.id))
+        old_end = first.end_date
+        first.end_date = max(g.end_date for g in finished if g.end_date) + timedelta(days=3)
+    try:
+        page = web.get(f"/players/{member_id}", params={"lang": "en"}).text
+        part = page.split("<h3>Finished games</h3>")[1]
+        shown = re.findall(r'<td class="date">(\d{4}-\d{2}-\d{2})</td></tr>', part)
+        assert len(shown) == len(finished) and shown == sorted(shown, reverse=True)
+        assert f'href="/games/{first.id}"' in part.split("</tr>")[1]  # the top row
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, first.id)
+            assert game is not None
+            game.end_date = old_end
 
 
 def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient) -> None:
@@ -285,12 +447,45 @@ def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient)
         assert event.decoded("dtstart") >= today
         assert "期限" in str(event["summary"])  # in the member's language
         assert str(event["url"]).startswith("https://chess.club.example/games/")
+        assert str(event["url"]).endswith("?lang=ja")  # the page in the feed's language
 
 
 def test_missing_pages_are_404(web: TestClient) -> None:
     for path in ("/games/nope", "/events/Nope", "/players/999", "/players/x",
                  "/unsubscribe/1/aaaaaaaaaa"):
         assert web.get(path).status_code == 404, path
+
+
+def test_a_path_no_page_has_is_the_clubs_not_found_page_in_the_readers_language(
+        web: TestClient) -> None:
+    """A mistyped or cut link (``/game/...``, a path past a page) gets the site's own
+    404 page in the reader's language with the way home, not a bare English line."""
+    for path in ("/game/abc", "/games/abc/extra/deep", "/events", "/%E5%B0%86%E6%A3%8B"):
+        en = web.get(path, params={"lang": "en"})
+        assert en.status_code == 404 and en.headers["content-type"].startswith("text/html")
+        assert '<html lang="en">' in en.text and "<h2>Not found</h2>" in en.text
+        assert '<a href="/">Events and games</a>' in en.text
+        ja = web.get(path, params={"lang": "ja"})
+        assert ja.status_code == 404 and "<h2>見つかりません</h2>" in ja.text, path
+
+
+def test_an_unsubscribe_link_that_no_longer_works_says_how_else_to_stop_the_digest(
+        club: SampleClub, web: TestClient) -> None:
+    """D1: a member whose link is old (the key rotated long ago) or cut short by a mail
+    program is told to reply ``digest off`` to a digest, in their language; the page
+    still shows no form and the member's digest is unchanged."""
+    member_id = club.members[EMAILS[1]]
+    good = unsubscribe_path(club.cfg, member_id)
+    for path in (good[:-3], f"/unsubscribe/{member_id}/aaaaaaaaaa"):
+        en = web.get(path, params={"lang": "en"})
+        assert en.status_code == 404 and "<code>digest off</code>" in en.text
+        assert "<form" not in en.text
+        ja = web.get(path, params={"lang": "ja"})
+        assert "「<code>ダイジェスト停止</code>」の1行で返信" in ja.text
+    assert "digest off" not in web.get("/games/nope", params={"lang": "en"}).text
+    with club.store.session() as session:
+        member = session.get(Member, member_id)
+        assert member is not None and member.digest == "weekly"
 
 
 def test_rfc8058_one_click_unsubscribe_is_the_one_write(
@@ -304,6 +499,7 @@ def test_rfc8058_one_click_unsubscribe_is_the_one_write(
         assert member is not None and member.digest == "weekly"  # a GET changes nothing
     done = web.post(path, data={"List-Unsubscribe": "One-Click"})
     assert done.status_code == 200 and "no more weekly digests" in done.text
+    assert "To have the digest again, ask the club." in done.text  # no dead end
     with club.store.session() as session:
         member = session.get(Member, member_id)
         assert member is not None and member.digest == "off"
@@ -375,7 +571,7 @@ def test_event_page_numbers_by_seat_and_links_every_game_of_each_pair(
             Game.side1_id == club.members[EMAILS[1]])).all()
     for lang, kind, diagonal in (("en", "Preliminary group", "x"), ("ja", "予選グループ", "＊")):
         page = web.get(f"/events/{quote(EVENT, safe='')}", params={"lang": lang}).text
-        assert f"<p>{kind}" in page and ">group<" not in page
+        assert f"{kind}{'、' if lang == 'ja' else ','}" in page and ">group<" not in page
         rows = re.findall(r'<tr>\n<td class="num rank">(\d+)=?</td>\n<td class="num">(\d+)</td>'
                           r'\n<th scope="row"><a class="name" href="/players/(\d+)">', page)
         assert len(rows) == 4
@@ -503,6 +699,9 @@ def test_a_salon_league_page_calls_the_salon_points_so(
     assert '<th scope="col" class="num">Jigo</th>' in en and "½ jigo," in en
     assert '<th scope="col" class="num">持碁</th>' in ja and "△ 持碁、" in ja
     assert '<th scope="col" class="num">持点</th>' in ja and "レーティング" not in ja
+    # T4: the win rate's column says it is a percentage (seed 004 writes it 0.65)
+    assert '<th scope="col" class="num">勝率（%）</th>' in ja
+    assert '<th scope="col" class="num">Win %</th>' in en
 
 
 def test_a_players_page_calls_their_go_points_salon_points(
@@ -553,6 +752,84 @@ def test_a_players_page_calls_their_go_points_salon_points(
                       if r["salon"])
             assert said in unescape(go["plot"]), go
         raise Undone
+
+
+def test_r1_r4_rating_lists_highest_first_and_go_by_salon_points_with_ranks(
+        club: SampleClub, web: TestClient) -> None:
+    """A member looks up where they stand: each game's rating list, highest first, a
+    provisional rating in brackets (R2), reached from the front page; go's list is the
+    salon's points with each member's rank (seed 004 sections 2, 3), never called a
+    rating; no address on either; a game no one is rated in has no list."""
+    from tests.sample_club import salon_league
+
+    with club.store.session() as session:
+        held = session.scalar(select(Event).where(Event.name == "碁会所リーグ"))
+    if held is None:  # made by another test of the module, or here
+        salon_league(club)  # go points 100, 108, 116 (official)
+    home = web.get("/", params={"lang": "en"}).text
+    assert '<a href="/ratings/chess">Chess ratings</a>' in home
+    assert '<a href="/ratings/go">Go: salon points</a>' in home
+    assert '<a href="/ratings/go">囲碁の持点</a>' in web.get("/", params={"lang": "ja"}).text
+    chess = web.get("/ratings/chess", params={"lang": "en"}).text
+    shown = re.findall(r'<td class="num">\(?(\d+)\)?</td>', chess)[1::3]
+    assert shown and shown == sorted(shown, key=int, reverse=True)
+    assert chess.index(">山田太郎</a>") < chess.index(">Ann Smith</a>")  # 1850 > 1720
+    go = web.get("/ratings/go", params={"lang": "ja"}).text
+    assert "<h2>囲碁の持点</h2>" in go
+    assert "レーティング" not in re.sub(r"<[^>]+>", " ", go.split("<main")[1])
+    assert go.index(">佐藤花子</a>") < go.index(">Ann Smith</a>") < go.index(">山田太郎</a>")
+    assert re.search(r">佐藤花子</a></th><td class=\"num\">116</td><td>\w+</td>", go)
+    en_go = web.get("/ratings/go", params={"lang": "en"}).text
+    assert "rating" not in re.sub(r"<[^>]+>", " ", en_go.split("<main")[1]).lower()
+    for page in (chess, go, en_go):
+        _no_address(page)
+    assert web.get("/ratings/checkers").status_code == 404
+
+
+def test_j6_a_games_table_with_deadlines_says_whose_calendar_they_are_in(
+        club: SampleClub, web: TestClient) -> None:
+    """J6: days are counted in the mover's own zone, so a member in London reading a
+    Tokyo player's last day to reply is told it is the mover's calendar day; a table of
+    finished games, without deadlines, says nothing of it."""
+    en = web.get("/", params={"lang": "en"}).text
+    active, finished = en.split("<h2>Finished games</h2>")
+    note = "The last day to reply is a calendar day where the player to move lives."
+    assert note in active and note not in finished
+    ja = web.get("/", params={"lang": "ja"}).text
+    assert "返信の期限は、手番の対局者の地域の暦日です。" in ja
+
+
+def test_a_mails_link_opens_the_game_from_the_readers_seat_in_their_language(
+        club: SampleClub, web: TestClient) -> None:
+    """Each player's mail about a game links its page as the mail shows it: the board
+    from the reader's own seat, in the reader's language (a Japanese member with an
+    English browser still reads Japanese)."""
+    import email
+    from email import policy
+
+    from relaybot.store.models import Outbox
+
+    gid = club.games[0]
+    with club.store.session() as session:
+        rows = session.execute(select(Outbox.raw, Member.lang, Member.id).join(
+            Member, Member.id == Outbox.member_id).where(
+            Outbox.game_id == gid, Outbox.kind == "move")).all()
+        game = session.get(Game, gid)
+        assert game is not None
+        seat = {game.side0_id: 0, game.side1_id: 1}
+    assert {seat[member_id] for _, _, member_id in rows} == {0, 1}  # both players' mail
+    for raw, lang, member_id in rows:
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+        link = re.search(r"https://chess\.club\.example(/games/\S+)", text)
+        assert link is not None
+        side = "side=1&" if seat[member_id] == 1 else ""
+        assert link.group(1) == f"/games/{gid}?{side}lang={lang}", link.group(1)
+        page = web.get(link.group(1), headers={"Accept-Language": "en" if lang == "ja"
+                                                 else "ja"})
+        assert page.headers["content-language"] == lang
+        assert f'src="/games/{gid}/board/' in page.text and f"?side={seat[member_id]}\"" \
+            in page.text
 
 
 def test_a_games_page_names_the_zones_its_dates_are_in(

@@ -362,6 +362,20 @@ def test_j15_different_results_go_to_the_td() -> None:
     assert second.declared.to_td and second.declared.stated == ("B+3.5", "W+0.5")
 
 
+def test_the_stated_results_are_read_back_from_the_position() -> None:
+    """What each side stated after both passed stays in the position, Black's first, so
+    a page can say who still owes a statement or that the TD decides; no statement
+    before the passes, and a game without the hook states none."""
+    from relaybot.core.game import stated_results
+
+    game = _counting()
+    assert stated_results(RULES, game.position) == ("", "")
+    first = decide(RULES, game, 1, "result W+0.5")
+    assert first.declared is not None
+    assert stated_results(RULES, first.declared.position) == ("", "W+0.5")
+    assert stated_results(object(), game.position) == ("", "")  # type: ignore[arg-type]
+
+
 def test_an_unreadable_result_is_a_polite_error() -> None:
     verdict = decide(RULES, _counting(), 0, "result black wins")
     assert verdict.kind == "bad_move" and verdict.error is not None

@@ -156,6 +156,27 @@ def test_crosstable_data() -> None:
     ]
 
 
+def test_t3_rows_carry_the_leagues_sb_and_median_over_opponents_beaten() -> None:
+    """Seed 002 rule 18 SB方式 and ミディアム方式 as the league words them: the points of
+    the opponents beaten (a drawn one counts nothing), and that without the highest and
+    the lowest; every row carries them for the tables that show the tie-breaks."""
+    rows = {r.player: r for r in standings(PLAYERS, GAMES)}
+    # A beat B (2.5) and D (1.5); B beat C (2) and E (1.5); C beat D; D beat E; E beat A
+    assert {p: r.sb_beaten for p, r in rows.items()} == {
+        "A": 4.0, "B": 3.5, "C": 1.5, "D": 1.5, "E": 2.5}
+    assert {r.median_beaten for r in rows.values()} == {0.0}  # two beaten or fewer
+    # Q beats R (3 points), S (2) and T (1), loses to U: without the highest and lowest, 2
+    five = ["Q", "R", "S", "T", "U"]
+    games = [GameResult("Q", o, "1-0") for o in five[1:4]] + [
+        GameResult("U", "Q", "1-0"), GameResult("R", "S", "1-0"), GameResult("R", "T", "1-0"),
+        GameResult("R", "U", "1-0"), GameResult("S", "T", "1-0"), GameResult("S", "U", "1-0"),
+        GameResult("T", "U", "1-0")]
+    q = next(r for r in standings(five, games) if r.player == "Q")
+    assert q.sb_beaten == 3 + 2 + 1 and q.median_beaten == 2
+    first = crosstable_data(standings(PLAYERS, GAMES))[0]
+    assert first["sb_beaten"] == 4.0 and first["median_beaten"] == 0.0
+
+
 def test_double_round_robin_counts_every_game() -> None:
     """A JCCA group: Solkoff and SB take one term per game (each opponent twice)."""
     players = ["P", "Q", "R", "S"]

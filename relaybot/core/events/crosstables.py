@@ -111,6 +111,8 @@ def crosstable_data(rows: Sequence[StandingRow]) -> list[dict[str, object]]:
             "solkoff": r.solkoff,
             "median": r.median,
             "median_buchholz": r.median_buchholz,
+            "sb_beaten": r.sb_beaten,
+            "median_beaten": r.median_beaten,
             "direct": r.direct,
             "margin": r.margin,
             "rating": r.rating,

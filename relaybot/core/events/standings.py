@@ -151,6 +151,10 @@ class StandingRow:
     # the standings call it so
     rating_game: str = ""
     primary: str = "points"  # what ranks first: the score, or the win rate (T4)
+    # T3 (seed 002 rule 18): SB and median over the opponents beaten only, the values
+    # the shogi league's tie-breaks ``sb_beaten`` and ``median_beaten`` compare
+    sb_beaten: float = 0.0
+    median_beaten: float = 0.0
 
     @property
     def percent(self) -> float:
@@ -355,6 +359,8 @@ def standings(
                     rating=None if ratings is None else ratings.get(p),
                     rating_game=rating_game,
                     primary=primary,
+                    sb_beaten=float(sum(beaten[p], Fraction(0))),
+                    median_beaten=float(_trimmed(beaten[p])),
                 )
             )
         position += len(group)

@@ -499,6 +499,12 @@ class GoRules:
         legal any more), so a mail asks for no move."""
         return _position(position).counting
 
+    def stated_results(self, position: object) -> tuple[str, str]:
+        """The result each side stated after both passed (``B+3.5``; "" not yet),
+        Black's first: the same from both ends the game, different ones go to the TD."""
+        board = _position(position)
+        return board.claims[0], board.claims[1]
+
     def final_board_text(self, position: object, lang: str, viewer: int = 0) -> str:
         """A finished game's board: as :meth:`board_text`, without whose turn it is or
         the call to state the result."""
