@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,27 @@ def test_run_once_exit_codes(club: Club) -> None:
     no_imap = club.cli("run", "--once", "--now", now, check=False,
                        extra_env={"RELAYBOT_IMAP_PORT": "1"})
     assert no_imap.returncode == 3 and "relaybot: IMAP" in no_imap.stderr
+
+
+def test_digest_send_exit_3_when_the_smtp_server_is_down(club: Club) -> None:
+    """`digest send` asked to send now: a server that cannot be reached is exit 3 with one
+    line, as for `run --once` (INTERFACE.md), and the digests stay queued for the retry."""
+    white = club.member("Hayakawa, Satoru", "hayakawa@example.jp")
+    black = club.member("Horie, Takahiro", "horie@example.org")
+    club.game(white, black)  # its cycle sent this week's digests: ask for next week's
+    now = (club.clock + timedelta(days=7)).isoformat()
+    down = club.cli("digest", "send", "--now", now, check=False,
+                    extra_env={"RELAYBOT_SMTP_PORT": "1"})
+    assert down.returncode == 3, down.stderr
+    last = down.stderr.strip().splitlines()[-1]
+    assert last.startswith("relaybot: SMTP 127.0.0.1:1: ") and "2 mails stay queued" in last
+    assert "digests queued: 2; sent: 0, retrying: 2" in down.stdout
+    later = (club.clock + timedelta(days=8)).isoformat()  # the retry is due by then
+    again = club.cli("digest", "send", "--now", later, check=False)
+    assert again.returncode == 0, again.stderr
+    assert "digests queued: 0; sent: 2, retrying: 0" in again.stdout
+    # the first week's two (sent by the game's cycle) and this week's two, once each
+    assert sum(c.parsed["X-Relaybot-Kind"] == "digest" for c in club.sink.captured) == 4
 
 
 def test_run_touches_the_alive_file_and_stops_on_sigterm(club: Club) -> None:

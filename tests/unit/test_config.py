@@ -49,6 +49,10 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
         ("[imap\n", {}, "not valid TOML"),
         ("[smtp]\nconnections = 0\n", {}, "smtp.connections"),
         ("", {"RELAYBOT_SMTP_CONNECTIONS": "many"}, "RELAYBOT_SMTP_CONNECTIONS"),
+        # 0 would poll IMAP without a pause, download no mail, or time out every server
+        ("", {"RELAYBOT_IMAP_POLL_SECONDS": "0"}, "imap.poll_seconds"),
+        ("[imap]\nmax_size = 0\n", {}, "imap.max_size"),
+        ("[smtp]\ntimeout = 0\n", {}, "smtp.timeout"),
         # a database relaybot does not run on is named here, not by a driver's traceback
         ("[database]\nurl = 'mysql://club@db/club'\n", {}, "database.url"),
         ("", {"RELAYBOT_DATABASE_URL": "relaybot.db"}, "RELAYBOT_DATABASE_URL"),
