@@ -36,7 +36,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
-from relaybot.core.game import waits_for_result
+from relaybot.core.game import waits_for_result, waits_for_td
 from relaybot.core.names import PersonName, distinct
 from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
@@ -528,6 +528,8 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "side": rules.side_names(member.lang)[colour],
         # go after both passed: each player states the result, nobody is to move
         "stating": waits_for_result(rules, game.position),
+        # go: the two results stated differ: the TD decides, nobody is asked for anything
+        "with_td": waits_for_td(rules, game.position),
         # plies: the template says them as the game's players count moves (progress)
         "your_move": books.on_move == colour, "moves": game.ply_count, "kind": game.kind,
         # on one's move, what is left counts the days already on it (as the game's mail

@@ -255,6 +255,15 @@ def waits_for_result(rules: GameRules, position: Any) -> bool:
     return states is not None and bool(states(position))
 
 
+def waits_for_td(rules: GameRules, position: Any) -> bool:
+    """Whether a game at ``position`` waits for the TD alone: go after both players
+    stated results that differ (the TD was sent both). Nobody is silent then, so no
+    reminder or escalation runs (J11) and no mail asks a player for anything; a game
+    tells with an optional ``awaits_td(position)``, any other never waits for the TD."""
+    awaits = getattr(rules, "awaits_td", None)
+    return awaits is not None and bool(awaits(position))
+
+
 def own_move_number(rules: GameRules, own_moves: int, moves_first: bool) -> int:
     """The number a game's players give a side's ``own_moves``-th move (J8: a time
     control's move counts each side's own moves). Chess numbers a move of each side

@@ -483,6 +483,12 @@ class GoRules:
         legal any more), so a mail asks for no move."""
         return _position(position).counting
 
+    def awaits_td(self, position: object) -> bool:
+        """Both players stated the result and the two differ: the TD decides (the game
+        would have ended on the same result), and neither may state again."""
+        board = _position(position)
+        return board.counting and all(board.claims) and board.claims[0] != board.claims[1]
+
     def final_board_text(self, position: object, lang: str, viewer: int = 0) -> str:
         """A finished game's board: as :meth:`board_text`, without whose turn it is or
         the call to state the result."""
