@@ -226,6 +226,26 @@ def test_digest_send_exit_3_when_the_smtp_server_is_down(club: Club) -> None:
     assert sum(c.parsed["X-Relaybot-Kind"] == "digest" for c in club.sink.captured) == 4
 
 
+def test_web_mistakes_are_one_line(tmp_path: Path) -> None:
+    """`relaybot web`: a port out of range, a port another program holds and a host that
+    is no address are each one line and exit 2, before any server starts."""
+    import socket
+
+    from tests.integration.test_cli import one_line_error
+
+    assert relaybot(tmp_path, "init").returncode == 0
+    one_line_error(relaybot(tmp_path, "web", "--port", "99999"), "a port is 1-65535")
+    one_line_error(relaybot(tmp_path, "web", "--port", "http"), "not a port number")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        busy = relaybot(tmp_path, "web", "--port", str(port), timeout=60)
+    one_line_error(busy, f"cannot listen on 127.0.0.1:{port}")
+    assert busy.returncode == 2 and "uvicorn" not in busy.stderr
+    one_line_error(relaybot(tmp_path, "web", "--host", "no-such-host.invalid"), "--host")
+
+
 def test_run_touches_the_alive_file_and_stops_on_sigterm(club: Club) -> None:
     """`relaybot run --alive-file` (the compose health check reads the file's age)."""
     alive = club.workdir / "relaybot.alive"
