@@ -377,3 +377,37 @@ def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
     answer = body_of(white.inbox()[-1])
     assert "no move number" in answer and "  3 C11" in answer
     assert club.cli("game", "show", game_id).returncode == 0
+
+
+def test_j11_d1_a_disputed_result_waits_for_the_td_alone(club: Club) -> None:
+    """J11 and D1 once the two stated results differ: the TD has both and decides, and
+    neither player may state again; so nobody is silent (no reminder, no notice of a
+    silence to the TD, however long the TD takes), and the weekly digest says the TD
+    decides instead of asking a player for a result they have stated."""
+    from relaybot.app.digest import send_digests
+    from relaybot.store.models import Outbox
+
+    game_id, black, white = _passed_out(club)
+    passed = club.clock
+    white.send("result W+0.5", at=passed + timedelta(days=1))
+    club.cycle()
+    black.send("result B+4.5", at=passed + timedelta(days=2))
+    club.cycle()
+    for days in (13, 25, 40):
+        _run_at(club, passed + timedelta(days=days))
+    kinds = [c.parsed["X-Relaybot-Kind"] for c in club.sink.captured]
+    assert "reminder" not in kinds and "td_silence" not in kinds, kinds
+    assert send_digests(club.store, club.cfg, passed + timedelta(days=49)) == 2
+    with club.store.session() as session:
+        digests = {o.recipient: o.raw for o in session.scalars(  # the latest of each
+            select(Outbox).where(Outbox.kind == "digest").order_by(Outbox.id))}
+    en = email.message_from_bytes(digests["shiro@example.org"], policy=policy.default)
+    ja = email.message_from_bytes(digests["kuro@example.jp"], policy=policy.default)
+    en_text = en.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    ja_text = ja.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert f"{game_id} (you play White" in en_text
+    assert "the results stated differ: the tournament director decides" in en_text
+    assert "申告された結果が異なるため、TD が裁定します" in ja_text
+    assert "please state the result" not in en_text and "結果を申告してください" not in ja_text
+    club.cli("td", "adjudicate", game_id, "B+4.5")  # the TD's answer still ends it
+    assert "finished" in club.cli("game", "show", game_id).stdout

@@ -21,6 +21,7 @@ from relaybot.core.game import (
     RecordInfo,
     Termination,
     start_of,
+    waits_for_td,
 )
 from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.games.go import notation
@@ -360,6 +361,10 @@ def test_j15_different_results_go_to_the_td() -> None:
     second = decide(RULES, game, 1, "result W+0.5")
     assert second.outcome is None and second.declared is not None
     assert second.declared.to_td and second.declared.stated == ("B+3.5", "W+0.5")
+    # J11: from then on the game waits for the TD alone, not for a player's statement
+    assert waits_for_td(RULES, second.declared.position)
+    assert not waits_for_td(RULES, first.declared.position)  # one statement: White owes
+    assert not waits_for_td(RULES, _counting().position)
 
 
 def test_the_stated_results_are_read_back_from_the_position() -> None:
