@@ -262,3 +262,18 @@ def test_the_examples_a_go_mail_gives_lie_on_the_games_board(
         assert f"A-{column}" in error or f"A〜{column}" in error
         if size != 19:
             assert "Q16" not in start + help_ + error
+
+
+def test_j1_a_mail_without_a_result_after_both_passed_is_asked_for_the_result() -> None:
+    """After both passed the game waits for the result: a mail in which nothing was read
+    (a bare 黒3目半勝ち) is told how to state it, not asked for a move and its number."""
+    context = {**_game("go"), "kind": "no_move", "error_detail": "", "candidates": [],
+               "penalty_days": 0, "expected": "", "starts_at": "", "stating": True}
+    ja = _mail("error", **context)
+    assert "結果の申告を待っています" in ja and "「結果 黒3目半勝ち」" in ja
+    assert "新しい着手が見つかりませんでした" not in ja
+    en = render("en", "player", "error", **context)[1]
+    assert 'the game waits for the result, not for a move' in en and '"result B+3.5"' in en
+    assert "47 Q16" not in en
+    playing = render("en", "player", "error", **{**context, "stating": False})[1]
+    assert "No new move was found" in playing
