@@ -210,6 +210,7 @@ def _context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
             "rejected": [{"line": r.line.text, "why": reason_text(r.why, to.lang)}
                          for r in verdict.rejected],
             "nonstandard": verdict.nonstandard,
+            "unread_proposal": verdict.unread_proposal or "",  # the sender's note (J16)
             "move": replies.new_moves(gf, to, len(verdict.new_plies)),
             "proposals": replies.proposals(gf, to),
             "auto_moves": replies.auto_moves(gf, to, verdict)}

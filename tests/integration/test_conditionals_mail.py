@@ -212,3 +212,21 @@ def test_j17_the_reply_counts_every_game_the_mail_had_a_section_for(
     text = body_of(reply)
     assert all(line in text for line in listed), text
     assert text.count("\n==== ") == 1, text  # the ended game's own mail says the rest
+
+
+def test_j16_a_proposal_in_a_form_not_read_is_named_in_the_receipt(club: Club) -> None:
+    """「予想手: 1... c5 2. Nf3」 binds nobody: the move is relayed, the opponent's mail
+    says the line binds neither player, and the sender's receipt names the line and the
+    form to write."""
+    white, black, gid = two(club)
+    white.send("1. e4\n予想手: 1... c5 2. Nf3")
+    club.cycle()
+    receipt = body_of(white.inbox()[-1])
+    assert 'the line "予想手: 1... c5 2. Nf3" was not read as a conditional move' in receipt
+    assert '"if 3... Bc5 then 4. c3"' in receipt
+    relayed = body_of(black.inbox()[-1])
+    assert 'The line "予想手: 1... c5 2. Nf3" was not read as a conditional move: it binds' \
+        ' neither player.' in relayed and "proposals" not in relayed.lower()
+    black.send("1. e4 c5")
+    club.cycle()
+    assert record(club, gid) == "1. e4 c5"  # no answer was played for White

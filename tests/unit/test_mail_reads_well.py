@@ -336,3 +336,25 @@ def test_the_tds_result_report_reads_as_a_sentence_in_every_game() -> None:
     ja = render("ja", "td", "result", **{**context, "result_text": "先手の勝ち",
                                          "ending": "投了"})[1]
     assert "対局 g1 は 2026-11-20 に 先手の勝ち（投了）で終了しました。" in ja
+
+
+def test_j16_the_receipt_names_a_line_not_read_as_a_proposal() -> None:
+    """The sender of 「予想手: 4. c3 Nf6」 is told it binds nobody and shown the form the
+    bot reads, in their language and their game's notation."""
+    from tests.unit.test_go_words import _move
+
+    for kind, example in (("chess", "3... Bc5"), ("shogi", "16 △同歩"), ("go", "48 ")):
+        context = {**_move(kind), "unread_proposal": "予想手: 4. c3 Nf6", "rejected": [],
+                   "game_kind": kind}
+        ja = render("ja", "player", "ack", **context)[1]
+        assert "「予想手: 4. c3 Nf6」の行は予想手として読めなかったため" in ja
+        assert f"「もし {example}" in ja
+        en = render("en", "player", "ack", **context)[1]
+        assert 'Note: the line "予想手: 4. c3 Nf6" was not read as a conditional move' in en
+        assert f'"if {example}' in en
+    quiet = render("en", "player", "ack", **{**_move("chess"), "rejected": []})[1]
+    assert "not read as a conditional move" not in quiet
+    relayed = render("ja", "player", "move", **{**_move("shogi"),
+                                                "unread_proposal": "予想手: ５五角"})[1]
+    assert ("（「予想手: ５五角」の行は予想手として読めなかったため、"
+            "どちらの対局者も拘束しません。）") in relayed

@@ -269,3 +269,20 @@ def test_j1_the_whole_game_pasted_twice_is_one_record() -> None:
     assert v.kind == "move" and v.new_plies == ["c2c3"]
     v = mail(stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, f"{record}\n\n{record[:-2]}d4")
     assert v.kind == "sync_error" and "two_moves" in v.notes
+
+
+def test_j16_a_proposal_the_bot_cannot_read_is_named_not_silently_dropped() -> None:
+    """A line that speaks of a conditional move in a form the bot does not read (予想手:,
+    the seed's 「X には Y なら Z とする」) binds nobody and plays nothing; the verdict names
+    it so the sender's receipt can say so. A proposal read, and a mail with no word of
+    one, name nothing."""
+    game = stored("e4 e5 Nf3 Nc6 Bc4")
+    record = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5\n"
+    for line in ("予想手: 4. c3 Nf6 5. d4", "4. c3 には 4... Nf6 なら 5. d4 とする"):
+        verdict = mail(game, 1, record + line)
+        assert verdict.kind == "move" and verdict.new_texts == ["Bc5"]
+        assert verdict.new_conditionals == [] and verdict.unread_proposal == line
+    read = mail(game, 1, record + "もし 4. c3 なら 4... Nf6")
+    assert len(read.new_conditionals) == 1 and read.unread_proposal is None
+    assert mail(game, 1, record + "Thanks, see you next week").unread_proposal is None
+    assert mail(game, 1, record + "> 予想手: 4. c3 Nf6").unread_proposal is None  # quoted

@@ -385,6 +385,29 @@ def _unread_line(m: Mail) -> str | None:
     return None
 
 
+# the words of a conditional move a player may write without the bot's if/もし form
+_PROPOSAL_WORDS_RE = re.compile(r"予想|なら|応手|(?<![a-z])(?:if|then)(?![a-z])|conditional",
+                                re.IGNORECASE)
+
+
+def _unread_proposal(m: Mail) -> str | None:
+    """J16: the first line that speaks of a conditional move and holds a move (``予想手:
+    4. c3 Nf6``, ``4. c3 なら 4... Nf6``) but that no proposal was read from, as
+    written; None when there is none. Only a note: such a line binds nobody."""
+    if _PROPOSAL_WORDS_RE.search(m.text) is None:
+        return None  # the common mail: no word of a proposal anywhere
+    text = strip_lines(m.text, m.intent.keyword_lines)
+    read = m.rules.proposal_lines(text)
+    for index, line in enumerate(text.splitlines()[:_HINT_LINES]):
+        if (index in read or line.lstrip().startswith(">")
+                or _PROPOSAL_WORDS_RE.search(line) is None):
+            continue
+        if any(_holds_a_move(m.rules, word) for word in line.split()[:_HINT_WORDS]):
+            shown = line.strip()
+            return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
+    return None
+
+
 def _holds_a_move(rules: GameRules, word: str) -> bool:
     """Whether ``word`` (its move number aside) holds a move of the game: ``c3`` in
     ``4.c3``, ``▲７六歩`` in ``▲７六歩です`` or ``今回は▲７六歩と``. Only a piece of
@@ -423,7 +446,7 @@ def _with_move(m: Mail, kind: VerdictKind, *, outcome: Outcome | None = None,
                    new_conditionals=moved.new_conditionals, rejected=moved.rejected,
                    proposals_cleared=bool(m.conditionals),
                    notes=[*m.notes, *moved.notes, *extra_notes], intent=m.intent,
-                   record=m.record)
+                   record=m.record, unread_proposal=_unread_proposal(m))
 
 
 def _claim(rules: GameRules, game: StoredGame, new_plies: Sequence[str]) -> str | None:
