@@ -61,7 +61,7 @@ TIEBREAK_NAMES = {
            "median_beaten": "Median (opponents beaten)"},
     "ja": {"sb": "SB", "solkoff": "ソルコフ", "buchholz": "ソルコフ", "median": "ミディアム",
            "median_buchholz": "メディアン・ブッフホルツ", "direct": "直接対決", "wins": "勝数",
-           "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率",
+           "start": "開始時の順位", "entry": "参加表明順", "rate": "勝率（%）",
            "margin": "目数差", "direct_pair": "直接対決（2人）", "rating": "レーティング",
            "salon_points": "持点",
            "sb_beaten": "SB方式", "median_beaten": "ミディアム方式"},

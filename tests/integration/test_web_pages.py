@@ -699,6 +699,9 @@ def test_a_salon_league_page_calls_the_salon_points_so(
     assert '<th scope="col" class="num">Jigo</th>' in en and "½ jigo," in en
     assert '<th scope="col" class="num">持碁</th>' in ja and "△ 持碁、" in ja
     assert '<th scope="col" class="num">持点</th>' in ja and "レーティング" not in ja
+    # T4: the win rate's column says it is a percentage (seed 004 writes it 0.65)
+    assert '<th scope="col" class="num">勝率（%）</th>' in ja
+    assert '<th scope="col" class="num">Win %</th>' in en
 
 
 def test_a_players_page_calls_their_go_points_salon_points(
