@@ -265,6 +265,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         due = pending(gf.books, now)
         clock["deadline"] = (due.overrun_day - timedelta(days=1)).isoformat() \
             if due.overrun_day is not None else ""
+        clock["paused"] = due.overrun_day is None  # J12, J13: an open leave or question
         stating = waits_for_result(rules, position)
         clock["stating"] = stating
         # what each side stated so far (go's counting): the page says who still has to,

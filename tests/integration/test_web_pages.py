@@ -832,6 +832,38 @@ def test_a_mails_link_opens_the_game_from_the_readers_seat_in_their_language(
             in page.text
 
 
+def test_j13_a_game_paused_by_a_question_to_the_td_says_its_clock_is_stopped(
+        tmp_path: Path) -> None:
+    """J13: from a question to the TD until the answer no day counts, so no last day to
+    reply can be named; the page says the clock is stopped instead of leaving the
+    reader to wonder, in both languages, and names the day again once it runs."""
+    club = build(tmp_path)
+    try:
+        gid = club.games[0]
+        web = TestClient(create_app(club.cfg, club.store, clock=lambda: club.now))
+        running = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        assert "Last day to reply: <strong" in running and "clock is stopped" not in running
+        black = club.sides(gid)[1]  # on move after 3. Bb5
+        club.send(black, gid, "td: May I claim a draw by repetition later?", days=0.1)
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert "Last day to reply: <strong" not in en
+        assert "The clock is stopped for now (a leave, or a question to the tournament " \
+               "director)" in en
+        assert "現在、時計は止まっています（休戦中、またはTDへの質問中）。" in ja
+        from relaybot.pipeline.td import run_commands
+        from relaybot.store.models import Question
+
+        with club.store.session() as session:
+            asked = session.scalars(select(Question.id).order_by(Question.id.desc())).first()
+            run_commands(session, club.cfg, f"answer {asked} Yes, when it happens.",
+                         club.now)
+        answered = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        assert "Last day to reply: <strong" in answered and "clock is stopped" not in answered
+    finally:
+        club.store.dispose()
+
+
 def test_a_games_page_names_the_zones_its_dates_are_in(
         club: SampleClub, web: TestClient) -> None:
     """Issue 26 item 5: a London - New York game's page names British and Eastern time
