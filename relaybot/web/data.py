@@ -553,12 +553,13 @@ def player_page(session: Session, member: Member, lang: str, now: datetime) -> d
             "titles": [TITLE_NAMES[lang].get(t, t) for t in titles_of(session, member.id)],
             "active": [_game_row(g, people, lang, turns) for g in games
                        if g.status == "active"],
-            # the latest ended first, as on the front page (a suspended game has no end
-            # yet: first, as still open)
+            # the latest ended first, as on the front page
             "finished": [_game_row(g, people, lang) for g in sorted(
-                (g for g in games if g.status != "active"),
-                key=lambda g: (g.end_date is None, g.end_date or date.min, g.id),
-                reverse=True)]}
+                (g for g in games if g.status == "finished"),
+                key=lambda g: (g.end_date or date.min, g.id), reverse=True)],
+            # J20: suspended by the TD, neither played nor finished: apart, as on the front
+            "suspended": [_game_row(g, people, lang) for g in games
+                          if g.status == "suspended"]}
 
 
 def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str, Any]]:

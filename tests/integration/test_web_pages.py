@@ -232,7 +232,8 @@ def test_a_suspended_game_says_so_and_names_no_side_to_move(
         assert "<strong>TDの判断で中断中です。</strong>" in ja and "終局" not in ja
         player = web.get(f"/players/{club.members[club.sides(gid)[0]]}",
                          params={"lang": "en"}).text
-        row = next(r for r in player.split("<tr>") if f"/games/{gid}\"" in r)
+        suspended = player.split("<h3>Suspended games</h3>")[1]  # not among the finished
+        row = next(r for r in suspended.split("<tr>") if f"/games/{gid}\"" in r)
         assert f'<a href="/games/{gid}">Suspended</a>' in row
         # the front page lists it apart: neither in progress nor finished
         home = web.get("/", params={"lang": "en"}).text
