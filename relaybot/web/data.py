@@ -576,12 +576,17 @@ def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str,
         due = pending(gf.books, now)
         if due.overrun_day is None:
             continue  # an open pause: no day can be named
+        stating = waits_for_result(gf.rules, game.position)
+        if stating and _disputed(gf.rules, game.position):
+            continue  # go: two different results are the TD's to decide, no one's to send
+        # go after both passed: the side still to state the result (the board says who)
+        colour = gf.rules.to_move(gf.rules.load(game.position)) if stating else due.colour
         last: date = due.overrun_day - timedelta(days=1)
-        mine = gf.player(due.colour).id == member.id
-        opponent = gf.player(1 - due.colour)
+        mine = gf.player(colour).id == member.id
+        opponent = gf.player(1 - colour)
         out.append({"game_id": game.id, "ply": gf.game.ply_count, "day": max(last, today),
-                    "mine": mine, "move": due.move,
-                    "opponent": _name(opponent if mine else gf.player(due.colour),
+                    "mine": mine, "move": due.move, "stating": stating,
+                    "opponent": _name(opponent if mine else gf.player(colour),
                                       member.lang),
                     "left": due.left})
     return out

@@ -293,8 +293,10 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         game = session.get(Game, go)
         assert game is not None
         disputed = game.position
-        assert "claims=B+4.5|W+0.5" in disputed
-        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|")
+        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
+        # as after Black's statement alone: White is the one still to state it
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
+            " tm=b ", " tm=w ")
     try:  # Black has stated, White not yet
         en = web.get(f"/games/{go}", params={"lang": "en"}).text
         ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
@@ -449,6 +451,39 @@ def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient)
         assert "期限" in str(event["summary"])  # in the member's language
         assert str(event["url"]).startswith("https://chess.club.example/games/")
         assert str(event["url"]).endswith("?lang=ja")  # the page in the feed's language
+
+
+def test_the_calendar_asks_for_a_go_result_not_a_move_and_leaves_a_disputed_one_out(
+        club: SampleClub, web: TestClient) -> None:
+    """A go game both players passed asks the side that has not stated the result for
+    it, by a day; once two different results went to the TD, no one owes anything and
+    the calendar names no day for it."""
+    _, go = board_games(club)  # disputed: Black B+4.5, White W+0.5
+    black, white = club.sides(go)  # 佐藤花子 reads Japanese, Tom Brown English
+
+    def summaries(email: str) -> list[str]:
+        feed = Calendar.from_ical(web.get(f"/players/{club.members[email]}/calendar.ics")
+                                  .content)
+        return [str(e["summary"]) for e in feed.walk("VEVENT")
+                if str(e["uid"]).startswith(f"{go}-")]
+
+    assert summaries(black) == [] and summaries(white) == []
+    with club.store.session() as session:
+        game = session.get(Game, go)
+        assert game is not None
+        disputed = game.position
+        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
+        # as after Black's statement alone: White is the one still to state it
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
+            " tm=b ", " tm=w ")
+    try:  # White (Tom Brown) still owes the statement
+        assert summaries(white) == [f"Game {go}: last day to state the result"]
+        assert summaries(black) == [f"対局 {go}: Tom Brownさんの結果申告の期限"]
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, go)
+            assert game is not None
+            game.position = disputed
 
 
 def test_missing_pages_are_404(web: TestClient) -> None:
