@@ -177,8 +177,9 @@ def _turns(session: Session, games: list[Game], lang: str,
             deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
                         if due.overrun_day is not None else "")
         if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
-            out[game.id] = {"stating": "1", "deadline": deadline,  # moves; both state it
-                            "disputed": "1" if _disputed(gf.rules, game.position) else ""}
+            disputed = _disputed(gf.rules, game.position)  # then the TD's: no day is due
+            out[game.id] = {"stating": "1", "deadline": "" if disputed else deadline,
+                            "disputed": "1" if disputed else ""}  # moves; both state it
             continue
         out[game.id] = {"side": gf.rules.side_names(lang)[colour],
                         "name": _name(gf.player(colour), lang), "deadline": deadline}

@@ -331,6 +331,7 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
     home = web.get("/", params={"lang": "en"}).text
     row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
     assert "With the tournament director" in row and "Result to state" not in row
+    assert '<td class="date"></td>' in row  # and no last day for anyone to reply by
     assert "TDの裁定待ち" in web.get("/", params={"lang": "ja"}).text
 
 
