@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
@@ -36,7 +36,7 @@ from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import Pause, Penalty, pending, question_pauses
 from relaybot.core.events import standings, standings_lines
-from relaybot.core.game import waits_for_result
+from relaybot.core.game import waits_for_result, waits_for_td
 from relaybot.core.names import PersonName, distinct
 from relaybot.core.ratings import rank_code, rank_name
 from relaybot.core.text import display_name
@@ -53,12 +53,16 @@ from relaybot.store.models import (
     Leave,
     Member,
     Move,
+    Outbox,
     Question,
     RatingChange,
     SeasonClass,
 )
 
 BATCH = 1000
+# how far back a digest caught up after downtime still reports results, corrections,
+# rating changes and the club's news (five weeks)
+CATCH_UP = timedelta(days=35)
 
 
 class _PlyRow(NamedTuple):
@@ -159,7 +163,15 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
 
 
 def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str, Any]:
-    """What every digest of this run has in common: announcements, standings, results."""
+    """What every digest of this run has in common: announcements, standings, results.
+
+    The week's results, corrections and (per batch) rating changes are read as far back
+    as a digest can be caught up (``CATCH_UP``); each member's digest then keeps those
+    recorded since their previous digest (:func:`_since`). A result counts from when the
+    bot recorded it, not from its end date: a season's end decided after the bot was
+    down, or a mating move confirmed days after it was sent, ends a game with an end date
+    in a week whose digest has gone, and was never reported (D1: nothing lost).
+    """
     if shared:
         return shared
     since = now - timedelta(days=7)
@@ -169,22 +181,63 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
     shared["events"] = {e.id: e for e in session.scalars(select(Event))}
     shared["standings"] = {}
     shared["standing_names"] = {}  # per event: each player's name in its standings
-    week_start = (now - timedelta(days=7)).date()
-    shared["results"] = list(session.scalars(
-        select(Game).where(Game.status == "finished", Game.end_date >= week_start)))
+    back = now - CATCH_UP
+    # each finished game once, at its latest "result" (a game the TD reopened and that
+    # ended again is one result), in the order they were recorded
+    latest: dict[str, tuple[GameEvent, Game]] = {}
+    for event, game in session.execute(
+            select(GameEvent, Game).join(Game, Game.id == GameEvent.game_id)
+            .where(GameEvent.kind == "result", GameEvent.at >= back, GameEvent.at <= now,
+                   Game.status == "finished")
+            .order_by(GameEvent.at, GameEvent.id)).all():
+        latest[game.id] = (event, game)
+    shared["results"] = sorted(latest.values(), key=lambda item: (_utc(item[0].at),
+                                                                   item[0].id))
     # D1: results the TD corrected this week (``result ID RESULT``), with the re-rating
     shared["corrections"] = [
         (event, game) for event, game in session.execute(
             select(GameEvent, Game).join(Game, Game.id == GameEvent.game_id)
-            .where(GameEvent.kind == "result_corrected", GameEvent.at >= since)
+            .where(GameEvent.kind == "result_corrected", GameEvent.at >= back,
+                   GameEvent.at <= now)
             .order_by(GameEvent.at, GameEvent.id)).all()]
-    ids = ({g.side0_id for g in shared["results"]} | {g.side1_id for g in shared["results"]}
+    ids = ({g.side0_id for _e, g in shared["results"]}
+           | {g.side1_id for _e, g in shared["results"]}
            | {g.side0_id for _e, g in shared["corrections"]}
            | {g.side1_id for _e, g in shared["corrections"]})
     # the members themselves, not the names' text: a name carries its Japanese script
     shared["names"] = {m.id: m.name for m in session.scalars(
         select(Member).where(Member.id.in_(ids)))} if ids else {}
     return shared
+
+
+def _previous_sends(session: Session, members: Sequence[Member]) -> dict[int, datetime]:
+    """When each member's previous digest was queued (its outbox row), for the members
+    that had one: the start of what their next digest reports."""
+    keys: dict[str, int] = {}
+    for member in members:
+        previous = sent_week(member.last_digest_week)
+        if previous is not None:
+            keys[f"digest:{member.id}:{previous.isoformat()}"] = member.id
+    if not keys:
+        return {}
+    return {keys[key]: _utc(at) for key, at in session.execute(
+        select(Outbox.dedupe_key, Outbox.created_at).where(Outbox.dedupe_key.in_(list(keys))))
+        if key is not None}
+
+
+def _since(member: Member, previous_send: datetime | None, now: datetime) -> datetime:
+    """Where a member's digest starts reporting: when their previous digest was queued;
+    without its row (a week with nothing to say), the start of their previous digest
+    week in their own zone; a first digest reports the last seven days. Never further
+    back than a digest is caught up (``CATCH_UP``)."""
+    previous = sent_week(member.last_digest_week)
+    if previous_send is not None:
+        since = previous_send
+    elif previous is not None:
+        since = datetime.combine(previous, time.min, tzinfo=ZoneInfo(member.tz))
+    else:
+        since = now - timedelta(days=7)
+    return max(since, now - CATCH_UP)
 
 
 def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], now: datetime,
@@ -226,7 +279,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     changes: dict[int, dict[str, list[RatingChange]]] = defaultdict(lambda: defaultdict(list))
     for change, kind in session.execute(
             select(RatingChange, Game.kind).join(Game, Game.id == RatingChange.game_id)
-            .where(RatingChange.member_id.in_(ids), RatingChange.at >= now - timedelta(days=7))
+            .where(RatingChange.member_id.in_(ids), RatingChange.at >= now - CATCH_UP,
+                   RatingChange.at <= now)
             .order_by(RatingChange.at, RatingChange.id)):
         changes[change.member_id][kind].append(change)
     seats: dict[int, list[int]] = defaultdict(list)
@@ -245,16 +299,16 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     dues = membership_states(session, ids, now.date())  # issue 30
     # issue 30: prizes and awards given since the member's last digest week began
     # (a member back from a pause hears of them too), at most five weeks back
-    news = common.setdefault("club_news", club_news(session, now - timedelta(days=35)))
+    news = common.setdefault("club_news", club_news(session, now - CATCH_UP))
+    sends = _previous_sends(session, members)
     ladders = ladders_of(session, ids)
     queued = 0
     for member, week_start in due:
         week = iso_week(week_start)
-        previous = sent_week(member.last_digest_week)
+        # D1: what this digest reports is what was recorded since the previous one
+        since = _since(member, sends.get(member.id), now)
         # D1: the week is decided whether or not there is anything to say (G10)
         member.last_digest_week = week_start.isoformat()
-        since = (datetime.combine(previous, datetime.min.time(), tzinfo=UTC)
-                 if previous is not None else now - timedelta(days=7))
         my_news = [{**n, "name": display_name(n["name"], member.lang)}
                    for n in news if n["at"] >= since]
         due_state = dues.get(member.id)
@@ -262,9 +316,14 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
         my_events = {common["events"][e].name for e in seats.get(member.id, [])}
         results = [_result_row(g, common["names"], member.lang)
-                   for g in _concerning(common, "results", my_events, member.id)]
-        own_results = _concerning(common, "results", set(), member.id)
-        if not (by_member.get(member.id) or own_results or changes.get(member.id)
+                   for e, g in _concerning(common, "results", my_events, member.id)
+                   if _utc(e.at) >= since]
+        own_results = [e for e, _g in _concerning(common, "results", set(), member.id)
+                       if _utc(e.at) >= since]
+        my_changes = {kind: [c for c in cs if _utc(c.at) >= since]
+                      for kind, cs in changes.get(member.id, {}).items()}
+        my_changes = {kind: cs for kind, cs in my_changes.items() if cs}
+        if not (by_member.get(member.id) or own_results or my_changes
                 or common["announcements"] or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
         rows = []
@@ -290,7 +349,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             "unsubscribe_link": cfg.web.link(unsubscribe_path(cfg, member.id)),
             "corrections": [
                 _correction_row(e, g, common["names"], member.id, member.lang)
-                for e, g in _concerning(common, "corrections", my_events, member.id)],
+                for e, g in _concerning(common, "corrections", my_events, member.id)
+                if _utc(e.at) >= since],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang),
                  "place": _place(common, e, member, letters.get(e))}
@@ -301,7 +361,7 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                     {"before": _shown(c.before, c.state_before, kind, member.lang),
                      "after": _shown(c.after, c.state_after, kind, member.lang)}
                     for c in cs]}
-                for kind, cs in sorted(changes.get(member.id, {}).items(),
+                for kind, cs in sorted(my_changes.items(),
                                        key=lambda item: _kind_order(item[0]))
             ],
             "leaves": [{"name": display_name(people[mid].name, member.lang),
@@ -327,9 +387,9 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     return queued
 
 
-def _game_of(item: Any) -> Game:
-    """The game of a week's result (a game) or of a correction (an event and its game)."""
-    return item[1] if isinstance(item, tuple) else item  # type: ignore[no-any-return]
+def _game_of(item: tuple[GameEvent, Game]) -> Game:
+    """The game of a week's result or correction (its ledger line and the game)."""
+    return item[1]
 
 
 def _concerning(common: dict[str, Any], key: str, events: set[str],
@@ -469,6 +529,8 @@ def _game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "side": rules.side_names(member.lang)[colour],
         # go after both passed: each player states the result, nobody is to move
         "stating": waits_for_result(rules, game.position),
+        # go: the two results stated differ: the TD decides, nobody is asked for anything
+        "with_td": waits_for_td(rules, game.position),
         # plies: the template says them as the game's players count moves (progress)
         "your_move": books.on_move == colour, "moves": game.ply_count, "kind": game.kind,
         # on one's move, what is left counts the days already on it (as the game's mail

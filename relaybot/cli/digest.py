@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from relaybot.app.progress import progress_bar
-from relaybot.cli.common import Subparsers, now_of, now_option, open_store
+from relaybot.cli.common import Subparsers, Unreachable, now_of, now_option, open_store
 from relaybot.config import Config
 
 if TYPE_CHECKING:
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 def register(sub: Subparsers) -> None:
     digest = sub.add_parser("digest", help="weekly digests").add_subparsers(
         dest="sub", required=True, metavar="SUBCOMMAND")
-    send = digest.add_parser("send", help="queue and send this week's digests now")
+    send = digest.add_parser("send", help="queue and send this week's digests now; exit 3 when "
+                          "the SMTP server cannot be reached (they stay queued)")
     now_option(send)
     send.add_argument("--force", action="store_true",
                       help="send new members their first digest now, without waiting "
@@ -70,7 +71,9 @@ def why_none(states: dict[str, int], cfg: Config) -> str:
 
 def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
     """Queue the digests due now (with ``--force`` every member's), send the outbox, and
-    say why when nothing was queued."""
+    say why when nothing was queued. Exit 3 (one line) when the SMTP server could not be
+    reached, as ``run --once`` does: the digests stay queued, but the operator who asked
+    for them "now" must not read a 0 as "sent"."""
     from relaybot.app.digest import send_digests
     from relaybot.app.outbox import send_pending
 
@@ -86,4 +89,7 @@ def cmd_digest_send(cfg: Config, args: argparse.Namespace) -> int:
         if args.force:  # the waiting were due, and had nothing to report
             states = {**states, "waiting": 0, "due": states["due"] + states["waiting"]}
         print(why_none(states, cfg))
+    if counts.unreachable:
+        raise Unreachable(f"SMTP {cfg.smtp.host}:{cfg.smtp.port}: {counts.error}; "
+                          f"{counts.retried} mails stay queued")
     return 0

@@ -21,7 +21,7 @@ from relaybot.core.clocks import (
     pending,
     silence_deadlines,
 )
-from relaybot.core.game import waits_for_result
+from relaybot.core.game import waits_for_result, waits_for_td
 
 
 @dataclass
@@ -69,6 +69,10 @@ def schedule(gf: GameFile, books: Books, now: datetime,
         return out
     tz = gf.player(silent).tz
     today = local_day(now, tz)
+    if waits_for_td(gf.rules, gf.game.position):
+        # J11: go's two results differ and went to the TD; neither player may state
+        # again, so nobody is silent: no reminder, no escalation (J14's duration stays)
+        return _duration(gf, now, out, [])
     paused = list(books.pauses[silent])
     since: datetime | date = books.last_sent_at or gf.game.start_date
     if stated_at is not None and (not isinstance(since, datetime) or stated_at > since):
@@ -96,6 +100,12 @@ def schedule(gf: GameFile, books: Books, now: datetime,
             out.due.append("bank_lost")
         elif clock.overrun_day is not None and clock.overrun_day != date.max:
             future.append(_start_of(clock.overrun_day, tz))
+    return _duration(gf, now, out, future)
+
+
+def _duration(gf: GameFile, now: datetime, out: Schedule, future: list[datetime]) -> Schedule:
+    """J14: the game's duration limit added to ``out`` (due, or the next wake-up among
+    ``future``), and ``out.next_at`` set."""
     td_tz = gf.white.tz
     limit = adjudication_day(gf.game.start_date)
     if local_day(now, td_tz) >= limit:

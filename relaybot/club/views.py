@@ -102,6 +102,7 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
         # draws one (fast), else its SVG, rasterised there
         **board_picture(gf.rules, position, viewer, last.canon if last else ""),
         "position_name": POSITION_NAMES.get(gf.rules.kind, ""),
+        **_examples(gf.rules, position),
         "position": gf.rules.position_text(position),
         # the page as the mail shows the game: from the reader's seat, in their language
         "game_link": cfg.web.link(f"/games/{gf.game.id}?"
@@ -127,6 +128,14 @@ def game_context(cfg: Config, gf: GameFile, reader: Member) -> dict[str, Any]:
             sides[gf.game.draw_offer_by] if gf.game.draw_offer_by is not None else ""
         ),
     }
+
+
+def _examples(rules: GameRules, position: str) -> dict[str, Any]:
+    """The examples a game gives on this game's board (go: ``G7`` on 9x9, not ``Q16``),
+    by its optional ``example_points(saved)``; none for a game whose examples are
+    fixed."""
+    own: Any = getattr(rules, "example_points", None)
+    return {"example_points": own(position)} if own is not None else {}
 
 
 def board_picture(rules: GameRules, position: str, viewer: int,

@@ -75,7 +75,7 @@ def check_value(section: str, key: str, value: Any, kind: str, origin: str) -> A
         if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
             return value.strip().lower() in _TRUE
         raise ConfigError(f"{where}: expected true or false, got {value!r}")
-    if kind in ("int", "port", "count"):
+    if kind in ("int", "port", "count", "positive"):
         try:
             number = int(value)
         except (TypeError, ValueError):
@@ -84,6 +84,8 @@ def check_value(section: str, key: str, value: Any, kind: str, origin: str) -> A
             raise ConfigError(f"{where}: expected a port number 1-65535, got {number}")
         if number < 0:
             raise ConfigError(f"{where}: must not be negative, got {number}")
+        if kind == "positive" and number < 1:
+            raise ConfigError(f"{where}: expected a whole number of at least 1, got {number}")
         if kind == "count" and not 1 <= number <= 64:
             raise ConfigError(f"{where}: expected a number 1-64, got {number}")
         return number

@@ -34,8 +34,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "password": ("", "str"),
         "tls": ("none", "tls"),
         "folder": ("INBOX", "str"),
-        "poll_seconds": (60, "int"),
-        "max_size": (10 * 1024 * 1024, "int"),
+        # 0 would poll without pause, or download no mail at all: at least 1 ("positive")
+        "poll_seconds": (60, "positive"),
+        "max_size": (10 * 1024 * 1024, "positive"),
         # OAuth 2.0 (issue 28): a command printing an access token; "" logs in by password
         "oauth2_command": ("", "str"),
         # issue 29: HOST:PORT where `relaybot run` takes Dovecot's push (an HTTP POST from
@@ -48,7 +49,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "user": ("", "str"),
         "password": ("", "str"),
         "tls": ("none", "tls"),
-        "timeout": (60, "int"),
+        "timeout": (60, "positive"),  # 0 would give up on every server at once
         "connections": (2, "count"),
         # AUTH sends the password; without TLS only to a loopback host, unless the
         # operator says so here (issue 12 item 11)

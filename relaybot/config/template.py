@@ -44,6 +44,8 @@ secret_previous = ""
 # "mx.club.example"; "" trusts none. The MTA must strip incoming headers with this id.
 # 自分の MTA の authserv-id。空なら Authentication-Results は一切信用しません。
 authserv_id = ""
+# error_reply_cap = 10   # error replies a day to one address (wrong moves and the like)
+                         # 1 つのアドレスへの 1 日のエラー返信の上限
 
 [imap]
 host = "127.0.0.1"
@@ -56,6 +58,10 @@ folder = "INBOX"
 # login instead of the password, e.g. "/usr/local/bin/mail-token imap" (see the docs).
 # OAuth 2.0 のメールボックスでは、アクセストークンを出力するコマンドを指定します。
 oauth2_command = ""
+# poll_seconds = 60     # how often the mailbox is looked at besides IDLE (at least 1)
+                       # IDLE とは別にメールボックスを見る間隔（秒）
+# max_size = 10485760   # mail larger than this many bytes is never downloaded
+                       # これより大きいメール（バイト）はダウンロードしません
 # wake_listen = "127.0.0.1:8025"   # where Dovecot's push (deploy/dovecot/relaybot-wake.lua)
                                    # wakes relaybot at once; without it IDLE tells it ~0.5 s
                                    # later. Dovecot の push 通知を受ける場所（任意）。
@@ -66,6 +72,7 @@ port = 25
 user = ""             # empty: no AUTH
 password = ""
 tls = "none"          # none | starttls | ssl
+# timeout = 60        # seconds to wait for the SMTP server / SMTP サーバーを待つ秒数
 # connections = 2     # mails sent at once; after a crash up to this many may be
                       # resent, with the same Message-IDs (1: one at a time)
 # AUTH (user set) without TLS sends the password in the clear: refused unless the host is

@@ -267,6 +267,16 @@ def stated_results(rules: GameRules, position: Any) -> tuple[str, str]:
     return str(first), str(second)
 
 
+def waits_for_td(rules: GameRules, position: Any) -> bool:
+    """Whether a game at ``position`` waits for the TD alone: go after both players
+    stated results that differ (the TD was sent both). Nobody is silent then, so no
+    reminder or escalation runs (J11) and no mail asks a player for anything."""
+    if not waits_for_result(rules, position):
+        return False
+    first, second = stated_results(rules, position)
+    return bool(first and second) and first != second
+
+
 def own_move_number(rules: GameRules, own_moves: int, moves_first: bool) -> int:
     """The number a game's players give a side's ``own_moves``-th move (J8: a time
     control's move counts each side's own moves). Chess numbers a move of each side

@@ -325,6 +325,10 @@ def read_intent(text: str, game_words: Mapping[str, str] | None = None) -> Inten
             intent.found.append(Found(index, "declared", "game"))
             continue
         head, _, rest = word.partition(" ")
+        if game_words and ":" in head and head.partition(":")[0] in game_words:
+            # a form's label: ``Result: B+3.5``, ``結果：黒3目半勝ち`` (NFKC made the colon)
+            head, _, glued = word.partition(":")
+            rest = glued.strip()
         if game_words and rest and head in game_words:
             # a game keyword with words after it (go: ``result B+3.5``, ``結果 黒3目半勝ち``):
             # its name and the words, for the game's ``declare``

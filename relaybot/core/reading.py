@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from relaybot.core.game import GameRules
+from relaybot.core.game import GameRules, RecordText
 from relaybot.core.intent import Does, Found, Intent, read_intent, strip_lines
 from relaybot.core.sections import Section, split_mail
 
@@ -213,13 +213,27 @@ def _whole_record_first(text: str, intent: Intent, readers: Sequence[GameRules]
     if not wholes:
         return None
     whole = max(wholes)[1]  # the longest record from move 1
+    full = next(r for span, r in records if span == whole)
     # the other paragraphs that hold moves (the fragments) become blank lines, so every
-    # other line keeps its index (the keyword lines are found where they stood)
+    # other line keeps its index (the keyword lines are found where they stood); a
+    # fragment that names other moves than the whole record stays, for the referee to
+    # see that the mail names two moves for one ply (a misread is worse than a refusal)
     out = list(lines)
     for span, found in records:
-        if span != whole and found.tokens:
+        if span != whole and found.tokens and _agrees(rules, found, full):
             out[span[0]:span[1]] = [""] * (span[1] - span[0])
     return "\n".join(out)
+
+
+def _agrees(rules: GameRules, fragment: RecordText, whole: RecordText) -> bool:
+    """Whether a fragment's moves are the whole record's at the same plies, as comparison
+    keys (a move spelt two ways counts as a difference: the referee, which has the board,
+    then reads both)."""
+    start = fragment.first_ply
+    if start + len(fragment.tokens) > len(whole.tokens):
+        return False
+    return all(rules.token_key(token) == rules.token_key(whole.tokens[start + k])
+               for k, token in enumerate(fragment.tokens))
 
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:

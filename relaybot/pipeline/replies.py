@@ -164,6 +164,10 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
         if "unnumbered" in verdict.notes:  # the line to write: the move with its number
             ctx["numbered_example"] = game.rules.move_label(verdict.diff_ply,
                                                             verdict.diff_token or "")
+    # J1: the other move the mail names for the same ply ("two_moves")
+    ctx["other_token"] = verdict.other_token or ""
+    # no move found: the line where a move stood among words, quoted back
+    ctx["unread_line"] = verdict.unread_line or ""
     # J1: a fragment from a later move: where it starts, as the game numbers moves
     ctx["starts_at"] = (game.rules.move_number(verdict.starts_at, member.lang)
                         if verdict.starts_at and game is not None else "")

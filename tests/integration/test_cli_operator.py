@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -52,8 +53,10 @@ def test_member_list_and_game_list_with_filters(tmp_path: Path) -> None:
     active = relaybot(tmp_path, "game", "list", "--active")
     assert len(active.stdout.splitlines()) == 1 and game_id not in active.stdout
     assert game_id in relaybot(tmp_path, "game", "list").stdout  # finished ones listed too
+    # a mistyped event is one line naming it, as for game new --event and event show
     none = relaybot(tmp_path, "game", "list", "--event", "No such")
-    assert none.returncode == 0 and none.stdout == ""
+    assert none.returncode == 2 and none.stdout == ""
+    assert none.stderr == "relaybot: no event named 'No such' (relaybot event list)\n"
 
 
 def test_closed_pipe_is_no_traceback(tmp_path: Path) -> None:
@@ -202,6 +205,47 @@ def test_run_once_exit_codes(club: Club) -> None:
     no_imap = club.cli("run", "--once", "--now", now, check=False,
                        extra_env={"RELAYBOT_IMAP_PORT": "1"})
     assert no_imap.returncode == 3 and "relaybot: IMAP" in no_imap.stderr
+
+
+def test_digest_send_exit_3_when_the_smtp_server_is_down(club: Club) -> None:
+    """`digest send` asked to send now: a server that cannot be reached is exit 3 with one
+    line, as for `run --once` (INTERFACE.md), and the digests stay queued for the retry."""
+    white = club.member("Hayakawa, Satoru", "hayakawa@example.jp")
+    black = club.member("Horie, Takahiro", "horie@example.org")
+    club.game(white, black)  # its cycle sent this week's digests: ask for next week's
+    now = (club.clock + timedelta(days=7)).isoformat()
+    down = club.cli("digest", "send", "--now", now, check=False,
+                    extra_env={"RELAYBOT_SMTP_PORT": "1"})
+    assert down.returncode == 3, down.stderr
+    last = down.stderr.strip().splitlines()[-1]
+    assert last.startswith("relaybot: SMTP 127.0.0.1:1: ") and "2 mails stay queued" in last
+    assert "digests queued: 2; sent: 0, retrying: 2" in down.stdout
+    later = (club.clock + timedelta(days=8)).isoformat()  # the retry is due by then
+    again = club.cli("digest", "send", "--now", later, check=False)
+    assert again.returncode == 0, again.stderr
+    assert "digests queued: 0; sent: 2, retrying: 0" in again.stdout
+    # the first week's two (sent by the game's cycle) and this week's two, once each
+    assert sum(c.parsed["X-Relaybot-Kind"] == "digest" for c in club.sink.captured) == 4
+
+
+def test_web_mistakes_are_one_line(tmp_path: Path) -> None:
+    """`relaybot web`: a port out of range, a port another program holds and a host that
+    is no address are each one line and exit 2, before any server starts."""
+    import socket
+
+    from tests.integration.test_cli import one_line_error
+
+    assert relaybot(tmp_path, "init").returncode == 0
+    one_line_error(relaybot(tmp_path, "web", "--port", "99999"), "a port is 1-65535")
+    one_line_error(relaybot(tmp_path, "web", "--port", "http"), "not a port number")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        busy = relaybot(tmp_path, "web", "--port", str(port), timeout=60)
+    one_line_error(busy, f"cannot listen on 127.0.0.1:{port}")
+    assert busy.returncode == 2 and "uvicorn" not in busy.stderr
+    one_line_error(relaybot(tmp_path, "web", "--host", "no-such-host.invalid"), "--host")
 
 
 def test_run_touches_the_alive_file_and_stops_on_sigterm(club: Club) -> None:

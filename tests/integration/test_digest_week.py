@@ -20,7 +20,7 @@ from relaybot.club.members import MemberInput, add_member
 from relaybot.club.new_games import GameInput, create_game
 from relaybot.config import Config, DigestConfig
 from relaybot.store.db import Store
-from relaybot.store.models import Announcement, Member, Outbox
+from relaybot.store.models import Announcement, Game, Member, Outbox
 from tests.sample_club import config
 
 pytestmark = pytest.mark.integration
@@ -143,3 +143,57 @@ def test_d1_list_unsubscribe_mailto_and_one_click_and_the_digest_off_keyword(
     text = said.get_body(preferencelist=("plain",))
     assert text is not None and text.get_content().startswith("山田太郎様")
     assert send_digests(store, cfg, monday + timedelta(days=7)) == 1  # New York's only
+
+
+def _mail(store: Store, cfg: Config, sender: str, game_id: str, text: str, uid: int,
+          arrived: datetime, handled: datetime) -> str:
+    """``sender``'s reply in the game, to their own reply-token address, that reached our
+    mailbox at ``arrived`` (INTERNALDATE) and was handled at ``handled``."""
+    from relaybot.mail.queue import Recipient
+    from relaybot.pipeline.effects import reply_address
+
+    with store.session() as s:
+        member = s.scalars(select(Member).where(Member.email == sender)).one()
+        to = reply_address(cfg, Recipient(member.name, member.email, member.id), game_id)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, f"Re: [{game_id}]"
+    msg["Message-ID"] = f"<late{uid}@example.org>"
+    msg.set_content(text)
+    return process_mail(store, cfg, Arrival(msg.as_bytes(), arrived, "INBOX", 1, uid), handled)
+
+
+def test_d1_a_result_recorded_after_the_weeks_digest_is_in_the_next_one_once(
+        store: Store, db_url: str) -> None:
+    """D1 (the week's results, never none): a game that ends with an end date before the
+    last digest went out (the resignation reached the mailbox on Sunday, the bot handled
+    it on Tuesday; a season's end decided after downtime) is reported in the next digest,
+    with the rating change, and not again in the one after."""
+    cfg = config(db_url)
+    _club(store, cfg)
+    with store.session() as s:
+        (game_id,) = s.scalars(select(Game.id)).all()
+    first = _mail(store, cfg, TOKYO, game_id, "1. e4", 1, JOINED + timedelta(days=1),
+                  JOINED + timedelta(days=1))
+    assert first == "move"
+    monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)  # Monday in Tokyo and New York
+    sunday = monday - timedelta(days=1)
+    send_digests(store, cfg, monday)
+    # New York's resignation reached the mailbox on Sunday; the bot handled it Tuesday
+    assert _mail(store, cfg, NEW_YORK, game_id, "1. e4\nresign", 2, sunday,
+                 monday + timedelta(days=1)) != "held"
+    with store.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None and game.status == "finished"
+        assert game.end_date is not None and game.end_date < monday.date()
+    send_digests(store, cfg, monday + timedelta(days=7))
+    later = {to: msg for to, at, msg in _digests(store) if at > monday}
+    ja_body = later[TOKYO].get_body(preferencelist=("plain",))
+    en_body = later[NEW_YORK].get_body(preferencelist=("plain",))
+    assert ja_body is not None and en_body is not None
+    ja = ja_body.get_content().replace("\r\n", "\n")
+    en = en_body.get_content().replace("\r\n", "\n")
+    assert "今週の結果:\n  山田太郎 - Ann Smith 1-0\n" in ja and "レーティング（チェス）:" in ja
+    assert "Results this week:\n  山田太郎 - Ann Smith 1-0\n" in en
+    assert "Your rating (chess):" in en
+    # reported once: the week after, nothing is left to tell either of them
+    assert send_digests(store, cfg, monday + timedelta(days=14)) == 0

@@ -134,6 +134,22 @@ def _small_game(club: Club) -> tuple[str, Player, Player]:
     return game_id, black, white
 
 
+
+def _latest_digests(club: Club) -> tuple[str, str]:
+    """The plain text of the latest digest of the English (White) and the Japanese
+    (Black) player."""
+    from relaybot.store.models import Outbox
+
+    with club.store.session() as session:
+        digests = {o.recipient: o.raw for o in session.scalars(  # the latest of each
+            select(Outbox).where(Outbox.kind == "digest").order_by(Outbox.id))}
+    texts = []
+    for address in ("shiro@example.org", "kuro@example.jp"):
+        mail = email.message_from_bytes(digests[address], policy=policy.default)
+        texts.append(mail.get_body(preferencelist=("plain",)).get_content())  # type: ignore[union-attr]
+    return texts[0], texts[1]
+
+
 def _passed_out(club: Club) -> tuple[str, Player, Player]:
     """:func:`_small_game` after 1 E5, 2 pass, 3 pass: both passed, White to move, the
     result to be stated."""
@@ -238,6 +254,10 @@ def test_a_stated_result_reaches_a_japanese_reader_in_go_words(club: Club) -> No
     assert "結果の申告: 白半目勝ち" in str(asked.parsed["Subject"])
     assert "\n  結果 白半目勝ち\r\n" in body_of(asked)
     assert "W+0.5" not in body_of(asked)
+    black.send("白半目勝ち")  # without the keyword: nothing is read; the reply says how
+    club.cycle()
+    told = body_of(black.inbox()[-1])
+    assert "結果の申告を待っています" in told and "新しい着手" not in told
     black.send("結果 白半目勝ち")
     club.cycle()
     show = club.cli("game", "show", game_id).stdout
@@ -261,18 +281,11 @@ def test_the_digest_asks_a_passed_out_game_for_its_result_not_a_move(club: Club)
     """After two passes the weekly digest tells both players the result is to be stated
     (each in their language), not that it is one side's move."""
     from relaybot.app.digest import send_digests
-    from relaybot.store.models import Outbox
 
     _passed_out(club)
     # the cycles sent this week's digest before the moves: next week's is the one
     assert send_digests(club.store, club.cfg, club.clock + timedelta(days=7)) == 2
-    with club.store.session() as session:
-        digests = {o.recipient: o.raw for o in session.scalars(  # the latest of each
-            select(Outbox).where(Outbox.kind == "digest").order_by(Outbox.id))}
-    en = email.message_from_bytes(digests["shiro@example.org"], policy=policy.default)
-    ja = email.message_from_bytes(digests["kuro@example.jp"], policy=policy.default)
-    en_text = en.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    ja_text = ja.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    en_text, ja_text = _latest_digests(club)
     assert "both players passed: please state the result if you have not yet" in en_text
     assert "両者がパスしました。まだでしたら結果を申告してください" in ja_text
     assert "YOUR MOVE" not in en_text and "opponent to move" not in en_text
@@ -369,8 +382,38 @@ def test_white_moves_first_in_a_handicap_game_by_mail(club: Club) -> None:
     white.send("help")
     club.cycle()
     helped = body_of(white.inbox()[-1])
-    assert "47 Q16" in helped and "result B+3.5" in helped and "1. e4" not in helped
-    white.send("C11")  # no number: not read as a move; the reply says what to send
+    # the examples lie on this 13x13 board (K10, not 19x19's Q16)
+    assert "47 K10" in helped and "result B+3.5" in helped and "1. e4" not in helped
+    assert "Q16" not in helped and "A-N without I" in helped
+    white.send("C11")  # no number: not played; the reply shows the numbered line to send
     club.cycle()
-    assert '"47 Q16"' in body_of(white.inbox()[-1])
+    answer = body_of(white.inbox()[-1])
+    assert "no move number" in answer and "  3 C11" in answer
     assert club.cli("game", "show", game_id).returncode == 0
+
+
+def test_j11_d1_a_disputed_result_waits_for_the_td_alone(club: Club) -> None:
+    """J11 and D1 once the two stated results differ: the TD has both and decides, and
+    neither player may state again; so nobody is silent (no reminder, no notice of a
+    silence to the TD, however long the TD takes), and the weekly digest says the TD
+    decides instead of asking a player for a result they have stated."""
+    from relaybot.app.digest import send_digests
+
+    game_id, black, white = _passed_out(club)
+    passed = club.clock
+    white.send("result W+0.5", at=passed + timedelta(days=1))
+    club.cycle()
+    black.send("result B+4.5", at=passed + timedelta(days=2))
+    club.cycle()
+    for days in (13, 25, 40):
+        _run_at(club, passed + timedelta(days=days))
+    kinds = [c.parsed["X-Relaybot-Kind"] for c in club.sink.captured]
+    assert "reminder" not in kinds and "td_silence" not in kinds, kinds
+    assert send_digests(club.store, club.cfg, passed + timedelta(days=49)) == 2
+    en_text, ja_text = _latest_digests(club)
+    assert f"{game_id} (you play White" in en_text
+    assert "the results stated differ: the tournament director decides" in en_text
+    assert "申告された結果が異なるため、TD が裁定します" in ja_text
+    assert "please state the result" not in en_text and "結果を申告してください" not in ja_text
+    club.cli("td", "adjudicate", game_id, "B+4.5")  # the TD's answer still ends it
+    assert "finished" in club.cli("game", "show", game_id).stdout

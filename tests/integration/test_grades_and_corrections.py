@@ -285,6 +285,24 @@ def test_r1_result_command_from_the_cli_and_its_mistakes_in_one_line(tmp_path: P
     assert "ratings: none" in relaybot(tmp_path, "member", "set", "a@example.jp").stdout
 
 
+def test_r1_a_shogi_correction_is_told_in_shogi_words(tmp_path: Path) -> None:
+    """INTERFACE "TD commands": shogi's results are sente, gote, draw, both-lose; the
+    TD's confirmation and refusal say them so, not as the stored score (1-0)."""
+    relaybot(tmp_path, "init")
+    for name, address in (("A, A", "a@example.jp"), ("B, B", "b@example.jp")):
+        assert relaybot(tmp_path, "member", "add", "--name", name, "--email",
+                        address).returncode == 0
+    gid = relaybot(tmp_path, "game", "new", "--game", "shogi", "--white", "a@example.jp",
+                   "--black", "b@example.jp").stdout.split()[0]
+    assert relaybot(tmp_path, "td", "adjudicate", gid, "sente").returncode == 0
+    one_line_error(relaybot(tmp_path, "td", "result", gid, "先手勝ち"),
+                   "already has the result Sente wins")
+    ok = relaybot(tmp_path, "td", "result", gid, "gote")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith(f"game {gid}: result corrected from Sente wins to Gote wins;")
+    assert "1-0" not in ok.stdout and "0-1" not in ok.stdout
+
+
 def test_r1_result_by_mail_from_the_td_tells_both_players_in_their_language(club: Club) -> None:
     """INTERFACE "TD commands": ``result ID RESULT`` by mail from the TD corrects the
     game; the TD's confirmation says so and each player is told, in Japanese or English."""

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 from relaybot.app.digest import send_digests
 from relaybot.app.season_end import end_seasons
 from relaybot.club.season_book import find_season, season_games
+from relaybot.pipeline.lifecycle import record_event
 from relaybot.store.db import Store
 from relaybot.store.models import Member, Outbox
 from relaybot.web import create_app
@@ -40,6 +41,10 @@ def _first_listed_wins(store: Store) -> None:
             if {a, b} == {"s7@example.jp", "s8@example.jp"}:
                 continue  # still played at the digest
             _win(g, 0 if _number(a) < _number(b) else 1)
+            # the result's ledger line, as every game's end writes it (the digest reports
+            # the results recorded since the member's previous digest)
+            record_event(s, g, datetime(2027, 3, 1, tzinfo=UTC), "result", None, 40,
+                         detail={"result": g.result, "termination": g.termination})
 
 
 def test_rule13_rule19_the_season_page_shows_classes_marks_and_the_meijin(

@@ -144,7 +144,11 @@ def test_time_loss_on_a_bank_clock_and_td_words(club: Club) -> None:
     assert "まで0手で両者負け" in club.cli("game", "record", both).stdout
     draw = club.game(gote, sente, kind="shogi")
     club.cli("td", "adjudicate", draw, "引き分け")
-    assert "1/2-1/2" in club.cli("game", "show", draw).stdout
+    # the operator reads shogi's result in the TD's words (INTERFACE), not a chess score
+    shown = club.cli("game", "show", draw).stdout
+    assert shown.startswith(f"game {draw}  shogi  finished  draw\n") and "1/2" not in shown
+    listed = club.cli("game", "list").stdout
+    assert f"{draw}\tshogi\tdraw\t" in listed and f"{both}\tshogi\tboth-lose\t" in listed
     refused = club.cli("td", "adjudicate", club.game(gote, sente, kind="shogi"), "white",
                        check=False)
     assert refused.returncode != 0 and "sente, gote, draw or both-lose" in refused.stderr

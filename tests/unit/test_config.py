@@ -49,6 +49,10 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
         ("[imap\n", {}, "not valid TOML"),
         ("[smtp]\nconnections = 0\n", {}, "smtp.connections"),
         ("", {"RELAYBOT_SMTP_CONNECTIONS": "many"}, "RELAYBOT_SMTP_CONNECTIONS"),
+        # 0 would poll IMAP without a pause, download no mail, or time out every server
+        ("", {"RELAYBOT_IMAP_POLL_SECONDS": "0"}, "imap.poll_seconds"),
+        ("[imap]\nmax_size = 0\n", {}, "imap.max_size"),
+        ("[smtp]\ntimeout = 0\n", {}, "smtp.timeout"),
         # a database relaybot does not run on is named here, not by a driver's traceback
         ("[database]\nurl = 'mysql://club@db/club'\n", {}, "database.url"),
         ("", {"RELAYBOT_DATABASE_URL": "relaybot.db"}, "RELAYBOT_DATABASE_URL"),
@@ -271,3 +275,24 @@ def test_other_relaybot_variables_are_no_settings(tmp_path: Path) -> None:
                                                        "RELAYBOT_WAKE_URL": "http://x",
                                                        "RELAYBOT_MAIL_REPLY_CAP": "5"})
     assert cfg.mail.reply_cap == 5
+
+
+def test_the_template_names_every_setting() -> None:
+    """`relaybot init` writes every key the docs list (operating.md "Configure"): set,
+    or commented out with its default where most clubs leave it alone."""
+    import re
+
+    from relaybot.config.settings import SCHEMA
+
+    section = ""
+    named: set[str] = set()
+    for line in TEMPLATE.splitlines():
+        if header := re.match(r"^\[(\w+)\]", line):
+            section = header.group(1)
+        elif key := re.match(r"^#? ?(\w+) = ", line):
+            named.add(f"{section}.{key.group(1)}")
+    every = {f"{s}.{k}" for s, keys in SCHEMA.items() for k in keys}
+    assert every <= named, sorted(every - named)
+    # the commented ones are the defaults, and a file with them uncommented loads
+    uncommented = re.sub(r"^# ?(\w+ = )", r"\1", TEMPLATE, flags=re.M)
+    assert tomllib.loads(uncommented)["imap"]["poll_seconds"] == 60

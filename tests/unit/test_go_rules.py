@@ -21,8 +21,10 @@ from relaybot.core.game import (
     RecordInfo,
     Termination,
     start_of,
+    waits_for_td,
 )
 from relaybot.core.referee import StoredGame, Verdict, decide
+from relaybot.games.go import notation
 from relaybot.games.go.board import GoPosition, handicap_points
 from relaybot.games.go.rules import RULES, as_game_rules
 from relaybot.games.registry import rules_for
@@ -359,6 +361,10 @@ def test_j15_different_results_go_to_the_td() -> None:
     second = decide(RULES, game, 1, "result W+0.5")
     assert second.outcome is None and second.declared is not None
     assert second.declared.to_td and second.declared.stated == ("B+3.5", "W+0.5")
+    # J11: from then on the game waits for the TD alone, not for a player's statement
+    assert waits_for_td(RULES, second.declared.position)
+    assert not waits_for_td(RULES, first.declared.position)  # one statement: White owes
+    assert not waits_for_td(RULES, _counting().position)
 
 
 def test_the_stated_results_are_read_back_from_the_position() -> None:
@@ -413,10 +419,20 @@ def test_a_game_keyword_with_words_after_it_reaches_declare() -> None:
     assert read_intent("result B+3.5", {}).declared is None  # chess has no such keyword
 
 
-def test_a_move_without_its_number_is_no_record() -> None:
-    """INTERFACE: the new move with its number; a bare ``Q16`` line is not read as one."""
+def test_j1_a_move_without_its_number_is_answered_with_the_number_to_write() -> None:
+    """INTERFACE: the new move with its number; a bare ``D4`` line is not played: it is
+    a sync error (nothing applied) whose reply shows the numbered line to send, as in
+    shogi (it was "no move found", which sent the player looking for what was wrong).
+    Only a coordinate alone on its line counts: two such lines, or SGF letters alone
+    (English words), stay no record."""
     verdict = decide(RULES, stored("Q16"), 1, "D4\n\nthanks")
-    assert verdict.kind == "no_move" and not verdict.record.tokens
+    assert verdict.kind == "sync_error" and verdict.new_plies == []
+    assert "unnumbered" in verdict.notes and verdict.diff_ply == 1
+    assert RULES.move_label(verdict.diff_ply, verdict.diff_token or "") == "2 D4"
+    assert decide(RULES, stored("Q16"), 1, "D4\nD16").kind == "no_move"
+    assert decide(RULES, stored("Q16"), 1, "ok\n\nthanks").kind == "no_move"
+    first = decide(RULES, stored(), 0, "Hello\n\nQ16\n\nTaro")  # move 1 needs no number
+    assert first.kind == "move" and first.new_plies == ["q16"]
 
 
 def test_j16_conditional_moves_in_go() -> None:
@@ -486,3 +502,125 @@ def test_a_result_margin_is_whole_points_or_a_half() -> None:
 
     assert read_result("B+3.7") is None and read_result("W+0.25") is None
     assert read_result("B+3.5") is not None and read_result("W+12") is not None
+
+
+@pytest.mark.parametrize(("text", "how", "written", "ja"), [
+    ("W+F", Termination.FORFEIT, "W+F", "白不戦勝"),
+    ("白不戦勝", Termination.FORFEIT, "W+F", "白不戦勝"),
+    ("B+T", Termination.TIME, "B+T", "黒時間切れ勝ち"),
+    ("B+R", Termination.ADJUDICATION, "B+R", "黒中押し勝ち"),
+    ("W+2.5", Termination.ADJUDICATION, "W+2.5", "白2目半勝ち"),
+])
+def test_j14_an_adjudicated_result_keeps_how_it_was_won(
+        text: str, how: Termination, written: str, ja: str) -> None:
+    """A TD's ``adjudicate ID W+F`` is a win by forfeit in the record (SGF ``RE[W+F]``),
+    not a resignation nobody made; the Japanese words written for it read back."""
+    outcome = RULES.parse_result(text, Termination.ADJUDICATION)
+    assert outcome is not None and outcome.termination == how
+    assert RULES.format_result(outcome) == written
+    assert RULES.result_text_words(written, "ja") == ja
+
+
+def test_an_unreadable_point_is_answered_with_examples_on_the_games_board() -> None:
+    """A 9x9 player who writes something that is no point is shown G7 and gc, points of
+    their board, not 19x19's Q16 and pd."""
+    with pytest.raises(MoveError) as small:
+        RULES.parse(RULES.setup({"size": "9"}), "hello")
+    assert "G7 (columns A-J without I)" in str(small.value) and "(gc)" in str(small.value)
+    with pytest.raises(MoveError) as full:
+        RULES.parse(RULES.start(), "hello")
+    assert "Q16 (columns A-T without I)" in str(full.value)
+
+
+# --- notation as players write it (the notation audit) -------------------------------
+
+@pytest.mark.parametrize("text", ["5 ●R14", "5 黒R14", "5 R14。", "第5手 R14", "5手目 黒 R14",
+                                  "黒5 R14"])
+def test_a_glued_colour_a_full_stop_and_dai_n_te_are_the_move(text: str) -> None:
+    """Japanese go mails write the colour against the point (●R14, 黒R14), end with 。,
+    number the move 第5手 or name it as commentary does (黒5): each is the move, where
+    the mail found no move before."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, text)
+    assert verdict.kind == "move" and verdict.new_plies == ["r14"]
+
+
+def test_j21_a_point_in_the_column_i_is_refused_with_the_reason() -> None:
+    """J21: ``47 I5`` is plainly meant as a point; the reply says the columns skip I,
+    where it said no move was found."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 I5")
+    assert verdict.kind == "bad_move" and verdict.error is not None
+    assert verdict.error.why is not None and verdict.error.why.code == "go_no_vertex"
+    assert "skip I" in verdict.error.detail
+
+
+@pytest.mark.parametrize("text", ["Result: B+3.5", "result: B+3.5", "結果：黒3目半勝ち",
+                                  "結果: 黒3目半勝ち", "結果 黒三目半勝ち"])
+def test_j15_a_result_after_a_colon_or_in_kanji_numerals(text: str) -> None:
+    """J15: ``Result: B+3.5`` (a form's label) and ``黒三目半勝ち`` (kanji numerals, as
+    Japanese results are often written) state B+3.5; they were not read at all."""
+    verdict = decide(RULES, _counting(), 0, text)
+    assert verdict.kind == "declared" and isinstance(verdict.declared, Declared)
+    assert verdict.declared.stated == ("B+3.5", "")
+
+
+@pytest.mark.parametrize(("text", "margin"), [("白十目半勝ち", 10.5), ("白十二目勝ち", 12.0),
+                                              ("黒二十五目半勝ち", 25.5), ("黒二十目勝ち", 20.0)])
+def test_kanji_margins_read_as_numbers(text: str, margin: float) -> None:
+    stated = notation.read_result(text)
+    assert stated is not None and stated.margin == margin
+
+
+@pytest.mark.parametrize("text", ["黒十十目勝ち", "黒一二目勝ち", "黒百目勝ち"])
+def test_kanji_that_are_no_number_are_no_result(text: str) -> None:
+    assert notation.read_result(text) is None
+
+
+def test_j1_two_different_moves_for_the_new_move_are_not_played() -> None:
+    """J1: ``5 R14``, a greeting, ``5 R10``: the mail names two moves for move 5; the
+    first was played and the second ignored. Nothing is applied now; the same move twice
+    is still the move."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 R14\nよろしく\n5 R10")
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+    assert (verdict.diff_token, verdict.other_token) == ("R14", "R10")
+    assert not verdict.new_plies
+    same = decide(RULES, stored("Q16 D4 Q3 D16"), 0, "5 R14\nよろしく\n5 qf")
+    assert same.kind == "move" and same.new_plies == ["r14"]
+
+
+def test_j1_a_new_move_above_a_whole_record_that_ends_otherwise_is_not_played() -> None:
+    """J1: ``5 R14`` above the whole record ending ``5 R10`` (the record from move 1 is
+    another record, not more moves of the first): two moves for move 5, nothing applied."""
+    from relaybot.core.reading import read_mail
+
+    assert notation.extract("1 Q16 2 D4\n\n1 Q16 2 D4").tokens == ["Q16", "D4"]
+    text = "5 R14\n\n1 Q16 2 D4 3 Q3 4 D16 5 R10"
+    (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, part.text, intent=part.intent)
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+
+
+def test_sgf_comments_and_properties_never_add_moves_or_branches() -> None:
+    """A pasted SGF from a program carries comments: a move or a bracket inside
+    ``C[...]`` (escaped ``\\]`` too) is text, not a move or a variation. The comment's
+    ``(`` had made the reader skip the main line's own branch (the second variation was
+    read), and its ``;W[aa]`` was read as a move."""
+    game = stored("Q16 D4 Q3 D16")
+    for pasted in (
+            "(;GM[1]FF[4]SZ[19]C[a (long) game];B[pd];W[dp];B[pq];W[dd](;B[qf])(;B[qk]))",
+            "(;GM[1]FF[4]SZ[19]PB[Yamada]\n;B[pd]C[Opening (my favourite) ;W[aa] here]\n"
+            ";W[dp];B[pq];W[dd];B[qf])",
+            "(;GM[1]FF[4]SZ[19]C[me vs you\\] ;B[aa]];B[pd];W[dp];B[pq];W[dd];B[qf])"):
+        verdict = decide(RULES, game, 0, pasted)
+        assert verdict.kind == "move" and verdict.new_plies == ["r14"], pasted
+    passes = notation.extract("(;SZ[19];B[pd];W[];B[tt])")
+    assert passes.tokens == ["B[pd]", "W[]", "B[tt]"]
+
+
+@pytest.mark.parametrize("word", ["ok", "go", "so"])
+def test_a_word_of_two_letters_after_the_move_is_no_sgf_point(word: str) -> None:
+    """``5 R14 ok``: two bare letters are an SGF point only right after a move number
+    (``5 pd``); after a move they are a word, and the line is no record. It was read as a
+    second move ("more than one new move"); the reply now quotes the line instead."""
+    verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, f"5 R14 {word}")
+    assert verdict.kind == "no_move" and verdict.unread_line == f"5 R14 {word}"
+    assert notation.extract("1 pd 2 B dd 3.pq").tokens == ["pd", "dd", "pq"]

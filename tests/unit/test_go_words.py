@@ -236,3 +236,44 @@ def test_a_shogi_draw_is_hikiwake_and_the_keyword_so_spelled_is_read() -> None:
     game = StoredGame(plies=(), keys=(), position=rules.save(rules.start()),
                       draw_offer_by=1)
     assert decide(rules, game, 0, "引き分け").kind == "draw_agreed"
+
+
+@pytest.mark.parametrize(("size", "first", "sgf", "column"), [
+    (9, "G7", "gc", "J"), (13, "K10", "jd", "N"), (19, "Q16", "pd", "T")])
+def test_the_examples_a_go_mail_gives_lie_on_the_games_board(
+        size: int, first: str, sgf: str, column: str) -> None:
+    """A 9x9 game's start mail, help and error replies give G7 as the example, not Q16,
+    a point off its board; the columns they name end at the board's last one."""
+    from relaybot.games.go.rules import RULES as GO
+
+    points = GO.example_points(GO.save(GO.setup({"size": str(size)})))
+    context = {**_game("go"), "example_points": points, "your_move": True, "toss": None,
+               "reader_colour": "黒", "record": "-"}
+    for lang in ("en", "ja"):
+        start = render(lang, "player", "start", **context)[1]
+        assert f"1 {first}" in start
+        help_ = render(lang, "player", "help", **{**context, "draw_offers": False,
+                                                  "game_keywords": []})[1]
+        assert f"47 {first}" in help_ and f"B[{sgf}]" in help_ and f"A-{column}" in help_
+        error = render(lang, "player", "error", **{
+            **context, "kind": "bad_move", "error_kind": "ambiguous", "error_token": "x",
+            "candidates": [], "error_detail": "", "penalty_days": 0, "expected": "",
+            "starts_at": ""})[1]
+        assert f"A-{column}" in error or f"A〜{column}" in error
+        if size != 19:
+            assert "Q16" not in start + help_ + error
+
+
+def test_j1_a_mail_without_a_result_after_both_passed_is_asked_for_the_result() -> None:
+    """After both passed the game waits for the result: a mail in which nothing was read
+    (a bare 黒3目半勝ち) is told how to state it, not asked for a move and its number."""
+    context = {**_game("go"), "kind": "no_move", "error_detail": "", "candidates": [],
+               "penalty_days": 0, "expected": "", "starts_at": "", "stating": True}
+    ja = _mail("error", **context)
+    assert "結果の申告を待っています" in ja and "「結果 黒3目半勝ち」" in ja
+    assert "新しい着手が見つかりませんでした" not in ja
+    en = render("en", "player", "error", **context)[1]
+    assert 'the game waits for the result, not for a move' in en and '"result B+3.5"' in en
+    assert "47 Q16" not in en
+    playing = render("en", "player", "error", **{**context, "stating": False})[1]
+    assert "No new move was found" in playing

@@ -54,3 +54,13 @@ def test_tutorial_games_tutor_keyword_with_or_without_result() -> None:
     for prose in ("endgame is hard", "tutorial end, thanks for all", "the tutorial ends soon"):
         intent = read_intent(prose)
         assert intent.tutorial_end is None and not intent.found, prose
+
+
+def test_a_game_keyword_written_as_a_label_with_a_colon() -> None:
+    """``Result: B+3.5`` / ``結果：黒3目半勝ち`` (a form's label, full-width colon and no
+    space alike) give the game's keyword its words, as ``result B+3.5`` does."""
+    words = {"result": "result", "結果": "result"}
+    assert read_intent("Result: B+3.5", words).declared == "result b+3.5"
+    assert read_intent("結果：黒3目半勝ち", words).declared == "result 黒3目半勝ち"
+    assert read_intent("結果:", words).declared is None  # a label with nothing after it
+    assert read_intent("td: a question", words).declared is None  # not a game keyword

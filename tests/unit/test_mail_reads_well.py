@@ -304,3 +304,35 @@ def test_mail_shared_by_every_game_says_te_not_chesss_sashite() -> None:
     _, shogi = render("ja", "td", "silence", game_kind="shogi", **silence)
     assert "に着手を転送してから" in go and "指し手" not in go
     assert "に指し手を転送してから" in shogi
+
+
+def test_j18_every_players_mail_says_a_bank_clock_in_words() -> None:
+    """The clocks' line of a player's mail (move, receipt, reminder: the shared game part)
+    and the TD's overrun report say ``bank:20`` as the reader's words, never the
+    settings' text."""
+    from tests.unit.test_go_words import _game
+
+    context = {**_game("shogi"), "time_control": "bank:20", "silent_days": 10}
+    said = {lang: render(lang, "player", "reminder", **context)[1] for lang in ("en", "ja")}
+    assert "Time control 20 days in all (lost at 0), started 2026-01-01." in said["en"]
+    assert "持ち時間 通算20日（0日で負け）、開始日 2026-01-01。" in said["ja"]
+    report = {"game_id": "g1", "white": "A", "black": "B", "time_control": "fischer:30+1",
+              "player": "A", "colour": "white", "total": 31, "move": 10, "limit": 30,
+              "ledgers": [], "automatic": False}
+    assert "(A - B, 30 days, 1 more after each move)" in render("en", "td", "overrun",
+                                                                 **report)[1]
+    assert all("bank:20" not in body for body in said.values())
+
+
+def test_the_tds_result_report_reads_as_a_sentence_in_every_game() -> None:
+    """J15: "Game g1 of the league ended on 2026-11-20: Sente wins (resignation)", not
+    "has ended Sente wins"; in Japanese the game id stands apart from は."""
+    context = {"game_id": "g1", "white": "A", "black": "B", "result_text": "Sente wins",
+               "ending": "resignation", "termination": "resignation",
+               "end_date": "2026-11-20", "pgn": "(record)", "event": "", "scores": [],
+               "game_kind": "shogi"}
+    en = render("en", "td", "result", **{**context, "event": "League"})[1]
+    assert "Game g1 of League ended on 2026-11-20: Sente wins (resignation)." in en
+    ja = render("ja", "td", "result", **{**context, "result_text": "先手の勝ち",
+                                         "ending": "投了"})[1]
+    assert "対局 g1 は 2026-11-20 に 先手の勝ち（投了）で終了しました。" in ja

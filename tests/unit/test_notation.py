@@ -748,3 +748,73 @@ def test_format_stored_agrees_with_a_replayed_record(notation: str, letters: str
             board.push(move)
         expected = format_record(board.move_stack, notation, letters)
         assert format_stored(stored, notation, letters) == expected
+
+
+# --- notation as players write it (the notation audit) -------------------------------
+
+
+def test_j2_move_numbers_without_dots_as_english_books_print_them() -> None:
+    """J2 (wrong move numbers are no error when the moves are readable): ``1 e4 e5 2 Nf3``,
+    the numbering of many English books, reads as ``1. e4 e5 2. Nf3``, on one line or
+    several; a fragment ``4 c3`` starts at move 4, as ``4. c3`` does."""
+    rec = extract_record("Hello\n\n1 e4 e5 2 Nf3 Nc6\n3 Bc4 Bc5 4 c3\n\nTaro")
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3"]
+    assert rec.first_ply == 0 and (rec.first_line, rec.last_line) == (2, 3)
+    assert extract_record("4 c3").first_ply == extract_record("4. c3").first_ply == 6
+
+
+def test_j2_bare_numbers_beside_iccf_digits_are_no_record() -> None:
+    """A line of bare numbers and four-digit groups is a phone number or a date, not ICCF
+    moves: it never joins the record (it would add moves the player never sent)."""
+    assert extract_record("090 1234 5678").tokens == []
+    rec = extract_record("1. e4 e5 2. Nf3\n\n090 1234 5678")
+    assert rec.tokens == ["e4", "e5", "Nf3"]
+    assert extract_record("1. 5254 5755 2. 7163").tokens == ["5254", "5755", "7163"]
+
+
+def test_j2_japanese_full_stop_and_comma_around_moves() -> None:
+    """A Japanese writer's 。 after the last move (``4.c3。``) or 、 between moves
+    separates like a space; the record was lost for one punctuation mark."""
+    rec = extract_record("1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3。")
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3"]
+    rec = extract_record("1. e4、e5、2. Nf3、Nc6")
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6"]
+    assert extract_record("よろしくお願いします。").tokens == []
+
+
+def test_j1_a_record_from_move_1_again_starts_another_record() -> None:
+    """J1: after a blank line, ``1.`` begins another record (the same game pasted twice,
+    a corrected one); ``2.`` still continues the one above."""
+    rec = extract_record("1. e4 e5 2. Nf3\n\n1. e4 e5 2. Nf3")
+    assert rec.tokens == ["e4", "e5", "Nf3"] and rec.last_line == 0
+    assert extract_record("1. e4 e5\n\n2. Nf3").tokens == ["e4", "e5", "Nf3"]
+
+
+def test_j1_pgn_comments_and_variations_over_several_lines() -> None:
+    """J1: PGN as a program writes it wraps at 80 columns, so a {comment} or a
+    (variation) runs over lines; the record was lost (no move found) for it. Every line
+    keeps its index, and the record's last line is the one the comment ends on."""
+    pgn = ('[Event "JCCA"]\n[White "Yamada, Taro"]\n\n'
+           "1. e4 e5 2. Nf3 Nc6 3. Bb5 {The Spanish, my favourite\n"
+           "opening for years} a6 (3... Nf6 4. O-O\nNxe4) 4. Ba4 Nf6 5. O-O {castling\nnow} *\n"
+           "\nRegards")
+    rec = extract_record(pgn)
+    assert rec.tokens == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
+    assert rec.variations == {5: [["Nf6", "O-O", "Nxe4"]]}  # after 3... a6
+    assert (rec.first_line, rec.last_line) == (3, 6)
+    # prose with an open bracket is no record, and the lines after it are read as before
+    prose = extract_record("Thanks (and sorry for the delay\nof my move)\n\n1. e4")
+    assert prose.tokens == ["e4"] and prose.first_line == 3
+
+
+def test_j5_a_bishop_written_in_lower_case_gets_the_upper_case_hint() -> None:
+    """J5: ``bc4`` after 1.e4 e5, where no b-pawn can take on c4 but the bishop can go
+    there, was refused as "no such pawn move; c2-c4"; the reply now says to write the
+    piece letter in upper case. Where the b-pawn can take on c4, ``bc4`` stays its move
+    (J2: the ``x`` may be left out; J4: a pawn and a bishop are no ambiguity)."""
+    after_e4_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    err = error(after_e4_e5, "bc4")
+    assert err.why is not None and err.why.code == "lower_case_letter"
+    assert error(after_e4_e5, "fc4", "fr").why == err.why  # the fou, in lower case
+    assert uci("4k3/8/8/8/2n5/1P6/8/4KB2 w - - 0 1", "bc4") == "b3c4"
+    assert uci(None, "b3") == "b2b3"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from relaybot.core.referee import PENALTY_DAYS, StoredGame, Verdict, decide
 from relaybot.games.chess import RULES
 
@@ -199,3 +201,71 @@ def test_j1_a_fragment_from_a_later_move_is_named_as_such() -> None:
     assert v.kind == "sync_error" and v.starts_at == 4  # ply 4: White's 3rd move
     whole = mail(game, 1, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6")
     assert whole.kind == "move" and whole.starts_at is None
+
+
+def test_j2_move_numbers_without_dots_play_the_move() -> None:
+    """J2: a whole game written ``1 e4 e5 2 Nf3 ...`` (English books' numbering) is the
+    whole game; the same with a Japanese full stop after the new move."""
+    game = stored("e4 e5 Nf3 Nc6 Bc4 Bc5")
+    v = mail(game, 0, "1 e4 e5 2 Nf3 Nc6 3 Bc4 Bc5 4 c3")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+    v = mail(game, 0, "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3。\nよろしくお願いします。")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+    fragment = mail(game, 0, "4 c3")  # J1: from move 1, and the reply says where it began
+    assert fragment.kind == "sync_error" and fragment.starts_at == 6
+
+
+def test_j1_a_corrected_move_below_the_record_is_refused_naming_both() -> None:
+    """J1: a mail that names two different moves for the new ply ("Sorry, I meant" and
+    the record again) was played with the first and the second ignored; the bot cannot
+    tell which the player means, so nothing is applied and the reply names both."""
+    game = stored("e4 e5 Nf3 Nc6 Bc4 Bc5")
+    for text in ("1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3\n\nSorry, I meant:\n\n"
+                 "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.d4",
+                 "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3\n\nSorry, I meant:\n4.d4"):
+        v = mail(game, 0, text)
+        assert v.kind == "sync_error" and "two_moves" in v.notes, text
+        assert (v.diff_ply, v.diff_token, v.other_token) == (6, "c3", "d4")
+        assert not v.new_plies and not v.applies
+
+
+@pytest.mark.parametrize("after", [
+    "Our other game:\n1.d4 d5 2.c4 e6 3.Nc3 Nf6 4.Bg5",  # another game's record
+    "That is:\n4.Pc2-c3",  # the same move again, spelt otherwise
+    "I expect\n4...Nf6 5.d4",  # a line that only goes further
+    "Tel\n090 1234 5678",
+])
+def test_j1_text_after_the_record_that_names_no_other_move_is_no_second_move(
+        after: str) -> None:
+    """J1: what follows the record counts only when it names another move for the new
+    ply of this game; the move is played otherwise."""
+    v = mail(stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0,
+             f"1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3\n\n{after}")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+
+
+def test_j1_a_new_move_above_a_whole_record_that_ends_otherwise_is_not_played() -> None:
+    """J1, the postal habit (new move first, the whole game below): when the two differ,
+    the whole record's move was played silently; now nothing is applied."""
+    from relaybot.core.reading import read_mail
+
+    text = "4.d4\n\n1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3"
+    (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
+    v = decide(RULES, stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, part.text, intent=part.intent)
+    assert v.kind == "sync_error" and "two_moves" in v.notes and not v.new_plies
+    assert (v.diff_token, v.other_token) == ("c3", "d4")
+    agreeing = "4.c3\n\n1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3"
+    (part,) = read_mail(agreeing, named=["g"], rules_of={"g": RULES}).parts
+    v = decide(RULES, stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, part.text, intent=part.intent)
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+
+
+def test_j1_the_whole_game_pasted_twice_is_one_record() -> None:
+    """J1: a record from move 1 below another (the game pasted twice, a blank line
+    between) is a second record, not more moves of the first: the same game twice is
+    the move, where it was refused as too many moves."""
+    record = "1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.c3"
+    v = mail(stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, f"{record}\n\n{record}")
+    assert v.kind == "move" and v.new_plies == ["c2c3"]
+    v = mail(stored("e4 e5 Nf3 Nc6 Bc4 Bc5"), 0, f"{record}\n\n{record[:-2]}d4")
+    assert v.kind == "sync_error" and "two_moves" in v.notes

@@ -14,7 +14,7 @@ import pytest
 from relaybot.core.conditionals import validate
 from relaybot.core.game import MoveError, ProposalLine
 from relaybot.core.reasons import PHRASES, Reason, say
-from relaybot.core.referee import Verdict
+from relaybot.core.referee import StoredGame, Verdict, decide
 from relaybot.games.registry import rules_for
 from relaybot.mail.render import render
 from relaybot.mail.wording import move_error_text, reason_text
@@ -127,6 +127,9 @@ CASES: list[tuple[str, dict[str, Any], str, bool, str, str]] = [
     ("shogi", {}, "7g7e", False, "shogi_cannot_move", "cannot move"),
     ("shogi", {"saved": "4k4/9/9/9/9/9/9/9/4K4 b - 1"}, "１一と", False,
      "shogi_no_piece_moves", "no such piece"),
+    ("shogi", {"moves": ("7g7f", "3c3d", "8h2b+")}, "△同金", False, "shogi_none_reach",
+     "can move to"),
+    ("shogi", {}, "５八金引", False, "shogi_relative_none", "fits none"),
     ("shogi", {}, "-7776FU", False, "shogi_wrong_sign", "sign"),
     ("shogi", {}, "+7776XX", False, "shogi_not_csa_piece", "CSA"),
     ("shogi", {}, "+0055TO", False, "shogi_promoted_drop", "dropped"),
@@ -310,3 +313,55 @@ def test_the_shared_reasons_use_words_every_game_shares() -> None:
     for kind in ("illegal", "ambiguous", "unreadable"):
         assert "指" not in say(Reason.of("move_kind", inner_kind=kind), "ja"), kind
     assert "指" not in "".join(core_reasons._WORDS["ja"].values())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_j1_two_moves_for_one_ply_are_named_in_the_readers_language(lang: str) -> None:
+    """J1: the reply to a mail that names two moves for one ply quotes both and asks for
+    the one meant, in the reader's language (not "your record differs from the game")."""
+    verdict = Verdict(kind="sync_error", diff_ply=6, diff_token="c3", other_token="d4",
+                      notes=["two_moves"])
+    ctx = _verdict_context(None, Member(lang=lang), verdict)
+    ctx.update(diff_number="白の第4手" if lang == "ja" else "White's move 4", diff_token="c3")
+    subject, body = render(lang, "player", "error", kind="sync_error", reader="山田, 太郎",
+                           game_kind="chess", record_policy="full", subject="", caps={}, **ctx)
+    if lang == "ja":
+        assert "「c3」と「d4」" in body and "何も適用していません" in body
+        assert not english_prose(body) and "一致しません" not in subject
+    else:
+        assert '"c3" and "d4"' in body and "nothing was applied" in body
+        assert "differs" not in subject
+
+
+@pytest.mark.parametrize(("game", "text"), [("shogi", "▲７六歩です"),
+                                            ("chess", "1.e4 e5 2.Nf3 I think"),
+                                            ("go", "1 Q16でお願いします")])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_j1_a_move_among_words_is_quoted_back_when_no_move_is_found(
+        game: str, text: str, lang: str) -> None:
+    """J1: the record reader reads moves only from lines of their own; a mail whose move
+    stood among words (``▲７六歩です``) was told only "no new move was found". The reply
+    quotes the line and says why, in the reader's language."""
+    rules = rules_for(game)
+    verdict = decide(rules, StoredGame(plies=(), keys=(), position=rules.save(rules.start())),
+                     0, f"よろしくお願いします。\n{text}\n山田")
+    assert verdict.kind == "no_move" and verdict.unread_line == text
+    ctx = _verdict_context(None, Member(lang=lang), verdict)
+    _, body = render(lang, "player", "error", kind="no_move", reader="山田, 太郎",
+                     game_kind=game, record_policy=rules.record_policy, subject="", caps={},
+                     **ctx)
+    assert (f"「{text}」" if lang == "ja" else f'"{text}"') in body
+    if lang == "ja":
+        assert not english_prose(body.replace(text, ""))
+
+
+@pytest.mark.parametrize("text", ["Call me at 090 1234 5678 on 12/5, Tel: 031-234-5678",
+                                  "2026年11月27日、15:00 にお送りします",
+                                  "Sorry I am so late, october is busy"])
+@pytest.mark.parametrize("game", ["chess", "shogi", "go"])
+def test_prose_with_numbers_is_no_move_among_words(game: str, text: str) -> None:
+    """Dates, phone numbers and English words are not quoted back as a move."""
+    rules = rules_for(game)
+    verdict = decide(rules, StoredGame(plies=(), keys=(), position=rules.save(rules.start())),
+                     0, text)
+    assert verdict.kind == "no_move" and verdict.unread_line is None

@@ -499,3 +499,130 @@ def test_ambiguous_moves_are_offered_and_written_in_players_words() -> None:
     assert SHOGI.format_ply(three, SHOGI.parse(three, "５八金寄"), "ja") == "▲５八金寄"
     assert SHOGI.parse(three, "５八金左上") == "6i5h"
     assert SHOGI.format_ply(three, "6i5h", "ja") == "▲５八金左上"
+
+
+# --- notation as players write it (the notation audit) -------------------------------
+
+def test_kanji_files_and_the_open_triangle_read_as_usual() -> None:
+    """Older books and vertical text write the file in kanji too (▲七六歩) and some mark
+    gote ▽: both name the same moves, in a record and through the referee."""
+    assert RULES.parse(RULES.start(), "▲七六歩") == "7g7f"
+    assert RULES.parse(after("7g7f"), "▽三四歩") == "3c3d"
+    assert RULES.parse(after("7g7f"), "▽３四歩") == "3c3d"
+    with pytest.raises(MoveError) as err:  # ▽ is gote's mark: refused on sente's move
+        RULES.parse(RULES.start(), "▽七六歩")
+    assert err.value.why is not None and err.value.why.code == "shogi_turn"
+    rec = RULES.extract_record("▲七六歩▽三四歩▲二二角成▽同　銀")
+    assert rec.tokens == ["▲76歩", "△34歩", "▲22角成", "△同銀"]
+    verdict = decide(RULES, _stored("7g7f", "3c3d", "8h2b+"), 1,
+                     "1 ▲七六歩\n2 ▽三四歩\n3 ▲二二角成\n4 ▽同　銀")
+    assert verdict.kind == "move" and verdict.new_plies == ["3a2b"]
+
+
+def test_the_kana_a_casual_hand_adds_to_nari_and_uchi() -> None:
+    """``２二角成り``, ``２二角不成り``, ``５五角打ち``: 成り and 打ち as a casual hand writes
+    them name the same moves; prose such as 成り行き is no move."""
+    pos = after("7g7f", "3c3d")
+    assert RULES.parse(pos, "２二角成り") == "8h2b+"
+    assert RULES.parse(pos, "２二角不成り") == "8h2b"
+    assert RULES.extract_record("3 ▲２二角成り").tokens == ["▲22角成"]
+    dropped = after("7g7f", "3c3d", "8h2b+", "3a2b")
+    assert RULES.parse(dropped, "５五角打ち") == "B*5e"
+    assert RULES.extract_record("成り行きに任せます").tokens == []
+
+
+def test_kanji_numerals_in_prose_are_no_move() -> None:
+    """Only two numerals followed by a piece are a square: a greeting with kanji numbers
+    is no record."""
+    assert RULES.extract_record("一二三四五六七八九段の皆さま").tokens == []
+    assert RULES.extract_record("七六で歩を突きます").tokens == []
+
+
+def test_j5_a_piece_on_the_board_that_cannot_get_there_is_not_said_not_in_hand() -> None:
+    """J5: the reply says what was wrong. △同金 where no gold of gote reaches ２二 (and
+    none is in hand) was answered "that piece is not in hand", about a drop the player
+    never wrote; it names the square and the piece now."""
+    pos = after("7g7f", "3c3d", "8h2b+")
+    with pytest.raises(MoveError) as err:
+        RULES.parse(pos, "△同金")
+    assert err.value.why is not None and err.value.why.code == "shogi_none_reach"
+    assert err.value.detail == "no 金 of yours can move to ２二"
+    # a piece held in hand may still be what was meant: its drop's rule is named (二歩)
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.load("4k4/9/9/9/9/9/4P4/9/4K4 b P 1"), "５五歩")
+    assert "二歩" in err.value.detail
+    with pytest.raises(MoveError) as err:  # 打 written, nothing in hand: not in hand
+        RULES.parse(RULES.start(), "５五角打")
+    assert err.value.why is not None and err.value.why.code == "shogi_not_in_hand"
+
+
+def test_j5_relative_words_that_fit_no_move_name_the_moves_there() -> None:
+    """J5: ▲５八金引 when both golds go up: the reply names the moves there are, not a
+    rule about drops."""
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "５八金引")
+    assert err.value.why is not None and err.value.why.code == "shogi_relative_none"
+    assert "５八金右、５八金左" in err.value.detail
+    with pytest.raises(MoveError) as err:  # gote's silver goes up to ２二: 引 is wrong
+        RULES.parse(after("7g7f", "3c3d", "8h2b+"), "△同銀引")
+    assert "同　銀" in err.value.detail
+
+
+def test_j5_a_kif_origin_that_names_no_such_move_says_why() -> None:
+    """J5: ７八金(49) names the gold on ４九, which cannot reach ７八; (55) names an empty
+    square; (69) with 銀 names a gold."""
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７八金(49)")
+    assert err.value.why is not None and err.value.why.code == "shogi_cannot_move"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７八金(55)")
+    assert err.value.why is not None and err.value.why.code == "shogi_no_own_piece"
+    with pytest.raises(MoveError) as err:
+        RULES.parse(RULES.start(), "７八銀(69)")
+    assert err.value.why is not None and err.value.why.code == "shogi_none_reach"
+    assert RULES.parse(RULES.start(), "７八金(69)") == "6i7h"
+
+
+def test_j1_two_different_moves_for_the_new_move_are_not_played() -> None:
+    """J1: ``3 ▲２六歩``, a greeting, ``3 ▲６六歩``: two moves for move 3; nothing is
+    applied and the reply names both."""
+    verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, "3 ▲２六歩\nよろしく\n3 ▲６六歩")
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+    assert (verdict.diff_token, verdict.other_token) == ("▲２六歩", "▲６六歩")
+    same = decide(RULES, _stored("7g7f", "3c3d"), 0, "3 ▲２六歩\nよろしく\n3 2g2f")
+    assert same.kind == "move" and same.new_plies == ["2g2f"]
+
+
+def test_j1_a_record_from_move_1_again_is_another_record() -> None:
+    """J1: ``3 ▲２六歩`` above the whole record ending ``3 ▲６六歩``: two moves for
+    move 3, nothing applied; the same record twice reads once."""
+    from relaybot.core.reading import read_mail
+
+    rec = RULES.extract_record("1 ▲７六歩 2 △３四歩\n\n1 ▲７六歩 2 △３四歩")
+    assert rec.tokens == ["▲76歩", "△34歩"]
+    text = "3 ▲２六歩\n\n1 ▲７六歩 2 △３四歩 3 ▲６六歩"
+    (part,) = read_mail(text, named=["g"], rules_of={"g": RULES}).parts
+    verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, part.text, intent=part.intent)
+    assert verdict.kind == "sync_error" and "two_moves" in verdict.notes
+
+
+def test_a_pasted_kif_with_variations_is_its_main_line() -> None:
+    """A KIF file from a program, header and 変化 (a variation of the new move) included,
+    is its main line: the variation is analysis, neither the record nor a second move."""
+    kif = ("# ---- Kifu for Windows V7 棋譜ファイル ----\n開始日時：2026/11/20\n"
+           "手合割：平手\n先手：山田\n後手：鈴木\n手数----指手---------消費時間--\n"
+           "   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)   ( 0:00/00:00:00)\n"
+           "*よろしく\n   3 ２二角成(88) ( 0:00/00:00:00)\n   4 同　銀(31)   ( 0:00/00:00:00)\n"
+           "まで4手で中断\n\n変化：4手\n   4 同　飛(82)   ( 0:00/00:00:00)\n")
+    verdict = decide(RULES, _stored("7g7f", "3c3d", "8h2b+"), 1, kif)
+    assert verdict.kind == "move" and verdict.new_plies == ["3a2b"]
+    assert RULES.extract_record("変化：4手\n   4 同　飛(82)").tokens == []
+
+
+def test_j1_a_lone_move_that_is_also_the_first_move_asks_for_its_number() -> None:
+    """J1: a lone ``▲７六歩`` (no number) after two moves matched the game's first move,
+    and the reply said "at move 2 your mail has ''"; it is answered as any move without
+    its number: the numbered line to send."""
+    verdict = decide(RULES, _stored("7g7f", "3c3d"), 0, "▲７六歩")
+    assert verdict.kind == "sync_error" and "unnumbered" in verdict.notes
+    assert verdict.diff_ply == 2 and verdict.diff_token == "▲76歩"

@@ -7,12 +7,23 @@ board, the reply and its plies only when it needs them.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from relaybot.core.bounds import MAX_CONDITIONALS, record_limit
 from relaybot.core.conditionals import Conditional
-from relaybot.core.game import Declared, GameRules, MoveError, Outcome, Termination, replay_from
-from relaybot.core.intent import Intent
+from relaybot.core.game import (
+    Declared,
+    GameRules,
+    MoveError,
+    Outcome,
+    RecordText,
+    Termination,
+    replay_from,
+    written_text,
+)
+from relaybot.core.intent import Intent, strip_lines
 from relaybot.core.referee.mail import Mail, first_difference, read_mail
 from relaybot.core.referee.verdict import StoredGame, Verdict, VerdictKind
 
@@ -147,10 +158,11 @@ def _out_of_sync(m: Mail) -> Verdict | None:
             diff = first + len(tokens)
     if diff is None:
         return None
-    if (m.rules.record_policy == "numbered" and diff == 0 < stored
+    if (m.rules.record_policy == "numbered" and diff <= 1 and 0 < stored
             and len(tokens) == 1 and m.record.first_ply == 0):
         # one move and no number (shogi, go): most likely the next move with its number
-        # left out; the reply shows how to write it (J1 holds)
+        # left out; the reply shows how to write it (J1 holds). It may even be the game's
+        # first move (diff 1: a record one move long): "your mail has ''" said nothing
         return Verdict(kind="sync_error", diff_ply=stored, diff_token=tokens[0],
                        draw_offer_by=m.game.draw_offer_by, notes=[*m.notes, "unnumbered"],
                        intent=m.intent, record=m.record)
@@ -212,6 +224,65 @@ def _contradiction(m: Mail) -> Verdict | None:
 
 
 # The checks after the new move is played (a mail without one skips what needs it)
+
+
+_MAX_OTHER_RECORDS = 8  # records looked at around the one read (issue 12: bounded work)
+
+
+def _two_moves(m: Mail) -> Verdict | None:
+    """J1: the mail holds another record (before or after the one read: a corrected move
+    below the first, a new move above a whole record that ends otherwise) that names a
+    different legal move for a ply the mail adds. The bot cannot tell which the player
+    means, so nothing is applied and the reply names both. Quoted text and the signature
+    are gone before the referee reads; a later record that only goes further (a line the
+    player expects) or repeats the game is no second move."""
+    if not m.new_tokens or not m.moved.new_plies or m.record.first_line < 0:
+        return None
+    rules, moved, stored = m.rules, m.moved, len(m.game.plies)
+    lines = rules.strip_proposals(strip_lines(m.text, m.intent.keyword_lines)).splitlines()
+    before: list[object] = []  # the position before each new ply, made when first needed
+    for other in _other_records(rules, lines, m.record.first_line, m.record.last_line):
+        start = stored if other.next_move else other.first_ply
+        if start < stored and first_difference(rules, m.game, other.tokens, m.letters,
+                                               start) is not None:
+            continue  # not this game's moves (another game's record, an old one): no claim
+        for k, token in enumerate(other.tokens):
+            j = start + k - stored
+            if not 0 <= j < len(moved.new_plies) or moved.auto[j]:
+                continue
+            if not before:
+                position = rules.copy(m.board)
+                for ply in moved.new_plies:
+                    before.append(rules.copy(position))
+                    rules.play(position, ply)
+            try:
+                ply = rules.parse(before[j], token, m.letters)
+            except MoveError:
+                continue  # no legal move there: no second move, whatever it is
+            if ply != moved.new_plies[j]:
+                return Verdict(kind="sync_error", diff_ply=stored + j,
+                               diff_token=moved.new_texts[j],
+                               other_token=written_text(rules, before[j], ply, token,
+                                                        rules.display_notation),
+                               draw_offer_by=m.game.draw_offer_by,
+                               notes=[*m.notes, "two_moves"], intent=m.intent,
+                               record=m.record)
+    return None
+
+
+def _other_records(rules: GameRules, lines: list[str], first: int, last: int
+                   ) -> list[RecordText]:
+    """The records the game's reader finds in ``lines`` outside ``first``..``last`` (the
+    record read), at most :data:`_MAX_OTHER_RECORDS`."""
+    found: list[RecordText] = []
+    for rest in (lines[:first], lines[last + 1:]):
+        while rest and len(found) < _MAX_OTHER_RECORDS:
+            record = rules.extract_record("\n".join(rest))
+            if not record.tokens or record.last_line < 0:
+                break
+            found.append(record)
+            rest = rest[record.last_line + 1:]
+    return found
 
 
 def _move_ends_the_game(m: Mail) -> Verdict | None:
@@ -283,16 +354,56 @@ def _status_or_help(m: Mail) -> Verdict | None:
 
 
 def _no_move(m: Mail) -> Verdict:
-    """J1: nothing new: the record, if any, is the stored game's and says so."""
+    """J1: nothing new: the record, if any, is the stored game's and says so; a mail with
+    no record at all is told of a line where a move stands among words (``▲７六歩です``,
+    ``4.c3 I think``), which the record reader never reads as moves."""
     return Verdict(kind="no_move", draw_offer_by=m.game.draw_offer_by,
                    notes=[*m.notes, *(["no_new_move"] if m.record.tokens else [])],
-                   intent=m.intent, record=m.record)
+                   intent=m.intent, record=m.record,
+                   unread_line=None if m.record.tokens else _unread_line(m))
+
+
+_HINT_LINES = 200  # lines looked at for the hint (issue 12: bounded work)
+_HINT_WORDS = 40  # words of a line
+_HINT_PREFIX = 16  # the longest move looked for in a word
+_HINT_WORD = 24  # characters of a word looked at
+_HINT_SHOWN = 80  # characters of the line the reply quotes
+_NUMBER_PREFIX_RE = re.compile(r"^\d{1,4}(?:\.+|…|手目|手)")
+
+
+def _unread_line(m: Mail) -> str | None:
+    """The first line holding a move (with a digit: a square, a point, a move number)
+    among other words, as written; None when there is none."""
+    text = m.rules.strip_proposals(strip_lines(m.text, m.intent.keyword_lines))
+    for line in text.splitlines()[:_HINT_LINES]:
+        words = line.split()[:_HINT_WORDS]
+        if all(m.rules.looks_like_move(word) for word in words):
+            continue  # moves alone (not read for another cause): no words to take out
+        if any(_holds_a_move(m.rules, word) for word in words):
+            shown = line.strip()
+            return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
+    return None
+
+
+def _holds_a_move(rules: GameRules, word: str) -> bool:
+    """Whether ``word`` (its move number aside) holds a move of the game: ``c3`` in
+    ``4.c3``, ``▲７六歩`` in ``▲７六歩です`` or ``今回は▲７六歩と``. Only a piece of
+    digits and letters counts: digits alone or with dashes (a date, a phone number) and
+    SGF letters without digits (English words) are no move here."""
+    word = _NUMBER_PREFIX_RE.sub("", unicodedata.normalize("NFKC", word))[:_HINT_WORD]
+    for start in range(len(word)):
+        for end in range(min(len(word), start + _HINT_PREFIX), start + 1, -1):
+            part = word[start:end]
+            if (any(ch.isdigit() for ch in part) and any(ch.isalpha() for ch in part)
+                    and rules.looks_like_move(part)):
+                return True
+    return False
 
 
 CHECKS: tuple[Check, ...] = (
     _game_over, _too_many_conditionals, _too_long, _help_or_status, _resign, _declared,
     _fragment, _out_of_sync, _no_draw_offers, _draw_agreed,
-    _not_your_turn, _too_many_moves, _bad_move, _contradiction,
+    _not_your_turn, _too_many_moves, _bad_move, _contradiction, _two_moves,
     _move_ends_the_game, _draw_claimed, _draw_offered, _move,
     _aside, _status_or_help,
 )

@@ -71,6 +71,8 @@ class Verdict:
     sender_to_move: bool = False  # the bot played a bound answer: the sender moves again
     declared: Declared | None = None  # a game keyword recorded without ending the game
     expected: str | None = None  # the bound answer a contradicting reply ignored
+    other_token: str | None = None  # J1: the other move the mail names for diff_ply
+    unread_line: str | None = None  # no move: a line with a move among words, as written
     new_conditionals: list[Conditional] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     proposals_cleared: bool = False

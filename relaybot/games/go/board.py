@@ -51,6 +51,18 @@ def star_points(size: int) -> list[tuple[int, int]]:
     return [(r, c) for r in lines for c in lines]
 
 
+def example_points(size: int) -> dict[str, str]:
+    """What a player's mail gives as examples on a ``size`` board: the upper right and
+    the lower left star points (``Q16``, ``D4`` on 19x19; ``G7``, ``C3`` on 9x9) and the
+    last column (``T``, ``J``), and the first as an SGF point (``pd``, ``gc``): no 9x9
+    game is told to play Q16, off its board."""
+    near, _, far = _star_lines(size)
+    first = from_rc(far, far, size)
+    return {"first": vertex(first, size), "sgf": first,
+            "second": vertex(from_rc(near, near, size), size),
+            "last_column": GTP_COLUMNS[size - 1]}
+
+
 def handicap_points(size: int, stones: int) -> list[str]:
     """The SGF points of ``stones`` handicap stones on the standard points (2..9).
 

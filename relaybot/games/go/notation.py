@@ -3,7 +3,9 @@
 A move is a coordinate ``Q16`` / ``q16`` (columns A-T without I, rows from the bottom),
 an SGF point ``pd`` (or an SGF node ``B[pd]``), or ``pass`` / ``パス``. A record is a
 block of lines that start with a move number (``47 Q16``, ``47. Q16``, ``47手目 Q16``,
-``1 Q16 2 D4 3 pd``); the first number says where the mail's moves start.
+``1 Q16 2 D4 3 pd``); the first number says where the mail's moves start. A point alone
+on its line (``Q16``) is a record of that one move from move 1 (the referee asks for its
+number after move 1), and ``pass`` / ``パス`` alone is the next move.
 
 Results: ``B+3.5``, ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
 ``黒3目半勝ち``, ``白中押し勝ち``, ``白半目勝ち``.
@@ -21,11 +23,19 @@ from relaybot.games.go.board import GTP_COLUMNS, PASS, SGF_LETTERS
 PASS_WORDS = frozenset({"pass", "パス", "pas", "tt", "b[]", "w[]", ";b[]", ";w[]", "b[tt]",
                         "w[tt]", ";b[tt]", ";w[tt]"})
 _VERTEX_RE = re.compile(r"^([a-hj-t])([1-9][0-9]?)$")
+# ``I5``: no point (the columns skip I), but plainly meant as one: read as a move so that
+# the reply says why, instead of finding no move in the mail
+_I_COLUMN_RE = re.compile(r"^i([1-9][0-9]?)$")
+# a colour glued to the move (``●Q16``, ``黒Q16``): the colour adds nothing to the number
+_GLUED_COLOUR_RE = re.compile(r"^(?:黒|白|●|○)(?=\S)")
 _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
-_NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.|:|手目|手)?(.*)$")
+_BARE_SGF_RE = re.compile(r"^[a-s]{2}$")  # ``pd`` without a node: an English word too
+# a move number: 47, 47., 47手目, 第47手, and 黒47 / 白48 as Japanese commentary names a
+# move (never B47: B3 is a point)
+_NUMBER_RE = re.compile(r"^(?:第|黒|白|●|○)?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
-_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|(\d+)目(半)?|半目)(?:勝ち?)?$")
+_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|不戦|(\d+)目(半)?|半目)(?:勝ち?)?$")
 JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
 COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
 
@@ -42,9 +52,16 @@ def key(token: str) -> str:
 
 
 def is_move(word: str) -> bool:
-    """Whether a (normalised, lower-case) word is a move in some accepted form."""
+    """Whether a (normalised, lower-case) word is a move in some accepted form (or the
+    column I, which the reply refuses with its reason)."""
     k = key(word)
-    return k == PASS or _VERTEX_RE.match(k) is not None or _SGF_RE.match(k) is not None
+    return (k == PASS or _VERTEX_RE.match(k) is not None or _SGF_RE.match(k) is not None
+            or _I_COLUMN_RE.match(k) is not None)
+
+
+def is_i_column(k: str) -> bool:
+    """Whether a key is a coordinate in the column I, which go coordinates skip."""
+    return _I_COLUMN_RE.match(k) is not None
 
 
 def is_vertex(k: str) -> bool:
@@ -80,9 +97,28 @@ class StatedResult:
     how: str = ""  # "R" resignation, "T" time, "F" forfeit, "" counted or jigo
 
 
+_KANJI_VALUES = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+                 "九": 9}
+_KANJI_MARGIN_RE = re.compile(r"([一二三四五六七八九十]+)(?=目)")
+
+
+def _kanji_margin(match: re.Match[str]) -> str:
+    """``三`` -> ``3``, ``十二`` -> ``12``, ``二十五`` -> ``25``: a margin in kanji numerals,
+    as Japanese results are often written (黒三目半勝ち); unchanged if it is no number."""
+    text = match.group(1)
+    tens, _, ones = text.rpartition("十")
+    if "十" not in text:
+        return str(_KANJI_VALUES[text]) if len(text) == 1 else text
+    if len(tens) > 1 or len(ones) > 1 or "十" in tens + ones:
+        return text
+    return str((_KANJI_VALUES[tens] if tens else 1) * 10 + (_KANJI_VALUES[ones] if ones else 0))
+
+
 def read_result(text: str) -> StatedResult | None:
-    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``白中押し勝ち`` as a value; else None."""
+    """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``黒三目半勝ち``, ``白中押し勝ち``,
+    ``白不戦勝`` as a value; else None."""
     word = normalise(text).strip().lower().replace(" ", "")
+    word = _KANJI_MARGIN_RE.sub(_kanji_margin, word)
     if word in JIGO_WORDS:
         return StatedResult(None, 0.0)
     match = _RESULT_RE.match(word)
@@ -102,6 +138,8 @@ def read_result(text: str) -> StatedResult | None:
             return StatedResult(winner, None, "R")
         if how == "時間切れ":
             return StatedResult(winner, None, "T")
+        if how == "不戦":  # 白不戦勝: what result_text_words writes for W+F
+            return StatedResult(winner, None, "F")
         if how == "半目":
             return StatedResult(winner, 0.5)
         margin = int(ja.group(3)) + (0.5 if ja.group(4) else 0.0)
@@ -116,7 +154,8 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
     and passes; a quoted line (``>``) never is one. Numbers between moves are skipped
     (J2 leniency: the first number says where the moves start).
     """
-    words = normalise(line).replace("、", " ").split()  # the player's case, for replies
+    # the player's case, for replies; a Japanese 。 after the move ends it like a space
+    words = normalise(line).replace("、", " ").replace("。", " ").split()
     if not words or words[0].startswith(">"):
         return None
     first = _NUMBER_RE.match(words[0])
@@ -125,6 +164,7 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
         return None
     moves: list[str] = []
     number: int | None = None
+    numbered = False  # right after a move number (or its colour)
     for raw in words:
         word = raw.strip(",;")
         match = _NUMBER_RE.match(word)
@@ -132,24 +172,71 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
             if number is None and not moves:
                 number = int(match.group(1))
             word = match.group(2)
+            numbered = True
             if not word:
                 continue
         if word.lower() in COLOUR_WORDS:
             continue  # "47 黒 Q16", "47 B Q16": the colour adds nothing to the number
+        word = _GLUED_COLOUR_RE.sub("", word)  # "47 ●Q16", "47 黒Q16" alike
         if not is_move(word.lower()):
             return None
+        if not numbered and _BARE_SGF_RE.match(word.lower()) and key(word) != PASS:
+            return None  # "47 R14 ok": two bare letters are a move only after a number
+        numbered = False
         moves.append(word)
     return moves, number
 
 
 _SGF_START_RE = re.compile(r"\(\s*;")
-_SGF_MOVE_RE = re.compile(r";\s*([BW])\[([a-s]{2})?\]")
+_SGF_POINT_RE = re.compile(r"^(?:[a-s]{2})?$")
+
+
+def _sgf_tokens(text: str) -> list[tuple[int, str, str]]:
+    """(offset, kind, value) of an SGF game tree from its first ``(`` to the ``)`` that
+    closes it: ``(``, ``)``, and each B or W property's value (a move: ``pd``, or "" for a
+    pass). Property values are read whole, escaped brackets included, so that a comment
+    (``C[a (long) game: ;W[aa] was bad]``) never adds a move or a branch."""
+    found: list[tuple[int, str, str]] = []
+    depth = 0
+    ident = ""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "[":
+            j = i + 1
+            value: list[str] = []
+            while j < n and text[j] != "]":
+                if text[j] == "\\" and j + 1 < n:
+                    j += 1
+                value.append(text[j])
+                j += 1
+            if ident in ("B", "W"):
+                found.append((i, ident, "".join(value).strip()))
+            i = j + 1
+            continue
+        if ch.isalpha():
+            ident = ident + ch if i > 0 and text[i - 1].isalpha() else ch
+        elif ch in "();":
+            ident = ""
+            if ch == "(":
+                depth += 1
+                found.append((i, "(", ""))
+            elif ch == ")":
+                depth -= 1
+                found.append((i, ")", ""))
+                if depth <= 0:
+                    break
+        elif not ch.isspace():
+            ident = ""
+        i += 1
+    return found
 
 
 def _sgf_record(lines: list[str]) -> RecordText | None:
     """A whole game pasted as SGF (``(;GM[1]...;B[pd];W[dc]...)``): its main line of
     moves from move 1 (the first variation at every branch), in order; an empty ``B[]``
-    or ``tt`` is a pass. None if the mail holds no SGF outside quoted lines."""
+    or ``tt`` is a pass; comments and other properties are skipped whole. None if the
+    mail holds no SGF outside quoted lines."""
     start = next((i for i, line in enumerate(lines)
                   if not line.lstrip().startswith(">") and _SGF_START_RE.search(line)), None)
     if start is None:
@@ -160,26 +247,24 @@ def _sgf_record(lines: list[str]) -> RecordText | None:
     depth = 0
     skipping: int | None = None  # the depth of a later variation being skipped
     followed: set[int] = set()  # depths where the main line already took a variation
-    offset = 0
-    for part in re.split(r"([()])", text):
-        offset += len(part)
-        if part == "(":
+    tokens = _sgf_tokens(text)
+    for _, kind, value in tokens:
+        if kind == "(":
             depth += 1
             if skipping is None:
                 if depth in followed:
                     skipping = depth
                 else:
                     followed.add(depth)
-        elif part == ")":
+        elif kind == ")":
             if skipping == depth:
                 skipping = None
             depth -= 1
-            if depth <= 0:
-                break
-        elif skipping is None:  # a node's ";" may end one line and its move start the next
-            record.tokens.extend(f"{colour}[{point or ''}]"
-                                 for colour, point in _SGF_MOVE_RE.findall(part))
-    record.last_line = start + text[:offset].count("\n")
+        elif skipping is None and (value.lower() == "tt"
+                                   or _SGF_POINT_RE.match(value.lower())):
+            record.tokens.append(f"{kind}[{value.lower()}]")
+    end = tokens[-1][0] if tokens else 0  # the tree's last ")" (or where it stopped)
+    record.last_line = start + text[:end].count("\n")
     return record if record.tokens else None
 
 
@@ -199,6 +284,8 @@ def extract(text: str) -> RecordText:
                 break
             continue
         moves, number = found
+        if start is not None and number == 1 and moves:
+            break  # a record from move 1 again: another record, not more of this one
         if start is None:
             if not moves:
                 continue
@@ -208,7 +295,29 @@ def extract(text: str) -> RecordText:
         record.tokens.extend(moves)
         record.last_line = index
         record.fullwidth = record.fullwidth or has_fullwidth(line)
-    return record if record.tokens else _keyword_pass(lines)
+    if record.tokens:
+        return record
+    passed = _keyword_pass(lines)
+    return passed if passed.tokens else _lone_point(lines)
+
+
+def _lone_point(lines: list[str]) -> RecordText:
+    """A mail whose one move is a point alone on its line (``R14``), without its number:
+    a record of that one move from move 1, which the referee answers with the numbered
+    line to write (J1) unless it is the game's first move. Quoted lines never count;
+    only a coordinate with its row (never two SGF letters, which English words are);
+    a second such line makes it no record."""
+    found: list[int] = []
+    for index, line in enumerate(lines):
+        word = normalise(line).strip().rstrip(".。!！")
+        if not line.lstrip().startswith(">") and is_vertex(key(word)):
+            found.append(index)
+    if len(found) != 1:
+        return RecordText()
+    index = found[0]
+    word = normalise(lines[index]).strip().rstrip(".。!！")
+    return RecordText(tokens=[word], first_line=index, last_line=index,
+                      fullwidth=has_fullwidth(lines[index]))
 
 
 def _keyword_pass(lines: list[str]) -> RecordText:

@@ -34,8 +34,8 @@ add_reasons({
     "go_no_sgf_point": phrase("no point {point} on a {size}x{size} board (SGF letters a-{last})",
                              "{size}路盤に「{point}」はありません（SGF の文字は「a」から"
                              "「{last}」まで）"),
-    "go_point_form": phrase("write a point as Q16 (columns A-T without I), as an SGF point "
-                           "(pd), or pass / パス",
-                           "着手は Q16（列は A-T、I を除く）、SGF の座標（「pd」など）、"
-                           "または「パス」（「pass」）と書いてください"),
+    "go_point_form": phrase("write a point as {first} (columns A-{last_column} without I), "
+                           "as an SGF point ({sgf}), or pass / パス",
+                           "着手は {first}（列は A-{last_column}、I を除く）、SGF の座標"
+                           "（「{sgf}」など）、または「パス」（「pass」）と書いてください"),
 })

@@ -41,6 +41,7 @@ from relaybot.games.go.board import (
     WHITE,
     GoPosition,
     check,
+    example_points,
     from_rc,
     load,
     new_position,
@@ -59,6 +60,8 @@ RESULT_WORD = "result"
 # may make the game free (unrecorded) at any time, by a line of its own
 FREE_WORD = "free"
 VOID_WORDS = ("void", "勝負なし", "no result", "no-result")
+# how a TD's decided result says the game was lost (``W+F``, ``B+T``), as its ending
+_DECIDED_HOW = {"T": Termination.TIME, "F": Termination.FORFEIT}
 _PASS_WORD = re.compile(r"(?<![A-Za-z])pass(?![A-Za-z])")  # a pass in a record or a move
 
 
@@ -185,6 +188,11 @@ class GoRules:
         """Go has no standard position string: the SGF record carries the game."""
         return ""
 
+    def example_points(self, saved: str) -> dict[str, str]:
+        """The points a player's mail gives as examples on this game's board (``Q16``
+        and ``D4`` on 19x19, ``G7`` and ``C3`` on 9x9) and its last column."""
+        return example_points(load(saved).size)
+
     def legal_plies(self, position: object) -> Iterator[str]:
         """``pass``, then every point where a stone may be played now (lazily: a
         proposal rarely answers more than the first few)."""
@@ -306,6 +314,9 @@ class GoRules:
         """The canonical ply of a key on this board (MoveError if off the board)."""
         if key == PASS:
             return PASS
+        if notation.is_i_column(key):
+            raise MoveError("unreadable", token, Reason.of(
+                "go_no_vertex", point=key.upper(), size=position.size))
         if notation.is_vertex(key):
             if notation.sgf_of_vertex(key, position.size) is None:
                 raise MoveError("unreadable", token, Reason.of(
@@ -317,7 +328,8 @@ class GoRules:
             if len(key) == 2 and key.isalpha():
                 raise MoveError("unreadable", token, Reason.of(
                     "go_no_sgf_point", point=key, size=size, last=SGF_LETTERS[size - 1]))
-            raise MoveError("unreadable", token, Reason.of("go_point_form"))
+            raise MoveError("unreadable", token, Reason.of(  # examples on this board
+                "go_point_form", **example_points(size)))
         return notation.sgf_of_vertex(vertex, position.size) or ""
 
     def parse(self, position: object, token: str, letters: str = "en") -> str:
@@ -395,6 +407,10 @@ class GoRules:
             return None
         if stated.winner is None:
             return Outcome(termination, None, margin=0.0)
+        if termination == Termination.ADJUDICATION and stated.how in _DECIDED_HOW:
+            # a TD's ``W+F`` / ``B+T`` says how the game was lost; kept, the record would
+            # read W+R (a resignation nobody made)
+            termination = _DECIDED_HOW[stated.how]
         return Outcome(termination, stated.winner, margin=stated.margin)
 
     def result_text_words(self, text: str, lang: str) -> str:

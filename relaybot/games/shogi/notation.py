@@ -58,32 +58,46 @@ _CSA_RE = re.compile(
     r"^(?P<sign>[+-])?(?P<from>00|[1-9][1-9])(?P<to>[1-9][1-9])(?P<piece>[A-Z]{2})$")
 _CSA_PIECES = {name: k for k, name in enumerate(CSA_NAMES) if name}
 _SAME_SPACE_RE = re.compile(r"同[\s\u3000]+")
+# ``２二角成り``, ``５五角打ち``: the kana a casual hand adds to 成, 不成 and 打 (only right
+# after a piece or a relative word, so that prose such as 成り行き stays as written)
+_OKURIGANA_RE = re.compile(r"(?<=[歩香桂銀金角飛玉王と馬龍竜全圭杏仝右左上引寄直行入])"
+                           r"(不成(?=り)|成(?=り)|打(?=ち)).")
 _MARK_SPLIT_RE = re.compile(rf"(?<=\S)(?=[{_MARK_CHARS}])")
 _ALIASES = str.maketrans({"王": "玉", "竜": "龍", "全": "成銀", "圭": "成桂", "杏": "成香",
                          "仝": "成銀"})
 _KEY_STRIP_RE = re.compile(rf"[{_MARK_CHARS}{_RELATIVE}]|\(\d\d\)|不成|生|打")
 
 
-_NEEDS_CLEAN_RE = re.compile(r"[\s\u3000\uff01-\uff5e一二三四五六七八九]|同|(?<=\S)[▲△☗☖]")
+_NEEDS_CLEAN_RE = re.compile(
+    r"[\s\u3000\uff01-\uff5e一二三四五六七八九▽]|同|(?<=\S)[▲△☗☖]|成り|打ち")
 
 
 def clean(text: str) -> str:
     """NFKC (full width to ASCII), kanji rank numerals as digits inside Japanese moves,
     ``同　歩`` joined to ``同歩``, and a space before every ▲ △ so that moves run
-    together (``▲７六歩△３四歩``) split into tokens."""
+    together (``▲７六歩△３四歩``) split into tokens. Older books and vertical text write
+    the file in kanji too (``▲七六歩``) and some mark gote ``▽``: both read as usual."""
     if unicodedata.is_normalized("NFKC", text) and _NEEDS_CLEAN_RE.search(text) is None:
         return text  # a token read from a cleaned line: already clean (the common case)
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text).replace("▽", "△")  # ▽: gote in some books
     text = _SAME_SPACE_RE.sub("同", text)
+    text = _OKURIGANA_RE.sub(lambda m: m.group(1), text)
     text = _MARK_SPLIT_RE.sub(" ", text)
     return _kanji_ranks(text)
 
 
 _KANJI_RANK_RE = re.compile(r"([1-9])([一二三四五六七八九])")
+# ``七六歩``: a file in kanji too, read only where a piece follows the two numerals (so
+# that prose such as 一二三 stays as written)
+_KANJI_SQUARE_RE = re.compile(
+    rf"(?<![一二三四五六七八九十])([一二三四五六七八九])([一二三四五六七八九])(?=(?:{_PIECE_ALT}))")
 
 
 def _kanji_ranks(text: str) -> str:
-    """``7六歩`` -> ``76歩``: a kanji numeral right after a file digit is the rank."""
+    """``7六歩`` -> ``76歩``: a kanji numeral right after a file digit is the rank; ``七六歩``
+    -> ``76歩`` where both numerals are kanji and a piece follows."""
+    text = _KANJI_SQUARE_RE.sub(
+        lambda m: _KANJI_DIGITS[m.group(1)] + _KANJI_DIGITS[m.group(2)], text)
     return _KANJI_RANK_RE.sub(lambda m: m.group(1) + _KANJI_DIGITS[m.group(2)], text)
 
 
@@ -304,13 +318,23 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     if m.group("of"):
         origin = square(int(m.group("of")), int(m.group("or")))
         moves = [mv for mv in moves if mv.from_square == origin]
+        if not moves:  # the KIF origin names the piece: say why that one cannot go
+            _origin_refused(pos, token, shogi.Move(origin, to_sq, how == "成"), piece_type)
     if how == "打":
         moves = [mv for mv in moves if mv.drop_piece_type]
     elif any(not mv.drop_piece_type for mv in moves):
         # a board move needs no mark even where a drop was possible
         moves = [mv for mv in moves if not mv.drop_piece_type]
     if m.group("rel"):
+        reachable = moves
         moves = _filter_relative(pos, moves, m.group("rel"))
+        if reachable and not moves:
+            # the piece can get there, but not the way the words say (▲同銀引 for a silver
+            # that goes up): name the moves there are, not a rule the move never broke
+            there = "、".join(sorted({japanese(pos, usi(mv), mark=False)
+                                     for mv in reachable}))
+            raise MoveError("illegal", token, Reason.of(
+                "shogi_relative_none", words=m.group("rel"), moves=there))
     before = moves
     if how == "成":
         moves = [mv for mv in moves if mv.promotion]
@@ -333,6 +357,24 @@ def _parse_japanese(pos: Position, token: str, m: re.Match[str]) -> str:
     raise MoveError("ambiguous", token, detail, candidates=tuple(names))
 
 
+def _origin_refused(pos: Position, token: str, move: Any, piece_type: int) -> None:
+    """MoveError for a move whose KIF origin (``(69)``) names no legal move of the piece."""
+    here = pos.board.piece_at(move.from_square)
+    if (here is not None and here.color == pos.turn
+            and int(here.piece_type) in (piece_type, UNPROMOTED[piece_type])
+            and not pos.board.is_legal(move)):
+        raise MoveError("illegal", token, _why_illegal(pos, move))
+    if here is None or here.color != pos.turn:
+        raise MoveError("illegal", token, Reason.of("shogi_no_own_piece"))
+    raise MoveError("illegal", token, Reason.of(
+        "shogi_none_reach", name=NAMES[piece_type], square=_square_name(move.to_square)))
+
+
+def _square_name(sq: int) -> str:
+    """``５五``: a square as players write it."""
+    return _FULL_DIGITS[file_of(sq) - 1] + _KANJI_RANKS[rank_of(sq) - 1]
+
+
 def _no_candidate(pos: Position, token: str, to_sq: int, piece_type: int, how: str) -> str:
     """MoveError for a readable Japanese move that names no legal move, with the rule it
     breaks where one well-formed move of that piece names it (二歩, 打ち歩詰め, check)."""
@@ -352,9 +394,17 @@ def _no_candidate(pos: Position, token: str, to_sq: int, piece_type: int, how: s
     for move in tries:
         if board.is_pseudo_legal(move) and not board.is_legal(move):
             raise MoveError("illegal", token, _why_illegal(pos, move))
-    for move in tries:
-        if move.drop_piece_type and not board.is_legal(move):
-            raise MoveError("illegal", token, _why_illegal(pos, move))
+    on_board = any(not move.drop_piece_type for move in tries)
+    if how == "打" or not on_board or board.has_piece_in_hand(base, side):
+        # a drop is what the player may have meant only when they wrote 打, hold the piece
+        # or have none on the board: "not in hand" for a gold on the board that cannot get
+        # there misleads
+        for move in tries:
+            if move.drop_piece_type and not board.is_legal(move):
+                raise MoveError("illegal", token, _why_illegal(pos, move))
+    if on_board:
+        raise MoveError("illegal", token, Reason.of(
+            "shogi_none_reach", name=NAMES[piece_type], square=_square_name(to_sq)))
     raise MoveError("illegal", token, Reason.of("shogi_no_piece_moves"))
 
 

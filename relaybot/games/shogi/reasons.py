@@ -24,6 +24,11 @@ add_reasons({
     "shogi_cannot_move": phrase("that piece cannot move there", "その駒はそこへ動けません"),
     "shogi_no_piece_moves": phrase("no such piece can move there",
                                   "そこへ動ける駒がありません"),
+    "shogi_none_reach": phrase("no {name} of yours can move to {square}",
+                              "{square}へ動ける{name}がありません"),
+    "shogi_relative_none": phrase(
+        "{words} fits none of the moves to that square (possible: {moves})",
+        "「{words}」に合う手がありません（その升へ指せる手: {moves}）"),
     "shogi_wrong_sign": phrase("wrong side's sign", "手番の記号（+ / -）が違います"),
     "shogi_not_csa_piece": phrase("not a CSA piece name: {name}",
                                  "CSA の駒名ではありません: {name}"),

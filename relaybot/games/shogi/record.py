@@ -3,7 +3,8 @@
 A move line holds moves in any notation :mod:`.notation` reads, with move numbers
 (``15``, ``15手目``, ``15.``), KIF time fields and results (``投了``) around them; the
 record is the first block of such lines (blank and ``*`` comment lines inside allowed),
-so a whole KIF file pasted into a mail reads too. A proposal is a line starting with
+so a whole KIF file pasted into a mail reads too (its variations, after ``変化：``, are
+never the record). A proposal is a line starting with
 ``もし`` or ``if``: ``もし △同歩 なら ▲同角``; several on a line split by ``;``.
 """
 
@@ -65,6 +66,8 @@ def extract_record(text: str) -> RecordText:
     record = RecordText()
     started = False
     for k, line in enumerate(lines):
+        if line.lstrip().startswith("変化"):
+            break  # KIF's variations (変化：4手) follow the main line: analysis, no record
         scan = _scan(line)
         if scan is None:
             stripped = line.strip()
@@ -72,6 +75,8 @@ def extract_record(text: str) -> RecordText:
                 break
             continue
         moves, number, _ending = scan
+        if started and number == 1 and moves:
+            break  # a record from move 1 again: another record, not more of this one
         if not started:
             if not moves:
                 continue

@@ -178,11 +178,19 @@ class CorrectResult(Command):
         if outcome is None:
             return self.refuse(bad_result(rules, args[1]))
         if rules.format_result(outcome) == game.result:
-            return self.refuse(Said(f"game {game.id} already has the result {game.result}",
+            return self.refuse(Said(f"game {game.id} already has the result "
+                                    f"{_result_in(game, 'en')}",
                                     f"対局 {game.id} の結果はすでに{_result_in(game, 'ja')}です"))
         old, new = correct_result(ctx.session, ctx.cfg, load_game(ctx.session, game, ctx.now),
                                   outcome, ctx.now)
-        return self.done(Said(f"game {game.id}: result corrected from {old} to {new}; "
-                              f"both players re-rated",
-                              f"対局 {game.id} の結果を {old} から {new} に訂正し、"
-                              f"両対局者のレーティングを計算し直しました"), (game.id,))
+
+        def said(score: str, lang: str) -> str:
+            # the stored score in the game's words (shogi 1-0 is Sente wins, 先手の勝ち)
+            return result_text(game.kind, score, "", lang)
+
+        return self.done(Said(f"game {game.id}: result corrected from {said(old, 'en')} to "
+                              f"{said(new, 'en')}; both players re-rated",
+                              f"対局 {game.id} の結果を {said(old, 'ja')} から "
+                              f"{said(new, 'ja')} に訂正し、"
+                              f"両対局者のレーティングを計算し直しました"),
+                         (game.id,))

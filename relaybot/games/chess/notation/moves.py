@@ -322,6 +322,8 @@ def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> Pa
             )
         raise MoveError("illegal", token, Reason.of("pawn_cannot_capture", dest=to))
 
+    if piece_ch is None and ff is not None and fr is None and sep is None and not promotion:
+        _lower_case_piece(board, token, ff, to_sq, letter_map)
     if piece_type is None or piece_type == chess.PAWN:
         san = f"{ff or ''}{fr or ''}{to}{promo_san}"
         kind_for_detail: chess.PieceType = chess.PAWN
@@ -370,6 +372,22 @@ def _parse_algebraic(board: chess.Board, token: str, s: str, letters: str) -> Pa
     if not move:  # null move; cannot happen with the strings built above
         raise MoveError("unreadable", token, Reason.of("not_a_move"))
     return ParsedMove(move)
+
+
+def _lower_case_piece(board: chess.Board, token: str, file: str, to_sq: chess.Square,
+                      letter_map: dict[str, chess.PieceType]) -> None:
+    """``bc4`` with no b-pawn able to take on c4 but a bishop able to go there: the bishop
+    written in lower case, as a phone or a lazy hand writes it. Refused (J5) with the
+    upper-case hint rather than "no such pawn move". Where the pawn can take there it is
+    the pawn's move (J2: the ``x`` may be left out; J4: a pawn and a bishop are no
+    ambiguity), and this returns."""
+    piece = letter_map.get(file.upper())
+    if piece is None or piece == chess.PAWN or not _candidates(board, piece, to_sq):
+        return
+    if not any(mv.to_square == to_sq and board.piece_type_at(mv.from_square) == chess.PAWN
+               and chess.square_file(mv.from_square) == chess.FILE_NAMES.index(file)
+               for mv in board.legal_moves):
+        raise MoveError("unreadable", token, Reason.of("lower_case_letter"))
 
 
 def parse_move_ex(board: chess.Board, token: str, letters: str = "en") -> ParsedMove:

@@ -17,10 +17,17 @@ from typing import NamedTuple
 
 from relaybot.core.text import has_fullwidth
 from relaybot.games.base import RecordText
-from relaybot.games.chess.notation.text import looks_like_move, normalise_text
+from relaybot.games.chess.notation.text import (
+    NUMERIC_RE,
+    clean_token,
+    looks_like_move,
+    normalise_text,
+)
 
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "1/2", "*", "0.5-0.5", "=-="})
 _MOVE_NUMBER = re.compile(r"^\d{1,4}(?:\.+)$")
+# "1 e4 e5 2 Nf3": the move numbers of many English books, without their dots (J2)
+_BARE_NUMBER = re.compile(r"^\d{1,3}$")
 _GLUED_NUMBER = re.compile(r"^\d{1,4}\.+(?P<rest>.+)$")
 _FILLER = re.compile(r"^(?:\.+|[!?+#]+|\$\d+|e\.?p\.?|--)$", re.IGNORECASE)
 _COMMENT_RE = re.compile(r"\{[^{}]*\}")
@@ -89,7 +96,8 @@ def _split(line: str) -> list[tuple[str, str]] | None:
 
 @lru_cache(maxsize=16384)
 def _classify(tok: str) -> tuple[str, str] | None:
-    """("move"|"result"|"skip", text) for one whitespace-free token; None for a word."""
+    """("move"|"result"|"skip"|"number", text) for one whitespace-free token; None for a
+    word. A "number" is a move number without its dot (``2`` in ``1 e4 e5 2 Nf3``)."""
     tok = tok.strip(",;")
     if not tok:
         return ("skip", tok)
@@ -97,6 +105,8 @@ def _classify(tok: str) -> tuple[str, str] | None:
         return ("result", "1/2-1/2" if tok in ("1/2", "0.5-0.5", "=-=") else tok)
     if _MOVE_NUMBER.match(tok) or _FILLER.match(tok):
         return ("skip", tok)
+    if _BARE_NUMBER.match(tok):
+        return ("number", tok)  # a move number only beside SAN moves (see _scan)
     glued = _GLUED_NUMBER.match(tok)
     if glued:  # "1.e4", "12.Nf3", "1...e5"
         tok = glued.group("rest")
@@ -144,6 +154,7 @@ def _scan(line: str) -> _Line | None:
     variations: list[tuple[int, tuple[str, ...]]] = []
     result: str | None = None
     results = 0  # a line of only results ("1-0") still continues the record
+    bare = False  # a move number written without its dot ("1 e4 e5 2 Nf3")
     if "(" not in stripped and ")" not in stripped:
         # the common case, plain tokens: no (kind, text) pairs built just to be unpacked
         for got in map(_classify, stripped.split()):
@@ -153,6 +164,8 @@ def _scan(line: str) -> _Line | None:
             if kind == "move":
                 tokens.append(text)
                 result = None  # a result only counts when nothing follows it
+            elif kind == "number":
+                bare = True
             elif kind == "result":
                 result = text
                 results += 1
@@ -172,31 +185,95 @@ def _scan(line: str) -> _Line | None:
             if got[0] == "move":
                 tokens.append(got[1])
                 result = None
+            elif got[0] == "number":
+                bare = True
             elif got[0] == "result":
                 result = got[1]
                 results += 1
     if not tokens and results == 0:
+        return None
+    if bare and any(NUMERIC_RE.match(clean_token(t)) for t in tokens):
+        # bare numbers stand for move numbers only among SAN moves: beside ICCF digits
+        # they are more likely a phone number or a date ("090 1234 5678") than a record
         return None
     return _Line(tuple(tokens), tuple(variations), result)
 
 
 def _normalised(raw: str) -> str:
     """:func:`normalise_text` of one line; ASCII is returned as is, since NFKC and the
-    dash/quote/figurine map only ever change non-ASCII characters."""
-    return raw if raw.isascii() else normalise_text(raw)[0]
+    dash/quote/figurine map only ever change non-ASCII characters. The Japanese full stop
+    and comma a Japanese writer puts after a move (``4.c3。``) separate like spaces."""
+    if raw.isascii():
+        return raw
+    return normalise_text(raw)[0].replace("。", " ").replace("、", " ")
 
 
-_START_RE = re.compile(r"^\s*(\d{1,4})\s*(\.{1,3}|…)")
+_START_RE = re.compile(r"^\s*(\d{1,4})\s*(\.{1,3}|…|\s(?=\s*[^\d\s]))")
 
 
 def _start_ply(raw: str) -> int:
-    """The ply a move line's leading number names (``1.`` 0, ``3.`` 4, ``3...`` 5); 0 for
-    a line without one (a bare ``e4 e5`` is read from move 1)."""
+    """The ply a move line's leading number names (``1.`` 0, ``3.`` 4, ``3...`` 5, a bare
+    ``3 Bc4`` 4); 0 for a line without one (a bare ``e4 e5`` is read from move 1)."""
     m = _START_RE.match(unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw)
     if m is None:
         return 0
-    black = m.group(2) != "."
+    black = m.group(2) not in (".",) and not m.group(2).isspace()
     return max(0, (int(m.group(1)) - 1) * 2 + (1 if black else 0))
+
+
+def _restarts(raw: str) -> bool:
+    """Whether a move line begins a game again (``1.`` or ``1 e4``, White's first move):
+    after a blank line it is another record (the same game pasted twice, or a corrected
+    one), never the continuation of the one above."""
+    m = _START_RE.match(unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw)
+    return m is not None and int(m.group(1)) == 1 and _start_ply(raw) == 0
+
+
+_JOIN_LINES = 12  # lines a comment or a variation may run over (a program wraps at 80)
+
+
+def _open(text: str) -> bool:
+    """Whether a ``{comment}`` or a ``(variation)`` is still open at the end of ``text``."""
+    while "{" in text:
+        shorter = _COMMENT_RE.sub(" ", text)
+        if shorter == text:
+            return "}" not in text.rsplit("{", 1)[1]
+        text = shorter
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+    return depth > 0
+
+
+def _joined(lines: list[str]) -> tuple[list[str], dict[int, int]]:
+    """The lines with each PGN comment or variation that runs over several lines (as a
+    program writes PGN, wrapped at 80 columns) joined onto the line it opens on, and
+    the lines it took left blank, so that every line keeps its index; and, for each
+    joined line, the last line it took. Lines are joined only where the result reads as
+    a move line: prose with a bracket stays as it was."""
+    if not any("{" in line or "(" in line for line in lines):
+        return lines, {}
+    out = list(lines)
+    ends: dict[int, int] = {}
+    i = 0
+    while i < len(out):
+        line = out[i]
+        if ("{" in line or "(" in line) and _open(line):
+            merged, j = line, i + 1
+            while j < len(out) and j - i <= _JOIN_LINES and _open(merged):
+                merged += " " + out[j]
+                j += 1
+            if not _open(merged) and _scan(_normalised(merged)) is not None:
+                out[i] = merged
+                out[i + 1:j] = [""] * (j - i - 1)
+                ends[i] = j - 1
+                i = j
+                continue
+        i += 1
+    return out, ends
 
 
 def extract_record(text: str) -> RecordText:
@@ -213,7 +290,7 @@ def extract_record(text: str) -> RecordText:
     """
     if not isinstance(text, str):
         return RecordText()
-    raw_lines = text.splitlines()
+    raw_lines, ends = _joined(text.splitlines())
     count = len(raw_lines)
     # Lines are scanned lazily, each once: those after the record's end are never looked at.
     scans: dict[int, _Line | None] = {}
@@ -236,7 +313,7 @@ def extract_record(text: str) -> RecordText:
                 j = i
                 while j < count and raw_lines[j].strip() == "":
                     j += 1
-                if j < count and scan(j) is not None:
+                if j < count and scan(j) is not None and not _restarts(raw_lines[j]):
                     i = j
                     continue
             break
@@ -262,7 +339,7 @@ def extract_record(text: str) -> RecordText:
                 break
             later = next_block(later_end + 1)
 
-    record = RecordText(first_line=start, last_line=end, first_ply=first_ply)
+    record = RecordText(first_line=start, last_line=ends.get(end, end), first_ply=first_ply)
     record.fullwidth = any(
         not raw_lines[k].isascii() and has_fullwidth(raw_lines[k]) for k in range(start, end + 1)
     )
