@@ -21,6 +21,13 @@ SUMMARIES = {
     "ja": {True: "対局 {game_id}: あなたの手番の期限（第{move}手）",
            False: "対局 {game_id}: {opponent}さんの返信期限（第{move}手）"},
 }
+# go after both passed: no move is due, the result is (from the side that has not yet)
+STATING = {
+    "en": {True: "Game {game_id}: last day to state the result",
+           False: "Game {game_id}: {opponent}'s statement of the result due"},
+    "ja": {True: "対局 {game_id}: 結果の申告の期限",
+           False: "対局 {game_id}: {opponent}さんの結果申告の期限"},
+}
 
 
 def feed(cfg: Config, member_name: str, lang: str, rows: list[dict[str, Any]],
@@ -34,8 +41,9 @@ def feed(cfg: Config, member_name: str, lang: str, rows: list[dict[str, Any]],
     # a member's name cannot end the line and add properties of its own
     cal.add("x-wr-calname", vText(("対局の期限 " if lang == "ja" else "Game deadlines, ")
                                   + member_name))
-    texts = SUMMARIES.get(lang, SUMMARIES["en"])
     for row in rows:
+        said = STATING if row.get("stating") else SUMMARIES
+        texts = said.get(lang, said["en"])
         event = CalEvent()
         event.add("uid", f"{row['game_id']}-{row['ply']}@{cfg.bot.domain}")
         event.add("dtstamp", now)

@@ -177,8 +177,9 @@ def _turns(session: Session, games: list[Game], lang: str,
             deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
                         if due.overrun_day is not None else "")
         if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
-            out[game.id] = {"stating": "1", "deadline": deadline,  # moves; both state it
-                            "disputed": "1" if _disputed(gf.rules, game.position) else ""}
+            disputed = _disputed(gf.rules, game.position)  # then the TD's: no day is due
+            out[game.id] = {"stating": "1", "deadline": "" if disputed else deadline,
+                            "disputed": "1" if disputed else ""}  # moves; both state it
             continue
         out[game.id] = {"side": gf.rules.side_names(lang)[colour],
                         "name": _name(gf.player(colour), lang), "deadline": deadline}
@@ -265,6 +266,7 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         due = pending(gf.books, now)
         clock["deadline"] = (due.overrun_day - timedelta(days=1)).isoformat() \
             if due.overrun_day is not None else ""
+        clock["paused"] = due.overrun_day is None  # J12, J13: an open leave or question
         stating = waits_for_result(rules, position)
         clock["stating"] = stating
         # what each side stated so far (go's counting): the page says who still has to,
@@ -552,12 +554,13 @@ def player_page(session: Session, member: Member, lang: str, now: datetime) -> d
             "titles": [TITLE_NAMES[lang].get(t, t) for t in titles_of(session, member.id)],
             "active": [_game_row(g, people, lang, turns) for g in games
                        if g.status == "active"],
-            # the latest ended first, as on the front page (a suspended game has no end
-            # yet: first, as still open)
+            # the latest ended first, as on the front page
             "finished": [_game_row(g, people, lang) for g in sorted(
-                (g for g in games if g.status != "active"),
-                key=lambda g: (g.end_date is None, g.end_date or date.min, g.id),
-                reverse=True)]}
+                (g for g in games if g.status == "finished"),
+                key=lambda g: (g.end_date or date.min, g.id), reverse=True)],
+            # J20: suspended by the TD, neither played nor finished: apart, as on the front
+            "suspended": [_game_row(g, people, lang) for g in games
+                          if g.status == "suspended"]}
 
 
 def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str, Any]]:
@@ -574,12 +577,17 @@ def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str,
         due = pending(gf.books, now)
         if due.overrun_day is None:
             continue  # an open pause: no day can be named
+        stating = waits_for_result(gf.rules, game.position)
+        if stating and _disputed(gf.rules, game.position):
+            continue  # go: two different results are the TD's to decide, no one's to send
+        # go after both passed: the side still to state the result (the board says who)
+        colour = gf.rules.to_move(gf.rules.load(game.position)) if stating else due.colour
         last: date = due.overrun_day - timedelta(days=1)
-        mine = gf.player(due.colour).id == member.id
-        opponent = gf.player(1 - due.colour)
+        mine = gf.player(colour).id == member.id
+        opponent = gf.player(1 - colour)
         out.append({"game_id": game.id, "ply": gf.game.ply_count, "day": max(last, today),
-                    "mine": mine, "move": due.move,
-                    "opponent": _name(opponent if mine else gf.player(due.colour),
+                    "mine": mine, "move": due.move, "stating": stating,
+                    "opponent": _name(opponent if mine else gf.player(colour),
                                       member.lang),
                     "left": due.left})
     return out

@@ -105,7 +105,7 @@ def test_t4_a_salon_league_plays_on_points_and_ranks_by_win_rate(
         rows = event_standings(s, event)
         text = event_text(s, event, "ja")
         page = event_page(s, event, "ja", datetime(2027, 6, 1, tzinfo=UTC))
-    assert [t["title"] for t in page["tiebreaks"]][:2] == ["勝率", "目数差"]
+    assert [t["title"] for t in page["tiebreaks"]][:2] == ["勝率（%）", "目数差"]
     assert page["rows"][0]["rate"] == 100.0 and page["kind"] == "サロンリーグ"
     assert rows[0].player == "棋士, 1号" and rows[0].margin == 40.0
     assert {r.margin for r in rows[1:]} == {-16.5, -23.5}

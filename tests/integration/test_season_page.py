@@ -131,6 +131,8 @@ def test_t3_season_and_class_pages_write_each_name_as_the_reader_does(
         assert "Smith Ann" not in page and "Suzuki Ichiro" not in page
     en = web.get("/seasons/" + quote("第2期", safe=""), params={"lang": "en"}).text
     assert ">Ichiro Suzuki</a>" in en and ">山田太郎</a>" in en
+    # the legend glosses the league's drawn results for an English reader
+    assert "△ a draw by repetition (千日手) or impasse (持将棋), half a win" in en
 
 
 def test_t3_rule18_every_player_of_a_class_shows_their_starting_order(

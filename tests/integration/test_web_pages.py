@@ -232,7 +232,8 @@ def test_a_suspended_game_says_so_and_names_no_side_to_move(
         assert "<strong>TDの判断で中断中です。</strong>" in ja and "終局" not in ja
         player = web.get(f"/players/{club.members[club.sides(gid)[0]]}",
                          params={"lang": "en"}).text
-        row = next(r for r in player.split("<tr>") if f"/games/{gid}\"" in r)
+        suspended = player.split("<h3>Suspended games</h3>")[1]  # not among the finished
+        row = next(r for r in suspended.split("<tr>") if f"/games/{gid}\"" in r)
         assert f'<a href="/games/{gid}">Suspended</a>' in row
         # the front page lists it apart: neither in progress nor finished
         home = web.get("/", params={"lang": "en"}).text
@@ -292,8 +293,10 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         game = session.get(Game, go)
         assert game is not None
         disputed = game.position
-        assert "claims=B+4.5|W+0.5" in disputed
-        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|")
+        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
+        # as after Black's statement alone: White is the one still to state it
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
+            " tm=b ", " tm=w ")
     try:  # Black has stated, White not yet
         en = web.get(f"/games/{go}", params={"lang": "en"}).text
         ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
@@ -328,6 +331,7 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
     home = web.get("/", params={"lang": "en"}).text
     row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
     assert "With the tournament director" in row and "Result to state" not in row
+    assert '<td class="date"></td>' in row  # and no last day for anyone to reply by
     assert "TDの裁定待ち" in web.get("/", params={"lang": "ja"}).text
 
 
@@ -448,6 +452,39 @@ def test_calendar_feed_of_each_games_deadline(club: SampleClub, web: TestClient)
         assert "期限" in str(event["summary"])  # in the member's language
         assert str(event["url"]).startswith("https://chess.club.example/games/")
         assert str(event["url"]).endswith("?lang=ja")  # the page in the feed's language
+
+
+def test_the_calendar_asks_for_a_go_result_not_a_move_and_leaves_a_disputed_one_out(
+        club: SampleClub, web: TestClient) -> None:
+    """A go game both players passed asks the side that has not stated the result for
+    it, by a day; once two different results went to the TD, no one owes anything and
+    the calendar names no day for it."""
+    _, go = board_games(club)  # disputed: Black B+4.5, White W+0.5
+    black, white = club.sides(go)  # 佐藤花子 reads Japanese, Tom Brown English
+
+    def summaries(email: str) -> list[str]:
+        feed = Calendar.from_ical(web.get(f"/players/{club.members[email]}/calendar.ics")
+                                  .content)
+        return [str(e["summary"]) for e in feed.walk("VEVENT")
+                if str(e["uid"]).startswith(f"{go}-")]
+
+    assert summaries(black) == [] and summaries(white) == []
+    with club.store.session() as session:
+        game = session.get(Game, go)
+        assert game is not None
+        disputed = game.position
+        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
+        # as after Black's statement alone: White is the one still to state it
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
+            " tm=b ", " tm=w ")
+    try:  # White (Tom Brown) still owes the statement
+        assert summaries(white) == [f"Game {go}: last day to state the result"]
+        assert summaries(black) == [f"対局 {go}: Tom Brownさんの結果申告の期限"]
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, go)
+            assert game is not None
+            game.position = disputed
 
 
 def test_missing_pages_are_404(web: TestClient) -> None:
@@ -830,6 +867,38 @@ def test_a_mails_link_opens_the_game_from_the_readers_seat_in_their_language(
         assert page.headers["content-language"] == lang
         assert f'src="/games/{gid}/board/' in page.text and f"?side={seat[member_id]}\"" \
             in page.text
+
+
+def test_j13_a_game_paused_by_a_question_to_the_td_says_its_clock_is_stopped(
+        tmp_path: Path) -> None:
+    """J13: from a question to the TD until the answer no day counts, so no last day to
+    reply can be named; the page says the clock is stopped instead of leaving the
+    reader to wonder, in both languages, and names the day again once it runs."""
+    club = build(tmp_path)
+    try:
+        gid = club.games[0]
+        web = TestClient(create_app(club.cfg, club.store, clock=lambda: club.now))
+        running = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        assert "Last day to reply: <strong" in running and "clock is stopped" not in running
+        black = club.sides(gid)[1]  # on move after 3. Bb5
+        club.send(black, gid, "td: May I claim a draw by repetition later?", days=0.1)
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert "Last day to reply: <strong" not in en
+        assert "The clock is stopped for now (a leave, or a question to the tournament " \
+               "director)" in en
+        assert "現在、時計は止まっています（休戦中、またはTDへの質問中）。" in ja
+        from relaybot.pipeline.td import run_commands
+        from relaybot.store.models import Question
+
+        with club.store.session() as session:
+            asked = session.scalars(select(Question.id).order_by(Question.id.desc())).first()
+            run_commands(session, club.cfg, f"answer {asked} Yes, when it happens.",
+                         club.now)
+        answered = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        assert "Last day to reply: <strong" in answered and "clock is stopped" not in answered
+    finally:
+        club.store.dispose()
 
 
 def test_a_games_page_names_the_zones_its_dates_are_in(
