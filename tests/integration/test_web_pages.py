@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
@@ -282,6 +283,27 @@ def test_j20_a_game_voided_by_a_withdrawal_says_void_not_an_asterisk(
             game.status, game.result, game.termination, game.end_date = before
 
 
+
+@contextmanager
+def _only_black_stated(club: SampleClub, go: str) -> Iterator[None]:
+    """The sample club's disputed go game as it was after Black's statement alone (White
+    still to state the result), put back as it was afterwards."""
+    with club.store.session() as session:
+        game = session.get(Game, go)
+        assert game is not None
+        disputed = game.position
+        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
+        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
+            " tm=b ", " tm=w ")
+    try:
+        yield
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, go)
+            assert game is not None
+            game.position = disputed
+
+
 def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         club: SampleClub, web: TestClient) -> None:
     """Go after two passes waits for both players to state the result: the game page,
@@ -289,15 +311,7 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
     side is to move. Two different results are with the TD, and the page says that
     instead of asking the players again."""
     _, go = board_games(club)  # passed out at move 4, its two results disputed
-    with club.store.session() as session:
-        game = session.get(Game, go)
-        assert game is not None
-        disputed = game.position
-        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
-        # as after Black's statement alone: White is the one still to state it
-        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
-            " tm=b ", " tm=w ")
-    try:  # Black has stated, White not yet
+    with _only_black_stated(club, go):  # Black has stated, White not yet
         en = web.get(f"/games/{go}", params={"lang": "en"}).text
         ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
         assert ("<strong>Both players passed: each states the result.</strong> Black has "
@@ -314,11 +328,6 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
         row = next(r for r in home.split("<tr>") if f"/games/{go}\"" in r)
         assert "Result to state" in row and " to move" not in row
         assert "結果の申告待ち" in web.get("/", params={"lang": "ja"}).text
-    finally:
-        with club.store.session() as session:
-            game = session.get(Game, go)
-            assert game is not None
-            game.position = disputed
     en = web.get(f"/games/{go}", params={"lang": "en"}).text
     ja = web.get(f"/games/{go}", params={"lang": "ja"}).text
     assert ("<strong>The players stated different results (Black: B+4.5; White: W+0.5): "
@@ -469,22 +478,9 @@ def test_the_calendar_asks_for_a_go_result_not_a_move_and_leaves_a_disputed_one_
                 if str(e["uid"]).startswith(f"{go}-")]
 
     assert summaries(black) == [] and summaries(white) == []
-    with club.store.session() as session:
-        game = session.get(Game, go)
-        assert game is not None
-        disputed = game.position
-        assert "claims=B+4.5|W+0.5" in disputed and " tm=b " in disputed
-        # as after Black's statement alone: White is the one still to state it
-        game.position = disputed.replace("claims=B+4.5|W+0.5", "claims=B+4.5|").replace(
-            " tm=b ", " tm=w ")
-    try:  # White (Tom Brown) still owes the statement
+    with _only_black_stated(club, go):  # White (Tom Brown) still owes the statement
         assert summaries(white) == [f"Game {go}: last day to state the result"]
         assert summaries(black) == [f"対局 {go}: Tom Brownさんの結果申告の期限"]
-    finally:
-        with club.store.session() as session:
-            game = session.get(Game, go)
-            assert game is not None
-            game.position = disputed
 
 
 def test_missing_pages_are_404(web: TestClient) -> None:
