@@ -153,11 +153,15 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         kind = f"{event.kind}, final" if event.final else event.kind  # T1
         print(f"{event.name}  ({kind}, {event.time_control}, from {event.start_date})")
         print(event_text(session, event, args.lang))
+        from relaybot.cli.documents import result_word
+
         names = {m.id: m.name.plain() for m in session.scalars(select(Member))}
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
+            # the result in the TD's words (shogi sente, not the stored 1-0)
             print(f"  {g.id}  {names[g.side0_id]} - {names[g.side1_id]}  "
-                  f"{g.result or g.status}  {progress_text(g.ply_count, g.kind, args.lang)}")
+                  f"{result_word(g) or g.status}  "
+                  f"{progress_text(g.ply_count, g.kind, args.lang)}")
         chosen = salon_secretaries(session, event)
         if chosen is not None:  # seed 004 section 6
             who = ", ".join(f"{member_name(m)} <{m.email}>" for m in chosen) or "nobody"

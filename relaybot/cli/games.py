@@ -265,7 +265,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
     from sqlalchemy import select
 
     from relaybot.mail.wording import progress_text
-    from relaybot.store.models import Game, Member
+    from relaybot.store.models import Event, Game, Member
 
     store = open_store(cfg)
     with store.session() as session:
@@ -273,16 +273,24 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
         if args.active:
             query = query.where(Game.status == "active")
         if args.event is not None:
-            query = query.where(Game.event == " ".join(args.event.split()))
+            event = " ".join(args.event.split())
+            query = query.where(Game.event == event)
+            if session.scalar(select(Event.id).where(Event.name == event)) is None and \
+                    session.scalar(select(Game.id).where(Game.event == event)) is None:
+                # a mistyped name is the operator's mistake, not an empty event
+                raise CliError(f"no event named {event!r} (relaybot event list)")
         games = list(session.scalars(query))
         if args.json:
             from relaybot.cli.documents import game_list_document
 
             print_json(game_list_document(session, games))
             return 0
+        from relaybot.cli.documents import result_word
+
         names = {m.id: m.name.plain() for m in session.scalars(select(Member))}
         for g in games:
-            print(f"{g.id}\t{g.kind}\t{g.result or g.status}\t"
+            # the result in the TD's words, as --json gives it (shogi sente, not 1-0)
+            print(f"{g.id}\t{g.kind}\t{result_word(g) or g.status}\t"
                   f"{names.get(g.side0_id, '?')} - {names.get(g.side1_id, '?')}\t"
                   f"{g.event or '-'}\t{progress_text(g.ply_count, g.kind)}")
     if not games:
@@ -307,7 +315,10 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
             return 0
         g = gf.game
         position = gf.rules.load(g.position)
-        print(f"game {g.id}  {g.kind}  {g.status}{'  ' + g.result if g.result else ''}")
+        from relaybot.cli.documents import result_word
+
+        word = result_word(g)  # the TD's words, as --json: shogi sente, not the stored 1-0
+        print(f"game {g.id}  {g.kind}  {g.status}{'  ' + word if word else ''}")
         sides = gf.rules.side_names("en")  # side 0 first: White in chess, Sente in shogi
         print(f"{sides[0]}: {member_name(gf.white)} <{gf.white.email}>")
         print(f"{sides[1]}: {member_name(gf.black)} <{gf.black.email}>")

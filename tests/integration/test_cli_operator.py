@@ -53,8 +53,10 @@ def test_member_list_and_game_list_with_filters(tmp_path: Path) -> None:
     active = relaybot(tmp_path, "game", "list", "--active")
     assert len(active.stdout.splitlines()) == 1 and game_id not in active.stdout
     assert game_id in relaybot(tmp_path, "game", "list").stdout  # finished ones listed too
+    # a mistyped event is one line naming it, as for game new --event and event show
     none = relaybot(tmp_path, "game", "list", "--event", "No such")
-    assert none.returncode == 0 and none.stdout == ""
+    assert none.returncode == 2 and none.stdout == ""
+    assert none.stderr == "relaybot: no event named 'No such' (relaybot event list)\n"
 
 
 def test_closed_pipe_is_no_traceback(tmp_path: Path) -> None:

@@ -144,7 +144,11 @@ def test_time_loss_on_a_bank_clock_and_td_words(club: Club) -> None:
     assert "まで0手で両者負け" in club.cli("game", "record", both).stdout
     draw = club.game(gote, sente, kind="shogi")
     club.cli("td", "adjudicate", draw, "引き分け")
-    assert "1/2-1/2" in club.cli("game", "show", draw).stdout
+    # the operator reads shogi's result in the TD's words (INTERFACE), not a chess score
+    shown = club.cli("game", "show", draw).stdout
+    assert shown.startswith(f"game {draw}  shogi  finished  draw\n") and "1/2" not in shown
+    listed = club.cli("game", "list").stdout
+    assert f"{draw}\tshogi\tdraw\t" in listed and f"{both}\tshogi\tboth-lose\t" in listed
     refused = club.cli("td", "adjudicate", club.game(gote, sente, kind="shogi"), "white",
                        check=False)
     assert refused.returncode != 0 and "sente, gote, draw or both-lose" in refused.stderr
@@ -265,8 +269,10 @@ def test_a_shogi_event_starts_its_games_under_the_league_rules(club: Club) -> No
         gote_row = session.get(Member, games[0].side1_id)
         assert sente_row is not None and gote_row is not None
         sente, gote = people[sente_row.email], people[gote_row.email]
-        # the CLI lists names family first without a comma (issue 26)
-        line = f"{game_id}  {sente_row.name.plain()} - {gote_row.name.plain()}  1-0  1 move played"
+        # the CLI lists names family first without a comma (issue 26), and the result in
+        # the TD's words (sente, as `game list --json`), not the stored score 1-0
+        line = (f"{game_id}  {sente_row.name.plain()} - {gote_row.name.plain()}  sente  "
+                f"1 move played")
     sente.send("1 ▲７六歩", to=sente.game_address(game_id), subject=f"[{game_id}]")
     club.cycle()
     assert "1 ▲７六歩" in body_of(gote.inbox()[-1])
