@@ -165,23 +165,24 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
 def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str, Any]:
     """What every digest of this run has in common: announcements, standings, results.
 
-    The week's results, corrections and (per batch) rating changes are read as far back
-    as a digest can be caught up (``CATCH_UP``); each member's digest then keeps those
-    recorded since their previous digest (:func:`_since`). A result counts from when the
+    The week's announcements, results, corrections and (per batch) rating changes are read
+    as far back as a digest can be caught up (``CATCH_UP``); each member's digest then
+    keeps those recorded since their previous digest (:func:`_since`). A result counts from when the
     bot recorded it, not from its end date: a season's end decided after the bot was
     down, or a mating move confirmed days after it was sent, ends a game with an end date
     in a week whose digest has gone, and was never reported (D1: nothing lost).
     """
     if shared:
         return shared
-    since = now - timedelta(days=7)
-    shared["announcements"] = [a.text for a in session.scalars(
-        select(Announcement).where(Announcement.created_at >= since)
-        .order_by(Announcement.created_at))]
+    back = now - CATCH_UP
+    # (when, text): each member's digest keeps those made since their previous one
+    shared["announcements"] = [(_utc(a.created_at), a.text) for a in session.scalars(
+        select(Announcement).where(Announcement.created_at >= back,
+                                   Announcement.created_at <= now)
+        .order_by(Announcement.created_at, Announcement.id))]
     shared["events"] = {e.id: e for e in session.scalars(select(Event))}
     shared["standings"] = {}
     shared["standing_names"] = {}  # per event: each player's name in its standings
-    back = now - CATCH_UP
     # each finished game once, at its latest "result" (a game the TD reopened and that
     # ended again is one result), in the order they were recorded
     latest: dict[str, tuple[GameEvent, Game]] = {}
@@ -323,8 +324,9 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         my_changes = {kind: [c for c in cs if _utc(c.at) >= since]
                       for kind, cs in changes.get(member.id, {}).items()}
         my_changes = {kind: cs for kind, cs in my_changes.items() if cs}
+        announcements = [text for at, text in common["announcements"] if at >= since]
         if not (by_member.get(member.id) or own_results or my_changes
-                or common["announcements"] or due_state or my_news):
+                or announcements or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
         rows = []
         for game in by_member.get(member.id, []):
@@ -368,7 +370,7 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                        for mid, lvs in leaves.items() for lv in lvs
                        if mid == member.id or any(
                            mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
-            "announcements": common["announcements"],
+            "announcements": announcements,
             "membership": ({"state": due_state.state, "until": due_state.until.isoformat(),
                             "junior_last": due_state.why == "junior"}
                            if due_state else None),

@@ -195,3 +195,28 @@ def test_d1_a_result_recorded_after_the_weeks_digest_is_in_the_next_one_once(
     assert "Your rating (chess):" in en
     # reported once: the week after, nothing is left to tell either of them
     assert send_digests(store, cfg, monday + timedelta(days=14)) == 0
+
+
+def test_d1_an_announcement_made_while_the_bot_was_down_is_not_lost(
+        store: Store, db_url: str) -> None:
+    """D1 (announcements, never none after downtime): an announcement made the day after
+    a digest, while the bot then stayed down for more than a week, is in each member's
+    caught-up digest (the idle member's too), and in no later one."""
+    cfg = config(db_url)
+    _club(store, cfg)
+    monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
+    send_digests(store, cfg, monday)
+    with store.session() as s:
+        s.add(Announcement(text="Club meeting on Sunday", created_at=monday + timedelta(days=1)))
+    caught_up = monday + timedelta(days=9)  # Wednesday of the next week
+    assert send_digests(store, cfg, caught_up) == 3
+
+    def told(since: datetime) -> set[str]:
+        return {to for to, at, msg in _digests(store) if at >= since
+                and "Club meeting on Sunday" in str(msg.get_body(
+                    preferencelist=("plain",)).get_content())}  # type: ignore[union-attr]
+
+    assert told(caught_up) == {TOKYO, NEW_YORK, "idle@example.org"}
+    week_after = monday + timedelta(days=14)
+    send_digests(store, cfg, week_after)
+    assert told(week_after) == set()
