@@ -565,8 +565,13 @@ def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
             "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
-def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
+def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, Any]:
+    """A finished game for the digest: the players, side 0 first, and the result in the
+    reader's words. Shogi's and go's results name a side (先手の勝ち, B+3.5), so their
+    rows say which player had it (``sides``); chess's "White - Black 1-0" says it by
+    the order, as every chess list does."""
     return {"white": display_name(names.get(game.side0_id, "?"), lang),
             "black": display_name(names.get(game.side1_id, "?"), lang),
+            "sides": None if game.kind == "chess" else list(rules_for(game.kind).side_names(lang)),
             "result": result_text(game.kind, game.result or "", game.termination or "", lang),
             "event": game.event or ""}
