@@ -167,10 +167,10 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
 
     The week's announcements, results, corrections and (per batch) rating changes are read
     as far back as a digest can be caught up (``CATCH_UP``); each member's digest then
-    keeps those recorded since their previous digest (:func:`_since`). A result counts from when the
-    bot recorded it, not from its end date: a season's end decided after the bot was
-    down, or a mating move confirmed days after it was sent, ends a game with an end date
-    in a week whose digest has gone, and was never reported (D1: nothing lost).
+    keeps those recorded since their previous digest (:func:`_since`). A result counts
+    from when the bot recorded it, not from its end date: a season's end decided after
+    the bot was down, or a mating move confirmed days after it was sent, ends a game with
+    an end date in a week whose digest has gone, and was never reported (D1: none lost).
     """
     if shared:
         return shared
@@ -298,8 +298,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         by_member[game.side1_id].append(game)
     books_cache: dict[str, Any] = common.setdefault("books", {})
     dues = membership_states(session, ids, now.date())  # issue 30
-    # issue 30: prizes and awards given since the member's last digest week began
-    # (a member back from a pause hears of them too), at most five weeks back
+    # issue 30: prizes and awards given since the member's previous digest (a member
+    # back from a pause hears of them too), at most five weeks back
     news = common.setdefault("club_news", club_news(session, now - CATCH_UP))
     sends = _previous_sends(session, members)
     ladders = ladders_of(session, ids)
