@@ -66,6 +66,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             else:
                 raw, origin = default, "default"
             values[section][key] = check_value(section, key, raw, kind, origin)
+    _td_is_not_the_bot(values["bot"]["td"], values["bot"]["address"])
     smtp = SmtpConfig(**values["smtp"])
     problem = smtp.plaintext_auth_problem()
     if problem is not None:
@@ -100,3 +101,14 @@ def _check_env_names(env: dict[str, str]) -> None:
             near = difflib.get_close_matches(key, list(keys), n=1)
             hint = f"; did you mean RELAYBOT_{section.upper()}_{near[0].upper()}?" if near else ""
             raise ConfigError(f"{name}: [{section}] has no key {key!r}{hint}")
+
+
+def _td_is_not_the_bot(td: str, address: str) -> None:
+    """``bot.td`` naming the bot's own mailbox (``relay@``, or one of its plus addresses)
+    would send every TD alert back to the bot, which answers no mail of its own (G7): the
+    TD would never hear of an overrun or a question. One line naming the key instead."""
+    local, _, domain = td.lower().partition("@")
+    bot_local, _, bot_domain = address.lower().partition("@")
+    if domain == bot_domain and local.split("+", 1)[0] == bot_local:
+        raise ConfigError(f"bot.td = {td!r} is the bot's own address ({address}): the TD "
+                          f"would never read a report; set it to the tournament director's")

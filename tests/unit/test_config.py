@@ -60,6 +60,9 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
         # a mistyped override is named (with the key it was meant to be), not ignored
         ("", {"RELAYBOT_IMAP_HOTS": "mail.club.example"}, "did you mean RELAYBOT_IMAP_HOST?"),
         ("", {"RELAYBOT_SMTP_TLS_MODE": "ssl"}, "RELAYBOT_SMTP_TLS_MODE"),
+        # the TD's mail sent to the bot itself would be read by nobody
+        ("[bot]\ntd = 'Relay@club.example'\n", {}, "bot.td"),
+        ("", {"RELAYBOT_BOT_TD": "relay+td@club.example"}, "bot.td"),
     ],
 )
 def test_bad_settings_name_the_key(
