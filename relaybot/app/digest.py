@@ -181,6 +181,9 @@ def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str
                                    Announcement.created_at <= now)
         .order_by(Announcement.created_at, Announcement.id))]
     shared["events"] = {e.id: e for e in session.scalars(select(Event))}
+    # T5 in the digest: the events still being played (a game under way)
+    shared["live_events"] = set(session.scalars(
+        select(Game.event).where(Game.status == "active", Game.event.is_not(None)).distinct()))
     shared["standings"] = {}
     shared["standing_names"] = {}  # per event: each player's name in its standings
     # each finished game once, at its latest "result" (a game the TD reopened and that
@@ -287,7 +290,13 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     seats: dict[int, list[int]] = defaultdict(list)
     for seat in session.scalars(select(EventPlayer).where(EventPlayer.member_id.in_(ids))):
         seats[seat.member_id].append(seat.event_id)
-    _standings(session, common, {e for events in seats.values() for e in events})
+    # T5: standings of the events a reader hears about: those still played, and those
+    # with a result or correction in the window (a finished event's final table, once)
+    recent = ({g.event for _e, g in common["results"]}
+              | {g.event for _e, g in common["corrections"]})
+    shown = {e for events in seats.values() for e in events
+             if common["events"][e].name in common["live_events"] | recent}
+    _standings(session, common, shown)
     # T3 (issue 24 item 9): a league class's reader sees their own place in it
     letters = dict(session.execute(select(SeasonClass.event_id, SeasonClass.letter).where(
         SeasonClass.event_id.in_({e for events in seats.values() for e in events}))).all())
@@ -316,9 +325,15 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         if due_state is not None and due_state.state == "lapsed":
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
         my_events = {common["events"][e].name for e in seats.get(member.id, [])}
-        results = [_result_row(g, common["names"], member.lang)
-                   for e, g in _concerning(common, "results", my_events, member.id)
-                   if _utc(e.at) >= since]
+        my_results = [(e, g) for e, g in _concerning(common, "results", my_events, member.id)
+                      if _utc(e.at) >= since]
+        results = [_result_row(g, common["names"], member.lang) for _e, g in my_results]
+        my_corrections = [
+            (e, g) for e, g in _concerning(common, "corrections", my_events, member.id)
+            if _utc(e.at) >= since]
+        # D1/T5: an event that has ended drops out of the digest after the week of its
+        # last result: its final table is read once, not every week for ever
+        standing = {g.event for _e, g in my_results + my_corrections} | common["live_events"]
         own_results = [e for e, _g in _concerning(common, "results", set(), member.id)
                        if _utc(e.at) >= since]
         my_changes = {kind: [c for c in cs if _utc(c.at) >= since]
@@ -350,12 +365,11 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             "unsubscribe_link": cfg.web.link(unsubscribe_path(cfg, member.id)),
             "corrections": [
                 _correction_row(e, g, common["names"], member.id, member.lang)
-                for e, g in _concerning(common, "corrections", my_events, member.id)
-                if _utc(e.at) >= since],
+                for e, g in my_corrections],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang),
                  "place": _place(common, e, member, letters.get(e))}
-                for e in seats.get(member.id, [])
+                for e in seats.get(member.id, []) if common["events"][e].name in standing
             ],
             "ratings": [
                 {"kind": kind, "changes": [
