@@ -92,6 +92,7 @@ def _check_env_names(env: dict[str, str]) -> None:
         if not name.startswith("RELAYBOT_"):
             continue
         rest = name.removeprefix("RELAYBOT_").lower()
+        _check_section_name(name, rest)
         for section, keys in SCHEMA.items():
             key = rest.removeprefix(f"{section}_")
             if key == rest or key in keys:
@@ -101,6 +102,21 @@ def _check_env_names(env: dict[str, str]) -> None:
             near = difflib.get_close_matches(key, list(keys), n=1)
             hint = f"; did you mean RELAYBOT_{section.upper()}_{near[0].upper()}?" if near else ""
             raise ConfigError(f"{name}: [{section}] has no key {key!r}{hint}")
+
+
+def _check_section_name(name: str, rest: str) -> None:
+    """A mistyped section (``RELAYBOT_SMPT_HOST``) names no section, so it would pass as
+    one of the tools' own variables and the setting stay at its default unsaid: when the
+    rest is a key of a section spelled nearly so, one line naming the setting meant."""
+    import difflib
+
+    head, _, tail = rest.partition("_")
+    if head in SCHEMA or not tail:
+        return
+    for section, keys in SCHEMA.items():
+        if tail in keys and difflib.SequenceMatcher(None, head, section).ratio() >= 0.6:
+            raise ConfigError(f"{name}: there is no section [{head}]; did you mean "
+                              f"RELAYBOT_{section.upper()}_{tail.upper()}?")
 
 
 def _td_is_not_the_bot(td: str, address: str) -> None:
