@@ -165,23 +165,27 @@ def send_digests(store: Store, cfg: Config, now: datetime, *, force: bool = Fals
 def _shared(session: Session, now: datetime, shared: dict[str, Any]) -> dict[str, Any]:
     """What every digest of this run has in common: announcements, standings, results.
 
-    The week's results, corrections and (per batch) rating changes are read as far back
-    as a digest can be caught up (``CATCH_UP``); each member's digest then keeps those
-    recorded since their previous digest (:func:`_since`). A result counts from when the
-    bot recorded it, not from its end date: a season's end decided after the bot was
-    down, or a mating move confirmed days after it was sent, ends a game with an end date
-    in a week whose digest has gone, and was never reported (D1: nothing lost).
+    The week's announcements, results, corrections and (per batch) rating changes are read
+    as far back as a digest can be caught up (``CATCH_UP``); each member's digest then
+    keeps those recorded since their previous digest (:func:`_since`). A result counts
+    from when the bot recorded it, not from its end date: a season's end decided after
+    the bot was down, or a mating move confirmed days after it was sent, ends a game with
+    an end date in a week whose digest has gone, and was never reported (D1: none lost).
     """
     if shared:
         return shared
-    since = now - timedelta(days=7)
-    shared["announcements"] = [a.text for a in session.scalars(
-        select(Announcement).where(Announcement.created_at >= since)
-        .order_by(Announcement.created_at))]
+    back = now - CATCH_UP
+    # (when, text): each member's digest keeps those made since their previous one
+    shared["announcements"] = [(_utc(a.created_at), a.text) for a in session.scalars(
+        select(Announcement).where(Announcement.created_at >= back,
+                                   Announcement.created_at <= now)
+        .order_by(Announcement.created_at, Announcement.id))]
     shared["events"] = {e.id: e for e in session.scalars(select(Event))}
+    # T5 in the digest: the events still being played (a game under way)
+    shared["live_events"] = set(session.scalars(
+        select(Game.event).where(Game.status == "active", Game.event.is_not(None)).distinct()))
     shared["standings"] = {}
     shared["standing_names"] = {}  # per event: each player's name in its standings
-    back = now - CATCH_UP
     # each finished game once, at its latest "result" (a game the TD reopened and that
     # ended again is one result), in the order they were recorded
     latest: dict[str, tuple[GameEvent, Game]] = {}
@@ -286,7 +290,13 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     seats: dict[int, list[int]] = defaultdict(list)
     for seat in session.scalars(select(EventPlayer).where(EventPlayer.member_id.in_(ids))):
         seats[seat.member_id].append(seat.event_id)
-    _standings(session, common, {e for events in seats.values() for e in events})
+    # T5: standings of the events a reader hears about: those still played, and those
+    # with a result or correction in the window (a finished event's final table, once)
+    recent = ({g.event for _e, g in common["results"]}
+              | {g.event for _e, g in common["corrections"]})
+    shown = {e for events in seats.values() for e in events
+             if common["events"][e].name in common["live_events"] | recent}
+    _standings(session, common, shown)
     # T3 (issue 24 item 9): a league class's reader sees their own place in it
     letters = dict(session.execute(select(SeasonClass.event_id, SeasonClass.letter).where(
         SeasonClass.event_id.in_({e for events in seats.values() for e in events}))).all())
@@ -297,8 +307,8 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         by_member[game.side1_id].append(game)
     books_cache: dict[str, Any] = common.setdefault("books", {})
     dues = membership_states(session, ids, now.date())  # issue 30
-    # issue 30: prizes and awards given since the member's last digest week began
-    # (a member back from a pause hears of them too), at most five weeks back
+    # issue 30: prizes and awards given since the member's previous digest (a member
+    # back from a pause hears of them too), at most five weeks back
     news = common.setdefault("club_news", club_news(session, now - CATCH_UP))
     sends = _previous_sends(session, members)
     ladders = ladders_of(session, ids)
@@ -315,16 +325,23 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
         if due_state is not None and due_state.state == "lapsed":
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
         my_events = {common["events"][e].name for e in seats.get(member.id, [])}
-        results = [_result_row(g, common["names"], member.lang)
-                   for e, g in _concerning(common, "results", my_events, member.id)
-                   if _utc(e.at) >= since]
+        my_results = [(e, g) for e, g in _concerning(common, "results", my_events, member.id)
+                      if _utc(e.at) >= since]
+        results = [_result_row(g, common["names"], member.lang) for _e, g in my_results]
+        my_corrections = [
+            (e, g) for e, g in _concerning(common, "corrections", my_events, member.id)
+            if _utc(e.at) >= since]
+        # D1/T5: an event that has ended drops out of the digest after the week of its
+        # last result: its final table is read once, not every week for ever
+        standing = {g.event for _e, g in my_results + my_corrections} | common["live_events"]
         own_results = [e for e, _g in _concerning(common, "results", set(), member.id)
                        if _utc(e.at) >= since]
         my_changes = {kind: [c for c in cs if _utc(c.at) >= since]
                       for kind, cs in changes.get(member.id, {}).items()}
         my_changes = {kind: cs for kind, cs in my_changes.items() if cs}
+        announcements = [text for at, text in common["announcements"] if at >= since]
         if not (by_member.get(member.id) or own_results or my_changes
-                or common["announcements"] or due_state or my_news):
+                or announcements or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
         rows = []
         for game in by_member.get(member.id, []):
@@ -349,12 +366,11 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             "unsubscribe_link": cfg.web.link(unsubscribe_path(cfg, member.id)),
             "corrections": [
                 _correction_row(e, g, common["names"], member.id, member.lang)
-                for e, g in _concerning(common, "corrections", my_events, member.id)
-                if _utc(e.at) >= since],
+                for e, g in my_corrections],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang),
                  "place": _place(common, e, member, letters.get(e))}
-                for e in seats.get(member.id, [])
+                for e in seats.get(member.id, []) if common["events"][e].name in standing
             ],
             "ratings": [
                 {"kind": kind, "changes": [
@@ -369,7 +385,7 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                        for mid, lvs in leaves.items() for lv in lvs
                        if mid == member.id or any(
                            mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
-            "announcements": common["announcements"],
+            "announcements": announcements,
             "membership": ({"state": due_state.state, "until": due_state.until.isoformat(),
                             "junior_last": due_state.why == "junior"}
                            if due_state else None),
@@ -564,8 +580,13 @@ def _correction_row(event: GameEvent, game: Game, names: dict[int, str],
             "rating": {"before": mine[0], "after": mine[1]} if mine else None}
 
 
-def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, str]:
+def _result_row(game: Game, names: dict[int, str], lang: str) -> dict[str, Any]:
+    """A finished game for the digest: the players, side 0 first, and the result in the
+    reader's words. Shogi's and go's results name a side (先手の勝ち, B+3.5), so their
+    rows say which player had it (``sides``); chess's "White - Black 1-0" says it by
+    the order, as every chess list does."""
     return {"white": display_name(names.get(game.side0_id, "?"), lang),
             "black": display_name(names.get(game.side1_id, "?"), lang),
+            "sides": None if game.kind == "chess" else list(rules_for(game.kind).side_names(lang)),
             "result": result_text(game.kind, game.result or "", game.termination or "", lang),
             "event": game.event or ""}

@@ -40,9 +40,16 @@ def cmd_init(cfg: Config, args: argparse.Namespace) -> int:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text)
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+            mode = path.stat().st_mode & 0o777
+            private = ""
+            if "bot.secret" in added and mode & 0o077:
+                # the file now holds the reply-token key: nobody else may read it, as a
+                # new config (an old one, written before the secret, may be 0644)
+                mode &= 0o700
+                private = f"; now readable by you only ({mode:o}), since it holds bot.secret"
+            os.chmod(tmp, mode)
             os.replace(tmp, path)
-            print(f"{path}: added {', '.join(added)}")
+            print(f"{path}: added {', '.join(added)}{private}")
         else:
             print(f"{path} exists; left as it is")
     cfg = load_config(path)  # the file as it is now: written, or with the keys just added

@@ -177,6 +177,16 @@ def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
                   tz=tz, notation=notation, letters=letters)
 
 
+def _not_the_bot(cfg: Config, email: str, prefix: str = "") -> None:
+    """A member at the bot's own address (``relay@`` or one of its plus addresses) would
+    have every mail to them come back to the bot, which answers none of its own (G7):
+    their games would stall unseen. Refused with one line."""
+    local, _, domain = email.partition("@")
+    if domain == cfg.bot.domain.lower() and local.split("+", 1)[0] == cfg.bot.local.lower():
+        raise AdminError(f"{prefix}--email {email} is the bot's own address "
+                         f"({cfg.bot.address}); a member needs an address of their own")
+
+
 def _name_ja(text: str) -> str:
     """The Japanese-script name as Japanese writes it: ``早川, 悟`` (the ``--name`` form)
     is ``早川悟``; ``早川 悟`` keeps its space, as some write it."""
@@ -187,6 +197,7 @@ def add_member(session: Session, cfg: Config, m: MemberInput, now: datetime) -> 
     """Register one member (with a rating for one game kind, if given); a second member
     with the same address is refused."""
     member = _validate_member(cfg, m)
+    _not_the_bot(cfg, member.email)
     rating = _validate_rating(m, "", declared=True)
     _check_born(m, now=now)
     if session.scalar(select(Member).where(Member.email == member.email)) is not None:
@@ -415,6 +426,7 @@ def import_members(session: Session, cfg: Config, path: Path, now: datetime,
             name_ja=cell("name_ja"),
         )
         member = _validate_member(cfg, given, where)
+        _not_the_bot(cfg, member.email, f"{where}: ")
         rating_input = _validate_rating(given, f"{where}: ", declared=True)  # as member add
         titles = tuple(t.strip() for t in cell("titles").split(";") if t.strip())
         _titles(titles, f"{where}: ")

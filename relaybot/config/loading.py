@@ -66,6 +66,7 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
             else:
                 raw, origin = default, "default"
             values[section][key] = check_value(section, key, raw, kind, origin)
+    _td_is_not_the_bot(values["bot"]["td"], values["bot"]["address"])
     smtp = SmtpConfig(**values["smtp"])
     problem = smtp.plaintext_auth_problem()
     if problem is not None:
@@ -91,6 +92,7 @@ def _check_env_names(env: dict[str, str]) -> None:
         if not name.startswith("RELAYBOT_"):
             continue
         rest = name.removeprefix("RELAYBOT_").lower()
+        _check_section_name(name, rest)
         for section, keys in SCHEMA.items():
             key = rest.removeprefix(f"{section}_")
             if key == rest or key in keys:
@@ -100,3 +102,29 @@ def _check_env_names(env: dict[str, str]) -> None:
             near = difflib.get_close_matches(key, list(keys), n=1)
             hint = f"; did you mean RELAYBOT_{section.upper()}_{near[0].upper()}?" if near else ""
             raise ConfigError(f"{name}: [{section}] has no key {key!r}{hint}")
+
+
+def _check_section_name(name: str, rest: str) -> None:
+    """A mistyped section (``RELAYBOT_SMPT_HOST``) names no section, so it would pass as
+    one of the tools' own variables and the setting stay at its default unsaid: when the
+    rest is a key of a section spelled nearly so, one line naming the setting meant."""
+    import difflib
+
+    head, _, tail = rest.partition("_")
+    if head in SCHEMA or not tail:
+        return
+    for section, keys in SCHEMA.items():
+        if tail in keys and difflib.SequenceMatcher(None, head, section).ratio() >= 0.6:
+            raise ConfigError(f"{name}: there is no section [{head}]; did you mean "
+                              f"RELAYBOT_{section.upper()}_{tail.upper()}?")
+
+
+def _td_is_not_the_bot(td: str, address: str) -> None:
+    """``bot.td`` naming the bot's own mailbox (``relay@``, or one of its plus addresses)
+    would send every TD alert back to the bot, which answers no mail of its own (G7): the
+    TD would never hear of an overrun or a question. One line naming the key instead."""
+    local, _, domain = td.lower().partition("@")
+    bot_local, _, bot_domain = address.lower().partition("@")
+    if domain == bot_domain and local.split("+", 1)[0] == bot_local:
+        raise ConfigError(f"bot.td = {td!r} is the bot's own address ({address}): the TD "
+                          f"would never read a report; set it to the tournament director's")

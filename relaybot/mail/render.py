@@ -20,7 +20,7 @@ from relaybot.core.seasons.titles import title_words
 from relaybot.core.text import display_name
 from relaybot.core.words import common_termination
 from relaybot.mail.kinds import kind_name
-from relaybot.mail.plurals import count
+from relaybot.mail.plurals import count, ordinal
 from relaybot.mail.wording import days_left, move_words, progress_text, result_text
 from relaybot.mail.zones import zone_name
 from relaybot.resources import package_dir
@@ -47,6 +47,7 @@ def _with_filters(env: Environment) -> Environment:
     env.filters["mail_kind"] = kind_name
     env.filters["time_control"] = time_control_text
     env.filters["count"] = count  # {{ days|count("day") }}: "1 day", "3 days" (CLDR)
+    env.filters["ordinal"] = ordinal  # {{ rank|ordinal("en") }}: "2nd", "11th" (CLDR)
     env.filters["zone"] = zone_name  # {{ timezone|zone("ja") }}: 日本時間 (CLDR)
     # {{ plies|progress(kind, "ja") }}: 黒の第3手まで (chess), 6手まで (shogi, go)
     env.filters["progress"] = progress_text

@@ -207,3 +207,23 @@ def test_init_writes_a_new_config_with_a_secret_readable_by_the_operator_only(
     path = tmp_path / "relaybot.toml"
     assert 'secret = ""' not in path.read_text()
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_member_at_the_bots_own_address_is_one_line(tmp_path: Path) -> None:
+    """`member add` / `member import` with the bot's own address (or a plus address of
+    it): every mail to that member would come back to the bot, which answers none of its
+    own mail; refused in one line, nothing imported."""
+    relaybot(tmp_path, "init")
+    one_line_error(relaybot(tmp_path, "member", "add", "--name", "Self, Bot", "--email",
+                            "Relay@club.example"), "is the bot's own address")
+    one_line_error(relaybot(tmp_path, "member", "add", "--name", "Self, Bot", "--email",
+                            "relay+k7m2qx@club.example"), "is the bot's own address")
+    csv = tmp_path / "m.csv"
+    csv.write_text('name,email\n"A, B",ab@example.jp\n"Self, Bot",relay@club.example\n',
+                   encoding="utf-8")
+    one_line_error(relaybot(tmp_path, "member", "import", str(csv)),
+                   "m.csv:3: --email relay@club.example is the bot's own address")
+    assert relaybot(tmp_path, "member", "list").stdout == ""
+    # another mailbox at the club's domain is a member like any other
+    assert relaybot(tmp_path, "member", "add", "--name", "T, D", "--email",
+                    "relay-td@club.example").returncode == 0

@@ -197,3 +197,67 @@ def test_d1_a_result_recorded_after_the_weeks_digest_is_in_the_next_one_once(
     assert "Your rating (chess):" in en
     # reported once: the week after, nothing is left to tell either of them
     assert send_digests(store, cfg, monday + timedelta(days=14)) == 0
+
+
+def test_d1_an_announcement_made_while_the_bot_was_down_is_not_lost(
+        store: Store, db_url: str) -> None:
+    """D1 (announcements, never none after downtime): an announcement made the day after
+    a digest, while the bot then stayed down for more than a week, is in each member's
+    caught-up digest (the idle member's too), and in no later one."""
+    cfg = config(db_url)
+    _club(store, cfg)
+    monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
+    send_digests(store, cfg, monday)
+    with store.session() as s:
+        s.add(Announcement(text="Club meeting on Sunday", created_at=monday + timedelta(days=1)))
+    caught_up = monday + timedelta(days=9)  # Wednesday of the next week
+    assert send_digests(store, cfg, caught_up) == 3
+
+    def told(since: datetime) -> set[str]:
+        return {to for to, at, msg in _digests(store) if at >= since
+                and "Club meeting on Sunday" in str(msg.get_body(
+                    preferencelist=("plain",)).get_content())}  # type: ignore[union-attr]
+
+    assert told(caught_up) == {TOKYO, NEW_YORK, "idle@example.org"}
+    week_after = monday + timedelta(days=14)
+    send_digests(store, cfg, week_after)
+    assert told(week_after) == set()
+
+
+def test_d1_t5_a_finished_events_standings_are_in_one_digest_not_every_week(
+        store: Store, db_url: str) -> None:
+    """D1/T5 (standings of their events): a match's table is in the digest while it is
+    played and in the week its last game ends; after that the event is over and its
+    players' digests (an announcement still brings one) no longer carry it."""
+    from relaybot.app.service import start_mails
+    from relaybot.club.tournaments import EventInput, create_event
+    from relaybot.pipeline.td import run_commands
+
+    cfg = config(db_url)
+    _club(store, cfg)
+    with store.session() as s:
+        games = create_event(s, cfg, EventInput("Club Match", "match", [TOKYO, NEW_YORK]),
+                             JOINED)
+        for game in games:
+            start_mails(s, cfg, game, JOINED)
+        ids = [g.id for g in games]
+    monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
+
+    def standings_in(at: datetime) -> dict[str, bool]:
+        return {to: "Club Match" in str(msg.get_body(preferencelist=("plain",))
+                                         .get_content())  # type: ignore[union-attr]
+                for to, sent, msg in _digests(store) if sent >= at}
+
+    send_digests(store, cfg, monday)
+    assert standings_in(monday) == {TOKYO: True, NEW_YORK: True}  # being played
+    with store.session() as s:
+        for gid in ids:
+            run_commands(s, cfg, f"adjudicate {gid} 1-0", monday + timedelta(days=2))
+    send_digests(store, cfg, monday + timedelta(days=7))
+    assert standings_in(monday + timedelta(days=7)) == {TOKYO: True, NEW_YORK: True}
+    with store.session() as s:
+        s.add(Announcement(text="Club meeting on Sunday",
+                           created_at=monday + timedelta(days=8)))
+    send_digests(store, cfg, monday + timedelta(days=14))
+    assert standings_in(monday + timedelta(days=14)) == {
+        TOKYO: False, NEW_YORK: False, "idle@example.org": False}

@@ -98,7 +98,7 @@ def test_rule19_the_digest_gives_the_members_place_in_their_class(
         return str(msg.get_body(preferencelist=("plain",)).get_content())  # type: ignore[union-attr]
 
     assert "あなたは S級 8人中 1位（7勝 0敗）です。" in text(rows["s1@example.jp"])
-    assert "You are 2 of 8 in class A (6 won, 1 lost)." in text(rows["a2@example.jp"])
+    assert "You are 2nd of 8 in class A (6 won, 1 lost)." in text(rows["a2@example.jp"])
     assert "S級 8人中 7位" in text(rows["s7@example.jp"])
 
 

@@ -269,8 +269,10 @@ def test_a_shogi_event_starts_its_games_under_the_league_rules(club: Club) -> No
         gote_row = session.get(Member, games[0].side1_id)
         assert sente_row is not None and gote_row is not None
         sente, gote = people[sente_row.email], people[gote_row.email]
-        # the CLI lists names family first without a comma (issue 26)
-        line = f"{game_id}  {sente_row.name.plain()} - {gote_row.name.plain()}  1-0  1 move played"
+        # the CLI lists names family first without a comma (issue 26), and the result in
+        # the TD's words (sente, as `game list --json`), not the stored score 1-0
+        line = (f"{game_id}  {sente_row.name.plain()} - {gote_row.name.plain()}  sente  "
+                f"1 move played")
     sente.send("1 ▲７六歩", to=sente.game_address(game_id), subject=f"[{game_id}]")
     club.cycle()
     assert "1 ▲７六歩" in body_of(gote.inbox()[-1])

@@ -126,3 +126,14 @@ def test_a_word_near_no_command_gets_no_guess(capsys: pytest.CaptureFixture[str]
         main(["zzz"])
     err = capsys.readouterr().err
     assert "invalid choice: 'zzz'" in err and "did you mean" not in err
+
+
+def test_python_dash_m_relaybot_is_the_command() -> None:
+    """`python -m relaybot` runs the same command as the console script (operating.md),
+    for a source tree or a venv whose scripts are not on PATH."""
+    proc = subprocess.run([sys.executable, "-m", "relaybot", "--version"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("relaybot "), proc.stderr
+    typo = subprocess.run([sys.executable, "-m", "relaybot", "gmae"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert typo.returncode == 2 and typo.stderr.startswith("relaybot: ")

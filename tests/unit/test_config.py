@@ -60,6 +60,12 @@ def test_template_is_valid_and_env_overrides(tmp_path: Path) -> None:
         # a mistyped override is named (with the key it was meant to be), not ignored
         ("", {"RELAYBOT_IMAP_HOTS": "mail.club.example"}, "did you mean RELAYBOT_IMAP_HOST?"),
         ("", {"RELAYBOT_SMTP_TLS_MODE": "ssl"}, "RELAYBOT_SMTP_TLS_MODE"),
+        # a mistyped section too, when the rest is a key of the section meant
+        ("", {"RELAYBOT_SMPT_HOST": "mail.club.example"}, "did you mean RELAYBOT_SMTP_HOST?"),
+        ("", {"RELAYBOT_IMPA_POLL_SECONDS": "30"}, "RELAYBOT_IMAP_POLL_SECONDS"),
+        # the TD's mail sent to the bot itself would be read by nobody
+        ("[bot]\ntd = 'Relay@club.example'\n", {}, "bot.td"),
+        ("", {"RELAYBOT_BOT_TD": "relay+td@club.example"}, "bot.td"),
     ],
 )
 def test_bad_settings_name_the_key(
@@ -273,6 +279,10 @@ def test_other_relaybot_variables_are_no_settings(tmp_path: Path) -> None:
     (RELAYBOT_CONFIG, RELAYBOT_TEMPLATES, ...) load as before."""
     cfg = load_config(tmp_path / "none.toml", environ={"RELAYBOT_TEMPLATES": "x",
                                                        "RELAYBOT_WAKE_URL": "http://x",
+                                                       "RELAYBOT_STACK_PORTS": "1",
+                                                       "RELAYBOT_STACK_LOG": "x",
+                                                       "RELAYBOT_TEST_PG": "x",
+                                                       "RELAYBOT_FAULT_AT": "x",
                                                        "RELAYBOT_MAIL_REPLY_CAP": "5"})
     assert cfg.mail.reply_cap == 5
 
