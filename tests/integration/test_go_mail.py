@@ -421,12 +421,6 @@ def test_j11_d1_a_disputed_result_waits_for_the_td_alone(club: Club) -> None:
     # the next digest's result names who had Black and who White (go's result says a
     # colour, not a player), in each reader's words
     assert send_digests(club.store, club.cfg, passed + timedelta(days=56)) == 2
-    with club.store.session() as session:
-        digests = {o.recipient: o.raw for o in session.scalars(
-            select(Outbox).where(Outbox.kind == "digest").order_by(Outbox.id))}
-    en = email.message_from_bytes(digests["shiro@example.org"], policy=policy.default)
-    ja = email.message_from_bytes(digests["kuro@example.jp"], policy=policy.default)
-    en_text = en.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    ja_text = ja.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    en_text, ja_text = _latest_digests(club)
     assert "Taro Kuro (Black) - Hanako Shiro (White) B+4.5" in en_text, en_text
     assert "Kuro Taro（黒） - Hanako Shiro（白） 黒4目半勝ち" in ja_text, ja_text
