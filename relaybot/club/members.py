@@ -177,14 +177,34 @@ def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
                   tz=tz, notation=notation, letters=letters)
 
 
+def _is_the_bot(cfg: Config, address: str) -> bool:
+    """Whether a lower-case ``address`` is the bot's own or one of its plus addresses."""
+    local, _, domain = address.partition("@")
+    return domain == cfg.bot.domain.lower() and local.split("+", 1)[0] == cfg.bot.local.lower()
+
+
 def _not_the_bot(cfg: Config, email: str, prefix: str = "") -> None:
     """A member at the bot's own address (``relay@`` or one of its plus addresses) would
     have every mail to them come back to the bot, which answers none of its own (G7):
     their games would stall unseen. Refused with one line."""
-    local, _, domain = email.partition("@")
-    if domain == cfg.bot.domain.lower() and local.split("+", 1)[0] == cfg.bot.local.lower():
+    if _is_the_bot(cfg, email):
         raise AdminError(f"{prefix}--email {email} is the bot's own address "
                          f"({cfg.bot.address}); a member needs an address of their own")
+
+
+def td_address(cfg: Config, text: str | None) -> str | None:
+    """An event's or a season's ``--td`` as stored: a mail address, lower case, that is
+    not the bot's own (every TD report sent there would come back to the bot, which
+    answers none of its own mail, as ``[bot] td``'s check says); None when not given."""
+    if not text:
+        return None
+    td = text.strip().lower()
+    if not ADDRESS_RE.match(td):
+        raise AdminError(f"--td is not a mail address: {text!r}")
+    if _is_the_bot(cfg, td):
+        raise AdminError(f"--td {td} is the bot's own address ({cfg.bot.address}); the TD "
+                         "needs an address of their own")
+    return td
 
 
 def _name_ja(text: str) -> str:

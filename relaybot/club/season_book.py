@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.club.errors import AdminError
-from relaybot.club.members import find_member
+from relaybot.club.members import find_member, td_address
 from relaybot.club.tournaments import (
     EventInput,
     by_standing_name,
@@ -104,6 +104,7 @@ def create_season(session: Session, cfg: Config, s: SeasonInput,
         raise AdminError(f"--start: {exc}") from None
     if s.game != "shogi":
         raise AdminError("--game: the net league's seasons are shogi (seed 002)")
+    td = td_address(cfg, s.td)
     if s.previous is not None:
         check_next(session, s.previous, name, s.start)
     if not s.classes:
@@ -134,9 +135,6 @@ def create_season(session: Session, cfg: Config, s: SeasonInput,
             .order_by(Season.start_date, Member.email).limit(1)).all():
         raise AdminError(f"{email} plays in season {other.name} ({other.start_date} to "
                          f"{other.end_date}), which this one overlaps")
-    td = s.td.strip().lower() if s.td else None
-    if td is not None and not ADDRESS_RE.match(td):
-        raise AdminError(f"--td is not a mail address: {s.td!r}")
     for letter, address in s.secretaries.items():
         if letter not in given:
             raise AdminError(f"--secretary: no class {letter}")

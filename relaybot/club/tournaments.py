@@ -12,11 +12,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.club.errors import AdminError
-from relaybot.club.members import find_member
+from relaybot.club.members import find_member, td_address
 from relaybot.club.new_games import GameInput, create_game, without_go_points
 from relaybot.club.rating_book import current_ratings, ratings_at
 from relaybot.club.results import result_form, result_margin
-from relaybot.config import ADDRESS_RE, Config
+from relaybot.config import Config
 from relaybot.core.events import (
     LEAGUE_TIEBREAKS,
     SALON_TIEBREAKS,
@@ -148,9 +148,7 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
                 f"points, and {', '.join(named)} "
                 f"{'has' if len(named) == 1 else 'have'} none yet; set them "
                 "first with: relaybot member set ADDR --game go --rating N (or --rank 4k)")
-    td = e.td.strip().lower() if e.td else None
-    if td is not None and not ADDRESS_RE.match(td):
-        raise AdminError(f"--td is not a mail address: {e.td!r}")
+    td = td_address(cfg, e.td)
     if td is not None and td in emails:
         raise AdminError("--td: the event's TD cannot play in it")
     pairs = pairings(e.kind, emails, draw=name)

@@ -212,7 +212,8 @@ def test_init_writes_a_new_config_with_a_secret_readable_by_the_operator_only(
 def test_a_member_at_the_bots_own_address_is_one_line(tmp_path: Path) -> None:
     """`member add` / `member import` with the bot's own address (or a plus address of
     it): every mail to that member would come back to the bot, which answers none of its
-    own mail; refused in one line, nothing imported."""
+    own mail; refused in one line, nothing imported. The same for `event new --td` and
+    `season new --td`."""
     relaybot(tmp_path, "init")
     one_line_error(relaybot(tmp_path, "member", "add", "--name", "Self, Bot", "--email",
                             "Relay@club.example"), "is the bot's own address")
@@ -227,3 +228,13 @@ def test_a_member_at_the_bots_own_address_is_one_line(tmp_path: Path) -> None:
     # another mailbox at the club's domain is a member like any other
     assert relaybot(tmp_path, "member", "add", "--name", "T, D", "--email",
                     "relay-td@club.example").returncode == 0
+    # nor may an event's or a season's own TD be the bot: no report would reach anyone
+    assert relaybot(tmp_path, "member", "add", "--name", "A, B", "--email",
+                    "ab@example.jp").returncode == 0
+    one_line_error(relaybot(tmp_path, "event", "new", "Cup", "--kind", "match", "--players",
+                            "ab@example.jp,relay-td@club.example", "--td",
+                            "relay+td@club.example"), "--td relay+td@club.example is the bot's")
+    one_line_error(relaybot(tmp_path, "season", "new", "第1期", "--game", "shogi", "--start",
+                            "2027-01-01", "--class", "S=ab@example.jp", "--td",
+                            "RELAY@club.example"), "--td relay@club.example is the bot's own")
+    assert "Cup" not in relaybot(tmp_path, "event", "list").stdout
