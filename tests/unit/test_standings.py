@@ -357,9 +357,9 @@ def test_a_go_salon_line_says_wins_and_losses_not_points_beside_the_salon_points
     go = standings(["A", "B", "C"], results, ("margin", "rating"), ratings=ratings,
                    primary="rate", rating_game="go")
     en, ja = standings_lines(go, "en").splitlines(), standings_lines(go, "ja").splitlines()
-    assert en[0].startswith("1. A, 2 wins, 0 losses: beat B, beat C (Win% 100")
+    assert en[0].startswith("1. A, 2 wins, 0 losses: beat B, beat C (win rate 100%")
     assert en[1].startswith("2. B, 0 wins, 1 loss, 1 jigo: lost to A, jigo with C")
-    assert ja[0].startswith("1位 A 2勝0敗: ○B ○C（勝率 100")
+    assert ja[0].startswith("1位 A 2勝0敗: ○B ○C（勝率 100%")
     assert ja[1].startswith("2位 B 0勝1敗1持碁: ●A △C")
     assert not any("point" in line.split(":")[0] for line in en)
     assert not any("点:" in line for line in ja)

@@ -44,12 +44,14 @@ _HEADINGS: dict[str, dict[str, str]] = {
         "median": "ミディアム",
         "median_buchholz": "MedBH",
         "wins": "勝数",
-        "rate": "勝率",
+        "rate": "勝率%",
         "margin": "目数差",
         "rating": "レーティング",
         "salon_points": "持点",  # go's rating: the salon's points (seed 004)
     },
 }
+# the win rate in a standings line, where the number carries its own % sign
+_RATE_WORD = {"en": "win rate", "ja": "勝率"}
 # Cell marks: win, draw, loss, not finished, the diagonal.
 _MARKS: dict[str, tuple[str, str, str, str, str]] = {
     "en": ("1", "½", "0", ".", "x"),
@@ -225,8 +227,8 @@ def standings_lines(rows: Sequence[StandingRow], lang: str = "en") -> str:
             "rating": float(r.rating) if r.rating is not None else None}
         breaks = [f"{_heading(head, t, rows)} {_number(v)}" for t in shown
                   if (v := values[t]) is not None]
-        if r.primary == "rate":
-            breaks.insert(0, f"{head['rate']} {round(r.percent, 1):g}")
+        if r.primary == "rate":  # a percentage, said as one ("win rate 75%", 勝率 75%)
+            breaks.insert(0, f"{_RATE_WORD[lang]} {round(r.percent, 1):g}%")
         against = _AGAINST_GO if r.rating_game == "go" else _AGAINST
         games = [against[lang][s].format(o=display_name(other, lang))
                  for other, scores in r.results.items() for s in scores]
