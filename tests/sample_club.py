@@ -175,9 +175,9 @@ def play(club: SampleClub) -> None:
 def every_kind(club: SampleClub) -> None:
     """The rest of what the bot writes, every kind in ``relaybot.mail.kinds`` (after
     :func:`build`): help, status, a wrong move, a record that differs, a move out of
-    turn, a leave, a long think, a question and its answer, a draw offer, digest off, a
-    mail for two games (J17), a held mail cancelled, confirmed too late and a forged
-    one, a reminder and the TD's escalations (more than the day's cap: the next day's
+    turn, a leave, a long think, a question and its answer, a draw offer, digest off
+    (and on again), a mail for two games (J17), a held mail cancelled, confirmed too late
+    and a forged one, a reminder and the TD's escalations (more than the day's cap: the next day's
     summary), the weekly digest, an overrun report, the 24-month report, the
     operator's quarantine alert, mail that could not be delivered, a shogi and a go
     game (a disputed go result goes to the TD), and the TD's commands by mail with
@@ -270,6 +270,8 @@ def every_kind(club: SampleClub) -> None:
     salon_league(club)
     _season(club)
     _books(club)
+    # the member who stopped the digest has it again (D1)
+    club.deliver(EMAILS[3], club.member_address(EMAILS[3]), "digest on", days=0.1)
 
 
 LEAGUE = [  # four more shogi players: with the club's four, a class S of eight

@@ -28,6 +28,9 @@ CONFIRM = {"confirm", "確認", "yes", "はい", "確認します", "confirmed"}
 CANCEL = {"cancel", "取消", "取り消し", "キャンセル", "取消します", "取り消します"}
 DIGEST_OFF = {"digest off", "no digest", "stop digest", "unsubscribe", "ダイジェスト停止",
               "ダイジェスト不要", "ダイジェストを停止", "ダイジェストの停止"}
+# D1: the weekly digest again, after "digest off" (or the digest's unsubscribe link)
+DIGEST_ON = {"digest on", "resume digest", "ダイジェスト再開", "ダイジェストを再開",
+             "ダイジェストの再開", "ダイジェスト希望"}
 
 LEAVE_RE = re.compile(
     r"^(?:leave|休戦)\s*[:：]?\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*(?:-|〜|~|to|から)?\s*"
@@ -76,6 +79,7 @@ class Intent:
     td_question: str | None = None
     long_think: bool = False  # J10: notice that this reply may take 10 days or more
     digest_off: bool = False  # D1: no more weekly digests for the sender
+    digest_on: bool = False  # D1: the weekly digests again for the sender
     confirm: bool = False  # a confirmation request answered "confirm" / "確認"
     cancel: bool = False  # ... or "cancel" / "取消"
     # seed 000: the tutor ends a tutorial game; the result written after it ("" for none)
@@ -227,6 +231,17 @@ class DigestOff(Keyword):
     does = "member"
     words = frozenset(DIGEST_OFF)
     flag = "digest_off"
+
+
+@keyword
+class DigestOn(Keyword):
+    """D1: ``digest on`` / ``ダイジェスト再開``: the weekly digest again for the sender, who
+    had stopped it (the way back that ``digest off``'s reply names)."""
+
+    name = "digest_on"
+    does = "member"
+    words = frozenset(DIGEST_ON)
+    flag = "digest_on"
 
 
 @keyword

@@ -266,6 +266,7 @@ def _merged(intents: list[Intent]) -> Intent:
         out.td_question = out.td_question or intent.td_question
         out.long_think |= intent.long_think
         out.digest_off |= intent.digest_off
+        out.digest_on |= intent.digest_on
         out.confirm |= intent.confirm
         out.cancel |= intent.cancel
         out.declared = out.declared or intent.declared

@@ -44,6 +44,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     # to a member
     "digest": ("週刊ダイジェスト", "weekly digest"),
     "digest_off": ("ダイジェスト停止の確認", "digest turned off"),
+    "digest_on": ("ダイジェスト再開の確認", "digest turned on again"),
     "hold_request": ("メールの確認のお願い", "confirmation request"),
     "hold_forged": ("なりすましメールの通知", "mail forged in the member's name"),
     "hold_again": ("確認か取消かのお尋ね", "confirmation request asked again"),

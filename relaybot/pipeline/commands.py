@@ -90,6 +90,10 @@ def handle(session: Session, cfg: Config, member: Member, got: Received,
         mm.send([digest_off(member, mail)])
         outcome = outcome or "digest_off"
         done.add("digest_off")
+    elif intent.digest_on:  # both in one mail: off stands (no digest sent unasked)
+        mm.send([digest_on(member, mail)])
+        outcome = outcome or "digest_on"
+    done.add("digest_on")
     if outcome and not _more(reading, done):
         return outcome
     if len(reading.sections) > MAX_SECTIONS:  # issue 12 item 10: refused whole, one reply
@@ -163,6 +167,16 @@ def digest_off(member: Member, mail: InboundMail) -> Mail:
     member.digest = "off"
     return Mail(
         kind="digest_off", audience="member", to=to_member(member), lang=member.lang,
+        context={"reader": member.name}, in_reply_to=mail.message_id,
+        references=(*mail.references, mail.message_id), auto_submitted="auto-replied")
+
+
+def digest_on(member: Member, mail: InboundMail) -> Mail:
+    """D1: the member's weekly digest again (``digest on`` / ``ダイジェスト再開``); one reply
+    says so and how to stop it."""
+    member.digest = "weekly"
+    return Mail(
+        kind="digest_on", audience="member", to=to_member(member), lang=member.lang,
         context={"reader": member.name}, in_reply_to=mail.message_id,
         references=(*mail.references, mail.message_id), auto_submitted="auto-replied")
 

@@ -106,6 +106,9 @@ def test_d1_an_announcement_reaches_a_member_without_games(store: Store, db_url:
 
 def test_d1_list_unsubscribe_mailto_and_one_click_and_the_digest_off_keyword(
         store: Store, db_url: str) -> None:
+    """The digest's unsubscribe mailto stops it with the ``digest off`` keyword; the reply
+    says how to have it again, and ``ダイジェスト再開`` from the member's own reply address
+    (not the unsubscribe address) brings it back."""
     cfg = config(db_url)
     _club(store, cfg)
     monday = datetime(2026, 11, 9, 12, 0, tzinfo=UTC)
@@ -142,7 +145,29 @@ def test_d1_list_unsubscribe_mailto_and_one_click_and_the_digest_off_keyword(
     assert isinstance(said, EmailMessage)
     text = said.get_body(preferencelist=("plain",))
     assert text is not None and text.get_content().startswith("山田太郎様")
+    assert "「ダイジェスト再開」とだけ書いた行" in text.get_content()  # the way back
     assert send_digests(store, cfg, monday + timedelta(days=7)) == 1  # New York's only
+    # the way back: "ダイジェスト再開" to the unsubscribe address proves nothing more than
+    # "stop" (held, the member asked); to the member's own reply address it acts
+    again = EmailMessage()
+    again["From"], again["To"], again["Subject"] = TOKYO, mailto, "Re: digest"
+    again["Message-ID"] = "<unsub2@example.jp>"
+    again.set_content("ダイジェスト再開\n")
+    later = monday + timedelta(days=8)
+    assert process_mail(store, cfg, Arrival(again.as_bytes(), later, "INBOX", 1, 2),
+                        later) != "digest_on"
+    del again["To"], again["Message-ID"]
+    again["To"], again["Message-ID"] = str(msg["Reply-To"]), "<on@example.jp>"
+    assert process_mail(store, cfg, Arrival(again.as_bytes(), later, "INBOX", 1, 3),
+                        later) == "digest_on"
+    with store.session() as s:
+        member = s.scalar(select(Member).where(Member.email == TOKYO))
+        assert member is not None and member.digest == "weekly"
+        on = s.scalar(select(Outbox.raw).where(Outbox.kind == "digest_on"))
+    assert on is not None
+    assert str(email.message_from_bytes(on, policy=policy.default)["Subject"]) \
+        == "週刊ダイジェストを再開しました"
+    assert send_digests(store, cfg, monday + timedelta(days=14)) == 2  # Tokyo's again
 
 
 def _mail(store: Store, cfg: Config, sender: str, game_id: str, text: str, uid: int,

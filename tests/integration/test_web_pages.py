@@ -532,7 +532,7 @@ def test_rfc8058_one_click_unsubscribe_is_the_one_write(
         assert member is not None and member.digest == "weekly"  # a GET changes nothing
     done = web.post(path, data={"List-Unsubscribe": "One-Click"})
     assert done.status_code == 200 and "no more weekly digests" in done.text
-    assert "To have the digest again, ask the club." in done.text  # no dead end
+    assert "To have the digest again, reply <code>digest on</code>" in done.text  # no dead end
     with club.store.session() as session:
         member = session.get(Member, member_id)
         assert member is not None and member.digest == "off"

@@ -132,6 +132,8 @@ def test_d1_digest_off_keyword_in_both_languages() -> None:
     assert read_intent("ダイジェスト停止").digest_off
     assert read_intent("Digest Off.").digest_off
     assert not read_intent("1. e4 e5").digest_off
+    assert read_intent("digest on").digest_on and read_intent("ダイジェスト再開").digest_on
+    assert not read_intent("digest on").digest_off and not read_intent("digest off").digest_on
 
 
 def _help(lang: str, **over: object) -> str:
