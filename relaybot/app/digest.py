@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -244,11 +245,29 @@ def _since(member: Member, previous_send: datetime | None, now: datetime) -> dat
     return max(since, now - CATCH_UP)
 
 
-def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], now: datetime,
-           shared: dict[str, Any]) -> int:
-    common = _shared(session, now, shared)
-    members = [m for m, _ in due]
-    ids = [m.id for m in members]
+@dataclass
+class _BatchFacts:
+    """What a batch of digests reads once for all its members: their active games and
+    everyone in them, each game's plies, penalties and pauses, leaves, rating changes,
+    event seats and league classes (a few queries per batch, not per member)."""
+
+    games: list[Game]
+    people: dict[int, Member]
+    moves: dict[str, list[Any]]
+    penalties: dict[str, list[Penalty]]
+    pauses: dict[str, list[Pause]]
+    all_leaves: dict[int, list[Leave]]  # every active leave: the clocks count them (J12)
+    leaves: dict[int, list[Leave]]  # those of the last week: the digest lists them
+    changes: dict[int, dict[str, list[RatingChange]]]
+    seats: dict[int, list[int]]
+    letters: dict[int, str]  # a league class's event id -> its letter
+    by_member: dict[int, list[Game]]
+
+
+def _batch_facts(session: Session, common: dict[str, Any], ids: list[int],
+                 now: datetime) -> _BatchFacts:
+    """Read what the digests of the members ``ids`` need (:class:`_BatchFacts`), and
+    settle the standings of the events they hear about into ``common``."""
     games = list(session.scalars(select(Game).where(
         Game.status == "active", or_(Game.side0_id.in_(ids), Game.side1_id.in_(ids)))))
     gids = [g.id for g in games]
@@ -300,11 +319,38 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     # T3 (issue 24 item 9): a league class's reader sees their own place in it
     letters = dict(session.execute(select(SeasonClass.event_id, SeasonClass.letter).where(
         SeasonClass.event_id.in_({e for events in seats.values() for e in events}))).all())
-
     by_member: dict[int, list[Game]] = defaultdict(list)
     for game in games:
         by_member[game.side0_id].append(game)
         by_member[game.side1_id].append(game)
+    return _BatchFacts(games, people, moves, penalties, pauses, all_leaves, leaves, changes,
+                       seats, letters, by_member)
+
+
+def _books_of(facts: _BatchFacts, game: Game, cache: dict[str, Any]) -> Any:
+    """A game's day books as the clocks count them (leave where the game allows it, the
+    TD's questions, penalties), computed once per run (``cache``: both players' digests
+    show the same game)."""
+    books = cache.get(game.id)
+    if books is None:
+        white, black = facts.people[game.side0_id], facts.people[game.side1_id]
+        gf = GameFile(game, white, black, facts.moves.get(game.id, []), rules_for(game.kind))
+        game_pauses = list(facts.pauses.get(game.id, []))
+        if game.leave_allowed:
+            for colour, who in ((0, white), (1, black)):
+                game_pauses.extend(Pause(colour, lv.first, lv.last, "leave")
+                                   for lv in facts.all_leaves.get(who.id, []))
+        books = compute(gf, facts.penalties.get(game.id, []), game_pauses)
+        cache[game.id] = books
+    return books
+
+
+def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], now: datetime,
+           shared: dict[str, Any]) -> int:
+    common = _shared(session, now, shared)
+    members = [m for m, _ in due]
+    ids = [m.id for m in members]
+    facts = _batch_facts(session, common, ids, now)
     books_cache: dict[str, Any] = common.setdefault("books", {})
     dues = membership_states(session, ids, now.date())  # issue 30
     # issue 30: prizes and awards given since the member's previous digest (a member
@@ -314,51 +360,38 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
     ladders = ladders_of(session, ids)
     queued = 0
     for member, week_start in due:
-        week = iso_week(week_start)
         # D1: what this digest reports is what was recorded since the previous one
         since = _since(member, sends.get(member.id), now)
         # D1: the week is decided whether or not there is anything to say (G10)
         member.last_digest_week = week_start.isoformat()
-        my_news = [{**n, "name": display_name(n["name"], member.lang)}
-                   for n in news if n["at"] >= since]
         due_state = dues.get(member.id)
         if due_state is not None and due_state.state == "lapsed":
             continue  # seed 000: 会費切れとなった場合は通知なくニュースレターの発送を停止
-        my_events = {common["events"][e].name for e in seats.get(member.id, [])}
+        my_news = [{**n, "name": display_name(n["name"], member.lang)}
+                   for n in news if n["at"] >= since]
+        my_events = {common["events"][e].name for e in facts.seats.get(member.id, [])}
         my_results = [(e, g) for e, g in _concerning(common, "results", my_events, member.id)
                       if _utc(e.at) >= since]
-        results = [_result_row(g, common["names"], member.lang) for _e, g in my_results]
         my_corrections = [
             (e, g) for e, g in _concerning(common, "corrections", my_events, member.id)
             if _utc(e.at) >= since]
-        # D1/T5: an event that has ended drops out of the digest after the week of its
-        # last result: its final table is read once, not every week for ever
-        standing = {g.event for _e, g in my_results + my_corrections} | common["live_events"]
         own_results = [e for e, _g in _concerning(common, "results", set(), member.id)
                        if _utc(e.at) >= since]
         my_changes = {kind: [c for c in cs if _utc(c.at) >= since]
-                      for kind, cs in changes.get(member.id, {}).items()}
+                      for kind, cs in facts.changes.get(member.id, {}).items()}
         my_changes = {kind: cs for kind, cs in my_changes.items() if cs}
         announcements = [text for at, text in common["announcements"] if at >= since]
-        if not (by_member.get(member.id) or own_results or my_changes
+        if not (facts.by_member.get(member.id) or own_results or my_changes
                 or announcements or due_state or my_news):
             continue  # issue 15: no game (nor one ended) and no announcement, no digest
-        rows = []
-        for game in by_member.get(member.id, []):
-            books = books_cache.get(game.id)
-            if books is None:
-                white, black = people[game.side0_id], people[game.side1_id]
-                gf = GameFile(game, white, black, moves.get(game.id, []), rules_for(game.kind))
-                game_pauses = list(pauses.get(game.id, []))
-                if game.leave_allowed:
-                    for colour, who in ((0, white), (1, black)):
-                        game_pauses.extend(Pause(colour, lv.first, lv.last, "leave")
-                                           for lv in all_leaves.get(who.id, []))
-                books = compute(gf, penalties.get(game.id, []), game_pauses)
-                books_cache[game.id] = books
-            rows.append(_game_row(member, game, people, books, now))
+        rows = [_game_row(member, game, facts.people, _books_of(facts, game, books_cache), now)
+                for game in facts.by_member.get(member.id, [])]
+        # D1/T5: an event that has ended drops out of the digest after the week of its
+        # last result: its final table is read once, not every week for ever
+        standing = {g.event for _e, g in my_results + my_corrections} | common["live_events"]
         ctx = {
-            "reader": member.name, "week": week, "games": rows, "results": results,
+            "reader": member.name, "week": iso_week(week_start), "games": rows,
+            "results": [_result_row(g, common["names"], member.lang) for _e, g in my_results],
             "week_start": week_start.isoformat(),
             "calendar_link": cfg.web.link(f"/players/{member.id}/calendar.ics"),
             # the member's page in the member's language, whatever the browser says
@@ -369,22 +402,12 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
                 for e, g in my_corrections],
             "standings": [
                 {"event": common["events"][e].name, "table": _table(common, e, member.lang),
-                 "place": _place(common, e, member, letters.get(e))}
-                for e in seats.get(member.id, []) if common["events"][e].name in standing
+                 "place": _place(common, e, member, facts.letters.get(e))}
+                for e in facts.seats.get(member.id, [])
+                if common["events"][e].name in standing
             ],
-            "ratings": [
-                {"kind": kind, "changes": [
-                    {"before": _shown(c.before, c.state_before, kind, member.lang),
-                     "after": _shown(c.after, c.state_after, kind, member.lang)}
-                    for c in cs]}
-                for kind, cs in sorted(my_changes.items(),
-                                       key=lambda item: _kind_order(item[0]))
-            ],
-            "leaves": [{"name": display_name(people[mid].name, member.lang),
-                        "first": lv.first.isoformat(), "last": lv.last.isoformat()}
-                       for mid, lvs in leaves.items() for lv in lvs
-                       if mid == member.id or any(
-                           mid in (g.side0_id, g.side1_id) for g in by_member.get(member.id, []))],
+            "ratings": _rating_rows(my_changes, member.lang),
+            "leaves": _leave_rows(facts, member),
             "announcements": announcements,
             "membership": ({"state": due_state.state, "until": due_state.until.isoformat(),
                             "junior_last": due_state.why == "junior"}
@@ -401,6 +424,25 @@ def _batch(session: Session, cfg: Config, due: Sequence[tuple[Member, date]], no
             unique=True, headers=unsubscribe_headers(cfg, member)), now)
         queued += row is not None
     return queued
+
+
+def _rating_rows(changes: dict[str, list[RatingChange]], lang: str) -> list[dict[str, Any]]:
+    """D1: a member's rating changes since the previous digest, per game kind, in the
+    club's order of kinds, each before and after as ``lang`` shows a rating."""
+    return [{"kind": kind, "changes": [
+                {"before": _shown(c.before, c.state_before, kind, lang),
+                 "after": _shown(c.after, c.state_after, kind, lang)} for c in cs]}
+            for kind, cs in sorted(changes.items(), key=lambda item: _kind_order(item[0]))]
+
+
+def _leave_rows(facts: _BatchFacts, member: Member) -> list[dict[str, str]]:
+    """D1: the last week's leaves of the member and of their opponents in active games."""
+    opponents = {g.side0_id for g in facts.by_member.get(member.id, [])} \
+        | {g.side1_id for g in facts.by_member.get(member.id, [])}
+    return [{"name": display_name(facts.people[mid].name, member.lang),
+             "first": lv.first.isoformat(), "last": lv.last.isoformat()}
+            for mid, lvs in facts.leaves.items() for lv in lvs
+            if mid == member.id or mid in opponents]
 
 
 def _game_of(item: tuple[GameEvent, Game]) -> Game:
