@@ -230,3 +230,20 @@ def test_j16_a_proposal_in_a_form_not_read_is_named_in_the_receipt(club: Club) -
     black.send("1. e4 c5")
     club.cycle()
     assert record(club, gid) == "1. e4 c5"  # no answer was played for White
+
+
+def test_j16_a_proposal_cannot_be_withdrawn_or_changed_before_the_reply(club: Club) -> None:
+    """Seed 000 (提案した予想手を撤回することはできません): a second mail with a changed line
+    while the opponent is to move is not read, the proposer is told why, and the first
+    line is the one the bot plays."""
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    white.send("1. e4\nSorry, I withdraw that.\nif 1... e5 then 2. Bc4")
+    club.cycle()
+    told = body_of(white.inbox()[-1])
+    assert "your opponent is to move" in told and "cannot be withdrawn or changed" in told
+    assert "Please write the whole game" not in told  # no move is due from White
+    black.send("1. e4 e5")
+    club.cycle()
+    assert record(club, gid) == "1. e4 e5 2. Nf3"  # the first line, as proposed

@@ -286,3 +286,21 @@ def test_j16_a_proposal_the_bot_cannot_read_is_named_not_silently_dropped() -> N
     assert len(read.new_conditionals) == 1 and read.unread_proposal is None
     assert mail(game, 1, record + "Thanks, see you next week").unread_proposal is None
     assert mail(game, 1, record + "> 予想手: 4. c3 Nf6").unread_proposal is None  # quoted
+
+
+def test_j16_proposal_cannot_be_withdrawn_a_changed_line_without_a_move_is_not_read() -> None:
+    """Seed 000 (提案した予想手を撤回することはできません): the proposer writes again while the
+    opponent is to move, with a different line; nothing is read or stored, and the verdict
+    says the opponent is to move and the proposals in the mail were not read."""
+    v = mail(stored("e4"), 0, "1. e4\nI withdraw that.\nif 1... e5 then 2. Bc4")
+    assert v.kind == "no_move" and not v.applies
+    assert v.new_conditionals == [] and not v.proposals_cleared
+    assert "opponent_to_move" in v.notes and "proposals_not_read" in v.notes
+
+
+def test_j16_proposals_without_a_move_from_the_side_to_move_are_not_read() -> None:
+    v = mail(stored("e4"), 1, "1. e4\nif 2. Nf3 then 2... Nc6")
+    assert v.kind == "no_move" and v.new_conditionals == []
+    assert "proposals_not_read" in v.notes and "opponent_to_move" not in v.notes
+    # a mail with no proposal keeps the plain answer
+    assert "proposals_not_read" not in mail(stored("e4"), 1, "1. e4").notes
