@@ -211,7 +211,10 @@ def _context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
                          for r in verdict.rejected],
             "nonstandard": verdict.nonstandard,
             "unread_proposal": verdict.unread_proposal or "",  # the sender's note (J16)
-            "move": replies.new_moves(gf, to, len(verdict.new_plies)),
+            # the sender's own moves: a bound answer the bot played after them is said
+            # on its own line, never as the sender's move (J16)
+            "move": replies.new_moves(gf, to, len(verdict.new_plies),
+                                      replies.written_count(verdict)),
             "proposals": replies.proposals(gf, to),
             "auto_moves": replies.auto_moves(gf, to, verdict)}
 

@@ -69,6 +69,11 @@ def test_seed_000_postal_example_by_email(club: Club) -> None:
     assert penalties(club, game_a) == [] and penalties(club, game_b) == []
 
 
+def plain(body: str) -> str:
+    """A mail body with its lines ended as in text (mail ends them with CRLF)."""
+    return body.replace("\r\n", "\n")
+
+
 def two(club: Club, **kw: object) -> tuple[Player, Player, str]:
     white = club.member("Sato, Hanako", "sato@example.jp")
     black = club.member("Brown, Tom", "brown@example.org")
@@ -247,3 +252,46 @@ def test_j16_a_proposal_cannot_be_withdrawn_or_changed_before_the_reply(club: Cl
     black.send("1. e4 e5")
     club.cycle()
     assert record(club, gid) == "1. e4 e5 2. Nf3"  # the first line, as proposed
+
+
+def test_j16_shogi_same_square_line_the_bot_plays_the_bound_answer_and_says_whose_move(
+    club: Club,
+) -> None:
+    """A shogi line with 同 (same square), binding: gote stops after the predicted △同歩,
+    the bot plays ▲同飛 for sente, and each mail names the sender's own move apart from
+    the bound answer the bot played (the answer is not gote's move)."""
+    sente = club.member("佐藤 一郎", "sato@example.jp", lang="ja")
+    gote = club.member("鈴木 二郎", "suzuki@example.jp", lang="ja")
+    gid = club.game(gote, sente, kind="shogi", conditionals="binding")
+    for who, text in [(sente, "1 ▲７六歩"), (gote, "2 △３四歩"), (sente, "3 ▲２六歩"),
+                      (gote, "4 △４四歩"), (sente, "5 ▲２五歩"), (gote, "6 △３二銀"),
+                      (sente, "7 ▲２四歩\nもし 8 △同歩 なら 9 ▲同飛 10 △２三歩 11 ▲２八飛")]:
+        who.send(text)
+        club.cycle()
+    assert "もし 8 △同　歩 なら ▲同　飛" in body_of(gote.inbox()[-1])
+    gote.send("8 △同歩")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.plies.split()[-2:] == ["2c2d", "2h2d"]
+    ack, relay = body_of(gote.inbox()[-1]), body_of(sente.inbox()[-1])
+    assert "あなたの指し手 8 △同　歩 を受け付け" in ack
+    assert "予告した手 9 ▲同　飛 を指しました" in ack and "再びあなたの手番です" in ack
+    assert "鈴木 二郎さんの指し手は 8 △同　歩 です。" in relay
+    assert "9 ▲同　飛 を指しました（消費0日）" in relay
+
+
+def test_j16_the_receipt_names_the_bound_answer_apart_from_the_senders_move(
+    club: Club,
+) -> None:
+    white, black, _ = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    assert "opponent.\nYour proposals" in plain(body_of(white.inbox()[-1]))  # a line each
+    black.send("1. e4 e5")
+    club.cycle()
+    ack, relay = plain(body_of(black.inbox()[-1])), plain(body_of(white.inbox()[-1]))
+    assert "Your move 1... e5 was accepted and sent to your opponent.\n" in ack
+    assert "the bot played the bound answer 2. Nf3" in ack
+    assert "Tom Brown played 1... e5.\n" in relay
+    assert "the bot played your bound answer 2. Nf3 for you (0 days)" in relay
