@@ -295,3 +295,51 @@ def test_j16_the_receipt_names_the_bound_answer_apart_from_the_senders_move(
     assert "the bot played the bound answer 2. Nf3" in ack
     assert "Tom Brown played 1... e5.\n" in relay
     assert "the bot played your bound answer 2. Nf3 for you (0 days)" in relay
+
+
+def test_j16_go_a_bound_pass_that_ends_play_asks_for_the_result_not_a_move(
+    club: Club,
+) -> None:
+    """Go: "if 2 pass then 3 pass" followed; the bot's pass is the second, so both have
+    passed: neither mail may tell the player to send a next move (the result is due)."""
+    black = club.member("Ito, Ken", "ito@example.jp")
+    white = club.member("Kato, Yu", "kato@example.jp", lang="ja")
+    gid = club.game(white, black, kind="go", options=(("size", "9"),))
+    black.send("1 E5\nif 2 pass then 3 pass")
+    club.cycle()
+    white.send("2 パス")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and len(game.plies.split()) == 3
+    ack, relay = plain(body_of(white.inbox()[-1])), plain(body_of(black.inbox()[-1]))
+    assert "予告した手 3 パス を打ちました" in ack and "結果を1行で申告" in ack
+    assert "再びあなたの手番です" not in ack and "次の着手を送ってください" not in ack
+    assert "bound answer 3 pass for you (0 days)" in relay and "states the result" in relay
+    assert "move again" not in relay
+
+
+def test_j16_game_show_names_the_pending_proposals_and_the_bound_answers(
+    club: Club,
+) -> None:
+    """What binds the proposer, and which ply the bot played for them, as the TD sees the
+    game (`relaybot game show`, text and --json)."""
+    import json
+
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3\nif 1... c5 then 2. c3")
+    club.cycle()
+    shown = club.cli("game", "show", gid).stdout
+    assert "proposals by White (binding, until the reply):" in shown
+    assert "if 1... e5 then 2. Nf3" in shown and "if 1... c5 then 2. c3" in shown
+    doc = json.loads(club.cli("game", "show", gid, "--json").stdout)
+    assert doc["proposals_by"] == "white" and len(doc["proposals"]) == 2
+    black.send("1. e4 e5")
+    club.cycle()
+    shown = club.cli("game", "show", gid).stdout
+    assert "proposals by" not in shown  # spent by the reply
+    assert [line for line in shown.splitlines() if "bound answer" in line] == [
+        next(line for line in shown.splitlines() if line.strip().startswith("ply   3"))]
+    doc = json.loads(club.cli("game", "show", gid, "--json").stdout)
+    assert [m["auto"] for m in doc["moves"]] == [False, False, True]
+    assert doc["proposals"] == [] and doc["proposals_by"] is None
