@@ -109,7 +109,11 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
     if verdict.outcome is not None:
         return Played(verdict.kind, mails=game_over(
             session, cfg, gf, verdict.outcome, _day(cfg, got.arrived), now, words=words,
-            words_from=colour, thread=got.mail))
+            words_from=colour, thread=got.mail,
+            # J16: a bound answer the bot played ended the game: each mail says so
+            bound={reader: ", ".join(replies.auto_moves(gf, gf.player(reader), verdict))
+                   for reader in (0, 1)} if any(verdict.auto) else None,
+            bound_by=1 - colour))
     if verdict.declared is not None:  # recorded, the game goes on (go: a stated result)
         refresh_due(session, gf, got.arrived)
         return Played(verdict.kind, mails=_declared(cfg, gf, colour, verdict, words),

@@ -343,3 +343,25 @@ def test_j16_game_show_names_the_pending_proposals_and_the_bound_answers(
     doc = json.loads(club.cli("game", "show", gid, "--json").stdout)
     assert [m["auto"] for m in doc["moves"]] == [False, False, True]
     assert doc["proposals"] == [] and doc["proposals_by"] is None
+
+
+def test_j16_a_bound_answer_that_mates_ends_the_game_and_both_mails_say_so(
+    club: Club,
+) -> None:
+    """Black proposes "if 2. g4 then 2... Qh4#"; White plays 2. g4: the bot plays the mate
+    for Black, the game ends, and each game-over mail says the bound answer ended it."""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org", lang="ja")
+    gid = club.game(white, black)
+    white.send("1. f3")
+    club.cycle()
+    black.send("1. f3 e5\nもし 2. g4 なら 2... Qh4#")
+    club.cycle()
+    white.send("1. f3 e5 2. g4")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.status == "finished" and game.result == "0-1"
+    to_white, to_black = plain(body_of(white.inbox()[-1])), plain(body_of(black.inbox()[-1]))
+    assert "the bot played their bound answer 2... Qh4#, and it ended the game" in to_white
+    assert "予告した手 2... Qh4# を指しました（消費0日）。この手で対局が終わりました。" in to_black
