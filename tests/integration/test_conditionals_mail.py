@@ -288,10 +288,12 @@ def test_j16_the_receipt_names_the_bound_answer_apart_from_the_senders_move(
     white.send("1. e4\nif 1... e5 then 2. Nf3")
     club.cycle()
     assert "opponent.\nYour proposals" in plain(body_of(white.inbox()[-1]))  # a line each
-    black.send("1. e4 e5")
+    black.send("1. e4 e5\nif 2. Nf3 then 2... Nc6")
     club.cycle()
     ack, relay = plain(body_of(black.inbox()[-1])), plain(body_of(white.inbox()[-1]))
     assert "Your move 1... e5 was accepted and sent to your opponent.\n" in ack
+    # the proposal sent with it binds nobody (Black is to move again), and is said so
+    assert "proposals in your mail were not read" in ack and "if 2. Nf3" not in relay
     assert "the bot played the bound answer 2. Nf3" in ack
     assert "Tom Brown played 1... e5.\n" in relay
     assert "the bot played your bound answer 2. Nf3 for you (0 days)" in relay

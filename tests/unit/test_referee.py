@@ -304,3 +304,17 @@ def test_j16_proposals_without_a_move_from_the_side_to_move_are_not_read() -> No
     assert "proposals_not_read" in v.notes and "opponent_to_move" not in v.notes
     # a mail with no proposal keeps the plain answer
     assert "proposals_not_read" not in mail(stored("e4"), 1, "1. e4").notes
+
+
+def test_j16_proposals_with_a_reply_the_bot_answers_are_said_not_read() -> None:
+    """The reply stops after the predicted move: the bot plays the bound answer and the
+    sender moves again, so the proposals sent with it bind nobody, and the verdict says
+    they were not read (the receipt tells the sender to send them with the next move)."""
+    from relaybot.core.conditionals import Conditional
+
+    bound = [Conditional(("e7e5", "g1f3"))]
+    v = decide(RULES, stored("e4"), 1, "1. e4 e5\nif 2. Nf3 then 2... Nc6", conditionals=bound)
+    assert v.kind == "move" and v.new_plies == ["e7e5", "g1f3"] and v.sender_to_move
+    assert v.new_conditionals == [] and "proposals_not_read" in v.notes
+    plain_reply = decide(RULES, stored("e4"), 1, "1. e4 e5", conditionals=bound)
+    assert "proposals_not_read" not in plain_reply.notes
