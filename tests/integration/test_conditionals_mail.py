@@ -367,3 +367,18 @@ def test_j16_a_bound_answer_that_mates_ends_the_game_and_both_mails_say_so(
     to_white, to_black = plain(body_of(white.inbox()[-1])), plain(body_of(black.inbox()[-1]))
     assert "the bot played their bound answer 2... Qh4#, and it ended the game" in to_white
     assert "予告した手 2... Qh4# を指しました（消費0日）。この手で対局が終わりました。" in to_black
+
+
+def test_j16_optional_mode_another_answer_is_refused_without_cost_or_binding_words(
+    club: Club,
+) -> None:
+    white, black, gid = two(club, conditionals="optional")
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    black.send("1. e4 e5 2. Nc3 Nc6")
+    club.cycle()
+    assert record(club, gid) == "1. e4"
+    reply = plain(body_of(black.inbox()[-1]))
+    assert "free to ignore proposals" in reply and "the predicted move alone" in reply
+    assert "binds you" not in reply and "days are added" not in reply.replace("no days", "")
+    assert [days for _, days, _ in penalties(club, gid)] == [0]  # logged, at no cost

@@ -318,3 +318,20 @@ def test_j16_proposals_with_a_reply_the_bot_answers_are_said_not_read() -> None:
     assert v.new_conditionals == [] and "proposals_not_read" in v.notes
     plain_reply = decide(RULES, stored("e4"), 1, "1. e4 e5", conditionals=bound)
     assert "proposals_not_read" not in plain_reply.notes
+
+
+def test_j16_optional_mode_contradiction_is_said_not_to_bind_and_costs_nothing() -> None:
+    """Seed 002 rule 16 (それを有効とするかどうかは、相手の自由): where proposals are optional,
+    writing another answer for the proposer is refused (the bot plays only what the proposer
+    wrote) at no cost, and the verdict says the line does not bind (``proposal_optional``);
+    in binding mode it is the JCCA's 5 days and no such note."""
+    from relaybot.core.conditionals import Conditional
+
+    bound = [Conditional(("e7e5", "g1f3"))]
+    v = decide(RULES, stored("e4"), 1, "1. e4 e5 2. Nc3 Nc6", conditionals=bound,
+               mode="optional", line_near=False)
+    assert v.kind == "contradiction" and v.penalty_days == 0
+    assert "proposal_optional" in v.notes and not v.applies
+    v = decide(RULES, stored("e4"), 1, "1. e4 e5 2. Nc3 Nc6", conditionals=bound)
+    assert v.kind == "contradiction" and v.penalty_days == 5
+    assert "proposal_optional" not in v.notes

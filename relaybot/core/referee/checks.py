@@ -216,10 +216,12 @@ def _contradiction(m: Mail) -> Verdict | None:
     if not m.new_tokens or m.reply.kind != "contradiction":
         return None
     index = m.reply.token_index if m.reply.token_index is not None else 0
+    optional = ["proposal_optional"] if "proposal_optional" in m.reply.notes else []
     return Verdict(kind="contradiction", penalty_days=m.reply.penalty_days,
                    expected=m.reply.expected,
                    diff_token=m.new_tokens[index] if index < len(m.new_tokens) else None,
-                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes, *optional],
+                   intent=m.intent,
                    record=m.record)
 
 

@@ -197,6 +197,10 @@ def _read_reply(m: Mail) -> FollowResult:
                     "binding" if mating else bound)
     if result.kind == "contradiction" and mating:
         result.penalty_days = m.penalty
+    elif result.kind == "contradiction" and bound == "optional":
+        # seed 002 rule 16: the line binds nobody here, yet the bot cannot play another
+        # answer for the proposer; the reply says so, without "binds you"
+        result.notes.append("proposal_optional")
     return result
 
 
