@@ -382,3 +382,14 @@ def test_j16_optional_mode_another_answer_is_refused_without_cost_or_binding_wor
     assert "free to ignore proposals" in reply and "the predicted move alone" in reply
     assert "binds you" not in reply and "days are added" not in reply.replace("no days", "")
     assert [days for _, days, _ in penalties(club, gid)] == [0]  # logged, at no cost
+
+
+def test_j16_a_game_without_proposals_says_a_proposal_was_not_read(club: Club) -> None:
+    white, black, gid = two(club, conditionals="off")
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    assert "takes no conditional proposals" in plain(body_of(white.inbox()[-1]))
+    assert "if 1... e5" not in body_of(black.inbox()[-1])
+    black.send("1. e4 e5")
+    club.cycle()
+    assert record(club, gid) == "1. e4 e5"  # nothing bound White

@@ -335,3 +335,12 @@ def test_j16_optional_mode_contradiction_is_said_not_to_bind_and_costs_nothing()
     v = decide(RULES, stored("e4"), 1, "1. e4 e5 2. Nc3 Nc6", conditionals=bound)
     assert v.kind == "contradiction" and v.penalty_days == 5
     assert "proposal_optional" not in v.notes
+
+
+def test_j16_proposals_in_a_game_without_them_are_said_not_read() -> None:
+    """A game whose ``conditionals`` is ``off``: a proposal sent with a move binds nobody,
+    and the verdict says so (``proposals_off``) rather than drop it in silence."""
+    v = decide(RULES, stored(), 0, "1. e4\nif 1... e5 then 2. Nf3", mode="off")
+    assert v.kind == "move" and v.new_plies == ["e2e4"] and v.new_conditionals == []
+    assert "proposals_off" in v.notes
+    assert "proposals_off" not in decide(RULES, stored(), 0, "1. e4", mode="off").notes
