@@ -100,6 +100,19 @@ def game_list_document(session: Session, games: Sequence[Game]) -> list[Document
     return [game_summary(g, members) for g in games]
 
 
+def pending_proposals(gf: GameFile) -> list[str]:
+    """J16: the proposals binding the side to move (sent with the last move), as the game
+    writes them in English; empty when none is pending."""
+    from relaybot.core.conditionals import Conditional, format_conditional
+
+    g = gf.game
+    if g.status != "active" or not g.proposals or g.proposals_by is None:
+        return []
+    board = gf.rules.load(g.position)
+    return [format_conditional(gf.rules, board, Conditional(plies=tuple(line)))
+            for line in g.proposals]
+
+
 def game_document(cfg: Config, gf: GameFile) -> Document:
     """``game show ID --json``: the game's summary with what the text shows: address, TD,
     rules, record, whose move it is, every move with the time it was sent, and for go the
@@ -111,13 +124,20 @@ def game_document(cfg: Config, gf: GameFile) -> Document:
     to_move = None
     if g.status == "active":
         to_move = colours(g)[gf.rules.to_move(gf.rules.load(g.position))]
+    proposals = pending_proposals(gf)
     doc.update({
         "address": cfg.bot.game_address(g.id), "td": gf.td or cfg.bot.td,
         "time_control": g.time_control, "conditionals": g.conditionals,
         "grace_days": g.grace, "leave_allowed": bool(g.leave_allowed),
         "overrun": g.overrun, "to_move": to_move,
         "record": gf.rules.format_record(gf.plies, "san") or "",
-        "moves": [{"ply": m.ply + 1, "move": m.text, "sent": m.sent_at} for m in gf.moves],
+        # J16: ``auto``, a bound answer the bot played for the proposer
+        "moves": [{"ply": m.ply + 1, "move": m.text, "sent": m.sent_at, "auto": bool(m.auto)}
+                  for m in gf.moves],
+        # J16: the proposals binding the side to move until its reply, and whose they are
+        "proposals": proposals,
+        "proposals_by": (colours(g)[g.proposals_by]
+                         if proposals and g.proposals_by is not None else None),
     })
     if g.kind == "go":  # the terms the text shows (R4): board, stones, komi as SGF's KM
         position = gf.rules.load(g.position)

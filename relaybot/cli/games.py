@@ -337,7 +337,16 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         else:
             print(f"ended: {g.end_date} ({g.termination})")
         for move in gf.moves:
-            print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC")
+            bound = "  (bound answer, played by the bot)" if move.auto else ""  # J16
+            print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC"
+                  f"{bound}")
+        from relaybot.cli.documents import pending_proposals
+
+        lines = pending_proposals(gf)
+        if lines and g.proposals_by is not None:  # J16: what binds the proposer now
+            print(f"proposals by {sides[g.proposals_by]} ({g.conditionals}, until the reply):")
+            for line in lines:
+                print(f"  {line}")
         print(board_in(gf.rules, position, "en", over=g.status == "finished"))
     return 0
 

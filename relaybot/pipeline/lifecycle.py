@@ -150,10 +150,14 @@ def end_game(
 def game_over(
     session: Session, cfg: Config, gf: GameFile, outcome: Outcome, end_day: date,
     now: datetime, *, words: str = "", words_from: int | None = None,
-    thread: InboundMail | None = None,
+    thread: InboundMail | None = None, bound: dict[int, str] | None = None,
+    bound_by: int | None = None,
 ) -> list[Mail]:
     """Game over: the result stored and rated (R1); returns the final mail to both players
-    with the record and the J15 report to the TD. Nothing for a game that already ended."""
+    with the record and the J15 report to the TD. Nothing for a game that already ended.
+
+    ``bound``: J16, the bound answer the bot played that ended the game (a mate), as each
+    reader (by colour) writes it; ``bound_by`` the proposer, for whom the bot played it."""
     game = gf.game
     if game.status != "active":
         return []
@@ -192,7 +196,9 @@ def game_over(
                           # reader's (the mail's other dates are in the reader's zone)
                           "end_date": end_day.isoformat(), "end_zone": cfg.bot.timezone,
                           "record_file": attached,
-                          "by_td": termination in TD_DECIDES},
+                          "by_td": termination in TD_DECIDES,
+                          "bound_answer": (bound or {}).get(colour, ""),
+                          "bound_mine": bound_by == colour},
                          in_reply_to=in_reply_to, references=refs,
                          dedupe_key=f"end:{game.id}:{colour}")
              for colour in (0, 1)]

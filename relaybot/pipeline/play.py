@@ -109,7 +109,11 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
     if verdict.outcome is not None:
         return Played(verdict.kind, mails=game_over(
             session, cfg, gf, verdict.outcome, _day(cfg, got.arrived), now, words=words,
-            words_from=colour, thread=got.mail))
+            words_from=colour, thread=got.mail,
+            # J16: a bound answer the bot played ended the game: each mail says so
+            bound={reader: ", ".join(replies.auto_moves(gf, gf.player(reader), verdict))
+                   for reader in (0, 1)} if any(verdict.auto) else None,
+            bound_by=1 - colour))
     if verdict.declared is not None:  # recorded, the game goes on (go: a stated result)
         refresh_due(session, gf, got.arrived)
         return Played(verdict.kind, mails=_declared(cfg, gf, colour, verdict, words),
@@ -211,7 +215,10 @@ def _context(gf: GameFile, colour: int, reader: int, verdict: Verdict,
                          for r in verdict.rejected],
             "nonstandard": verdict.nonstandard,
             "unread_proposal": verdict.unread_proposal or "",  # the sender's note (J16)
-            "move": replies.new_moves(gf, to, len(verdict.new_plies)),
+            # the sender's own moves: a bound answer the bot played after them is said
+            # on its own line, never as the sender's move (J16)
+            "move": replies.new_moves(gf, to, len(verdict.new_plies),
+                                      replies.written_count(verdict)),
             "proposals": replies.proposals(gf, to),
             "auto_moves": replies.auto_moves(gf, to, verdict)}
 

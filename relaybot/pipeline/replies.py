@@ -34,15 +34,26 @@ def ply_text(gf: GameFile, reader: Member, index: int) -> str:
                                                         letters), reader.lang)
 
 
-def new_moves(gf: GameFile, reader: Member, count: int) -> str:
-    """The newest ``count`` plies as ``12... Nf6 13. Nf3`` in the reader's notation (J3)."""
+def new_moves(gf: GameFile, reader: Member, count: int, shown: int | None = None) -> str:
+    """The newest ``count`` plies as ``12... Nf6 13. Nf3`` in the reader's notation (J3);
+    only the first ``shown`` of them when given (the sender's own, without the bound
+    answer the bot played after them, J16)."""
     first = len(gf.moves) - count
     out = []
-    for index in range(first, len(gf.moves)):
+    for index in range(first, first + (count if shown is None else shown)):
         text = ply_text(gf, reader, index)
         out.append(gf.rules.move_label(index, text) if index % 2 == 0 or index == first
                    else text)
     return " ".join(out)
+
+
+def written_count(verdict: Verdict) -> int:
+    """The new plies the sender wrote: all but the bound answer the bot played after their
+    last one (J16; a reply that stops right after the predicted move)."""
+    count = len(verdict.new_plies)
+    while count and count <= len(verdict.auto) and verdict.auto[count - 1]:
+        count -= 1
+    return count
 
 
 def auto_moves(gf: GameFile, reader: Member, verdict: Verdict) -> list[str]:

@@ -69,6 +69,11 @@ def test_seed_000_postal_example_by_email(club: Club) -> None:
     assert penalties(club, game_a) == [] and penalties(club, game_b) == []
 
 
+def plain(body: str) -> str:
+    """A mail body with its lines ended as in text (mail ends them with CRLF)."""
+    return body.replace("\r\n", "\n")
+
+
 def two(club: Club, **kw: object) -> tuple[Player, Player, str]:
     white = club.member("Sato, Hanako", "sato@example.jp")
     black = club.member("Brown, Tom", "brown@example.org")
@@ -230,3 +235,161 @@ def test_j16_a_proposal_in_a_form_not_read_is_named_in_the_receipt(club: Club) -
     black.send("1. e4 c5")
     club.cycle()
     assert record(club, gid) == "1. e4 c5"  # no answer was played for White
+
+
+def test_j16_a_proposal_cannot_be_withdrawn_or_changed_before_the_reply(club: Club) -> None:
+    """Seed 000 (提案した予想手を撤回することはできません): a second mail with a changed line
+    while the opponent is to move is not read, the proposer is told why, and the first
+    line is the one the bot plays."""
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    white.send("1. e4\nSorry, I withdraw that.\nif 1... e5 then 2. Bc4")
+    club.cycle()
+    told = body_of(white.inbox()[-1])
+    assert "your opponent is to move" in told and "cannot be withdrawn or changed" in told
+    assert "Please write the whole game" not in told  # no move is due from White
+    black.send("1. e4 e5")
+    club.cycle()
+    assert record(club, gid) == "1. e4 e5 2. Nf3"  # the first line, as proposed
+
+
+def test_j16_shogi_same_square_line_the_bot_plays_the_bound_answer_and_says_whose_move(
+    club: Club,
+) -> None:
+    """A shogi line with 同 (same square), binding: gote stops after the predicted △同歩,
+    the bot plays ▲同飛 for sente, and each mail names the sender's own move apart from
+    the bound answer the bot played (the answer is not gote's move)."""
+    sente = club.member("佐藤 一郎", "sato@example.jp", lang="ja")
+    gote = club.member("鈴木 二郎", "suzuki@example.jp", lang="ja")
+    gid = club.game(gote, sente, kind="shogi", conditionals="binding")
+    for who, text in [(sente, "1 ▲７六歩"), (gote, "2 △３四歩"), (sente, "3 ▲２六歩"),
+                      (gote, "4 △４四歩"), (sente, "5 ▲２五歩"), (gote, "6 △３二銀"),
+                      (sente, "7 ▲２四歩\nもし 8 △同歩 なら 9 ▲同飛 10 △２三歩 11 ▲２八飛")]:
+        who.send(text)
+        club.cycle()
+    assert "もし 8 △同　歩 なら ▲同　飛" in body_of(gote.inbox()[-1])
+    gote.send("8 △同歩")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.plies.split()[-2:] == ["2c2d", "2h2d"]
+    ack, relay = body_of(gote.inbox()[-1]), body_of(sente.inbox()[-1])
+    assert "あなたの指し手 8 △同　歩 を受け付け" in ack
+    assert "予告した手 9 ▲同　飛 を指しました" in ack and "再びあなたの手番です" in ack
+    assert "鈴木 二郎さんの指し手は 8 △同　歩 です。" in relay
+    assert "9 ▲同　飛 を指しました（消費0日）" in relay
+
+
+def test_j16_the_receipt_names_the_bound_answer_apart_from_the_senders_move(
+    club: Club,
+) -> None:
+    white, black, _ = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    assert "opponent.\nYour proposals" in plain(body_of(white.inbox()[-1]))  # a line each
+    black.send("1. e4 e5\nif 2. Nf3 then 2... Nc6")
+    club.cycle()
+    ack, relay = plain(body_of(black.inbox()[-1])), plain(body_of(white.inbox()[-1]))
+    assert "Your move 1... e5 was accepted and sent to your opponent.\n" in ack
+    # the proposal sent with it binds nobody (Black is to move again), and is said so
+    assert "proposals in your mail were not read" in ack and "if 2. Nf3" not in relay
+    assert "the bot played the bound answer 2. Nf3" in ack
+    assert "Tom Brown played 1... e5.\n" in relay
+    assert "the bot played your bound answer 2. Nf3 for you (0 days)" in relay
+
+
+def test_j16_go_a_bound_pass_that_ends_play_asks_for_the_result_not_a_move(
+    club: Club,
+) -> None:
+    """Go: "if 2 pass then 3 pass" followed; the bot's pass is the second, so both have
+    passed: neither mail may tell the player to send a next move (the result is due)."""
+    black = club.member("Ito, Ken", "ito@example.jp")
+    white = club.member("Kato, Yu", "kato@example.jp", lang="ja")
+    gid = club.game(white, black, kind="go", options=(("size", "9"),))
+    black.send("1 E5\nif 2 pass then 3 pass")
+    club.cycle()
+    white.send("2 パス")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and len(game.plies.split()) == 3
+    ack, relay = plain(body_of(white.inbox()[-1])), plain(body_of(black.inbox()[-1]))
+    assert "予告した手 3 パス を打ちました" in ack and "結果を1行で申告" in ack
+    assert "再びあなたの手番です" not in ack and "次の着手を送ってください" not in ack
+    assert "bound answer 3 pass for you (0 days)" in relay and "states the result" in relay
+    assert "move again" not in relay
+
+
+def test_j16_game_show_names_the_pending_proposals_and_the_bound_answers(
+    club: Club,
+) -> None:
+    """What binds the proposer, and which ply the bot played for them, as the TD sees the
+    game (`relaybot game show`, text and --json)."""
+    import json
+
+    white, black, gid = two(club)
+    white.send("1. e4\nif 1... e5 then 2. Nf3\nif 1... c5 then 2. c3")
+    club.cycle()
+    shown = club.cli("game", "show", gid).stdout
+    assert "proposals by White (binding, until the reply):" in shown
+    assert "if 1... e5 then 2. Nf3" in shown and "if 1... c5 then 2. c3" in shown
+    doc = json.loads(club.cli("game", "show", gid, "--json").stdout)
+    assert doc["proposals_by"] == "white" and len(doc["proposals"]) == 2
+    black.send("1. e4 e5")
+    club.cycle()
+    shown = club.cli("game", "show", gid).stdout
+    assert "proposals by" not in shown  # spent by the reply
+    assert [line for line in shown.splitlines() if "bound answer" in line] == [
+        next(line for line in shown.splitlines() if line.strip().startswith("ply   3"))]
+    doc = json.loads(club.cli("game", "show", gid, "--json").stdout)
+    assert [m["auto"] for m in doc["moves"]] == [False, False, True]
+    assert doc["proposals"] == [] and doc["proposals_by"] is None
+
+
+def test_j16_a_bound_answer_that_mates_ends_the_game_and_both_mails_say_so(
+    club: Club,
+) -> None:
+    """Black proposes "if 2. g4 then 2... Qh4#"; White plays 2. g4: the bot plays the mate
+    for Black, the game ends, and each game-over mail says the bound answer ended it."""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org", lang="ja")
+    gid = club.game(white, black)
+    white.send("1. f3")
+    club.cycle()
+    black.send("1. f3 e5\nもし 2. g4 なら 2... Qh4#")
+    club.cycle()
+    white.send("1. f3 e5 2. g4")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.status == "finished" and game.result == "0-1"
+    to_white, to_black = plain(body_of(white.inbox()[-1])), plain(body_of(black.inbox()[-1]))
+    assert "the bot played their bound answer 2... Qh4#, and it ended the game" in to_white
+    assert "予告した手 2... Qh4# を指しました（消費0日）。この手で対局が終わりました。" in to_black
+
+
+def test_j16_optional_mode_another_answer_is_refused_without_cost_or_binding_words(
+    club: Club,
+) -> None:
+    white, black, gid = two(club, conditionals="optional")
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    black.send("1. e4 e5 2. Nc3 Nc6")
+    club.cycle()
+    assert record(club, gid) == "1. e4"
+    reply = plain(body_of(black.inbox()[-1]))
+    assert "free to ignore proposals" in reply and "the predicted move alone" in reply
+    assert "binds you" not in reply and "days are added" not in reply.replace("no days", "")
+    assert [days for _, days, _ in penalties(club, gid)] == [0]  # logged, at no cost
+
+
+def test_j16_a_game_without_proposals_says_a_proposal_was_not_read(club: Club) -> None:
+    white, black, gid = two(club, conditionals="off")
+    white.send("1. e4\nif 1... e5 then 2. Nf3")
+    club.cycle()
+    assert "takes no conditional proposals" in plain(body_of(white.inbox()[-1]))
+    assert "if 1... e5" not in body_of(black.inbox()[-1])
+    black.send("1. e4 e5")
+    club.cycle()
+    assert record(club, gid) == "1. e4 e5"  # nothing bound White

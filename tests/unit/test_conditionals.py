@@ -571,3 +571,22 @@ def test_j16_keyword_found_in_any_case_and_not_inside_words(
     assert proposal_lines(text) == lines
     record = extract_record(strip_proposals(text))
     assert [p.tokens for p in parse_proposals(text, record)] == tokens
+
+
+@pytest.mark.parametrize("text", [
+    "if 1... e5 then 2. knight f3",
+    "if 1... e5 then 2. Springer f3",
+    "もし 1... e5 なら 2. ナイト f3 とします",
+])
+def test_j16_a_piece_named_in_words_is_never_bound_as_a_pawn_move(text: str) -> None:
+    """``2. knight f3`` means Nf3: read without the word it would bind the pawn move f3.
+    The line is refused naming what was written (the move stands); prose around moves
+    (``my knight goes 2. Nf3``) and a plain pawn move still read."""
+    accepted, rejected = proposals(f"1. e4\n{text}", board_after("e4"))
+    assert accepted == []
+    assert [(r.reason, r.token.split()[-1]) for r in rejected] == [("unreadable", "f3")]
+    accepted, _ = proposals("1. e4\nif you play 1... e5 then my knight goes 2. Nf3",
+                            board_after("e4"))
+    assert [c.plies for c in accepted] == [("e7e5", "g1f3")]
+    accepted, _ = proposals("1. e4\nif 1... e5 then 2. f3", board_after("e4"))
+    assert [c.plies for c in accepted] == [("e7e5", "f2f3")]

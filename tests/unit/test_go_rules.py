@@ -435,6 +435,18 @@ def test_j1_a_move_without_its_number_is_answered_with_the_number_to_write() -> 
     assert first.kind == "move" and first.new_plies == ["q16"]
 
 
+def test_j16_a_go_proposal_point_that_does_not_read_refuses_the_line_naming_it() -> None:
+    """``if 4 D16 then 5 R14x``: the answer is named as unreadable (the move stands), not
+    dropped so that the line reads as a predicted move with "no answer"; words around
+    the moves (とします, please) are still no moves."""
+    verdict = decide(RULES, stored("Q16 D4"), 0, "3 Q3\nif 4 D16 then 5 R14x\n")
+    assert verdict.kind == "move" and verdict.new_plies == ["q3"]
+    assert verdict.new_conditionals == []
+    assert [(r.reason, r.token) for r in verdict.rejected] == [("unreadable", "R14x")]
+    fine = decide(RULES, stored("Q16 D4"), 0, "3 Q3\nもし 4 D16 なら 5 R14 とします please\n")
+    assert [c.plies for c in fine.new_conditionals] == [("d16", "r14")] and not fine.rejected
+
+
 def test_j16_conditional_moves_in_go() -> None:
     """``if 4 D16 then 5 R14`` with a move: checked from the position it assumes."""
     verdict = decide(RULES, stored("Q16 D4"), 0, "3 Q3\nif 4 D16 then 5 R14\n")

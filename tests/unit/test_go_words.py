@@ -277,3 +277,40 @@ def test_j1_a_mail_without_a_result_after_both_passed_is_asked_for_the_result() 
     assert "47 Q16" not in en
     playing = render("en", "player", "error", **{**context, "stating": False})[1]
     assert "No new move was found" in playing
+
+
+@pytest.mark.parametrize("kind", ["chess", "shogi", "go"])
+def test_j16_a_proposer_writing_again_is_told_proposals_cannot_be_withdrawn(kind: str) -> None:
+    """Seed 000 (提案した予想手を撤回することはできません): a mail with no move from the side not
+    to move is told it is the opponent's move, not asked for a move, and its proposals
+    are said not to be read, in the reader's language and the game's words."""
+    context = {**_game(kind), "kind": "no_move", "error_detail": "", "candidates": [],
+               "penalty_days": 0, "expected": "", "starts_at": "", "your_move": False,
+               "notes": ["opponent_to_move", "proposals_not_read"]}
+    ja = _mail("error", **context)
+    assert "いまは相手の手番" in ja and "撤回も変更もできません" in ja
+    assert "書いてください" not in ja  # no move is asked for
+    assert _chess_words_in(ja) == [] or kind != "go", ja  # go: 着手, never 指し手
+    en = render("en", "player", "error", **context)[1]
+    assert "your opponent is to move" in en and "cannot be withdrawn or changed" in en
+    assert "Please write" not in en
+    plain = render("en", "player", "error", **{**context, "notes": ["proposals_not_read"]})[1]
+    assert "please send them again with it" in plain and "Please write" in plain
+
+
+@pytest.mark.parametrize("kind", ["chess", "shogi", "go"])
+def test_j16_an_optional_proposal_contradicted_is_not_said_to_bind(kind: str) -> None:
+    """Seed 002 rule 16: where proposals are optional the refusal says the reader is free
+    to ignore them and that no days are added, never "binds you" or "0 days"."""
+    context = {**_game(kind), "kind": "contradiction", "error_detail": "", "candidates": [],
+               "penalty_days": 0, "expected": "2. Nf3", "diff_token": "Nc3", "starts_at": "",
+               "conditionals": "optional", "notes": ["proposal_optional"]}
+    ja = _mail("error", **context)
+    assert "従うかどうかは自由" in ja and "加算もありません" in ja
+    assert "拘束力" not in ja and "0日" not in ja
+    en = render("en", "player", "error", **context)[1]
+    assert "free to ignore proposals" in en and "no days are added" in en
+    assert "binds you" not in en and "0 days" not in en
+    bound = render("en", "player", "error", **{**context, "notes": []})[1]
+    assert "binds you" in bound and "0 days" not in bound  # a mating line where wrong
+    # moves cost nothing (seed 002 rule 17) binds, and costs no days

@@ -286,3 +286,61 @@ def test_j16_a_proposal_the_bot_cannot_read_is_named_not_silently_dropped() -> N
     assert len(read.new_conditionals) == 1 and read.unread_proposal is None
     assert mail(game, 1, record + "Thanks, see you next week").unread_proposal is None
     assert mail(game, 1, record + "> 予想手: 4. c3 Nf6").unread_proposal is None  # quoted
+
+
+def test_j16_proposal_cannot_be_withdrawn_a_changed_line_without_a_move_is_not_read() -> None:
+    """Seed 000 (提案した予想手を撤回することはできません): the proposer writes again while the
+    opponent is to move, with a different line; nothing is read or stored, and the verdict
+    says the opponent is to move and the proposals in the mail were not read."""
+    v = mail(stored("e4"), 0, "1. e4\nI withdraw that.\nif 1... e5 then 2. Bc4")
+    assert v.kind == "no_move" and not v.applies
+    assert v.new_conditionals == [] and not v.proposals_cleared
+    assert "opponent_to_move" in v.notes and "proposals_not_read" in v.notes
+
+
+def test_j16_proposals_without_a_move_from_the_side_to_move_are_not_read() -> None:
+    v = mail(stored("e4"), 1, "1. e4\nif 2. Nf3 then 2... Nc6")
+    assert v.kind == "no_move" and v.new_conditionals == []
+    assert "proposals_not_read" in v.notes and "opponent_to_move" not in v.notes
+    # a mail with no proposal keeps the plain answer
+    assert "proposals_not_read" not in mail(stored("e4"), 1, "1. e4").notes
+
+
+def test_j16_proposals_with_a_reply_the_bot_answers_are_said_not_read() -> None:
+    """The reply stops after the predicted move: the bot plays the bound answer and the
+    sender moves again, so the proposals sent with it bind nobody, and the verdict says
+    they were not read (the receipt tells the sender to send them with the next move)."""
+    from relaybot.core.conditionals import Conditional
+
+    bound = [Conditional(("e7e5", "g1f3"))]
+    v = decide(RULES, stored("e4"), 1, "1. e4 e5\nif 2. Nf3 then 2... Nc6", conditionals=bound)
+    assert v.kind == "move" and v.new_plies == ["e7e5", "g1f3"] and v.sender_to_move
+    assert v.new_conditionals == [] and "proposals_not_read" in v.notes
+    plain_reply = decide(RULES, stored("e4"), 1, "1. e4 e5", conditionals=bound)
+    assert "proposals_not_read" not in plain_reply.notes
+
+
+def test_j16_optional_mode_contradiction_is_said_not_to_bind_and_costs_nothing() -> None:
+    """Seed 002 rule 16 (それを有効とするかどうかは、相手の自由): where proposals are optional,
+    writing another answer for the proposer is refused (the bot plays only what the proposer
+    wrote) at no cost, and the verdict says the line does not bind (``proposal_optional``);
+    in binding mode it is the JCCA's 5 days and no such note."""
+    from relaybot.core.conditionals import Conditional
+
+    bound = [Conditional(("e7e5", "g1f3"))]
+    v = decide(RULES, stored("e4"), 1, "1. e4 e5 2. Nc3 Nc6", conditionals=bound,
+               mode="optional", line_near=False)
+    assert v.kind == "contradiction" and v.penalty_days == 0
+    assert "proposal_optional" in v.notes and not v.applies
+    v = decide(RULES, stored("e4"), 1, "1. e4 e5 2. Nc3 Nc6", conditionals=bound)
+    assert v.kind == "contradiction" and v.penalty_days == 5
+    assert "proposal_optional" not in v.notes
+
+
+def test_j16_proposals_in_a_game_without_them_are_said_not_read() -> None:
+    """A game whose ``conditionals`` is ``off``: a proposal sent with a move binds nobody,
+    and the verdict says so (``proposals_off``) rather than drop it in silence."""
+    v = decide(RULES, stored(), 0, "1. e4\nif 1... e5 then 2. Nf3", mode="off")
+    assert v.kind == "move" and v.new_plies == ["e2e4"] and v.new_conditionals == []
+    assert "proposals_off" in v.notes
+    assert "proposals_off" not in decide(RULES, stored(), 0, "1. e4", mode="off").notes

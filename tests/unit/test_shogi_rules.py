@@ -360,6 +360,26 @@ def test_several_proposals_on_one_line() -> None:
     assert [p.tokens for p in lines] == [("△同歩", "▲同飛"), ("△33角", "▲23歩成")]
 
 
+@pytest.mark.parametrize(("text", "token"), [
+    ("もし △同歩 なら ▲同飛車", "▲同飛車"),  # not "no answer": the answer is named
+    ("もし △2四同歩 なら ▲2四同飛", "△24同歩"),  # not dropped in silence
+    ("もし △同歩 なら ▲同飛 △２三ふ ▲２八飛", "△23ふ"),  # not read as a shorter line
+])
+def test_j16_a_proposal_move_that_does_not_read_refuses_the_line_naming_it(
+        text: str, token: str) -> None:
+    """A word of a もし line meant as a move that does not read is kept in the line, so
+    that the proposer is told which move to write again, and the line never binds read
+    without it; words around the moves (とします, お願いします) are still no moves."""
+    plies = ("7g7f", "3c3d", "2g2f", "4c4d", "2f2e", "4a3b")
+    stored = StoredGame(plies=plies, keys=tuple(frozenset() for _ in plies),
+                        position=RULES.save(RULES.replay(plies)))
+    verdict = decide(RULES, stored, 0, f"7 ▲２四歩\n{text}")
+    assert verdict.kind == "move" and verdict.new_conditionals == []
+    assert [(r.reason, r.token) for r in verdict.rejected] == [("unreadable", token)]
+    ok = decide(RULES, stored, 0, "7 ▲２四歩\nもし△同歩なら▲同飛とします。お願いします")
+    assert [c.plies for c in ok.new_conditionals] == [("2c2d", "2h2d")] and not ok.rejected
+
+
 def test_conditional_lines_are_not_read_as_the_record() -> None:
     assert RULES.extract_record("もし △同歩 なら ▲同角").tokens == []
     assert RULES.proposal_lines("x\nもし △同歩 なら ▲同角") == {1}

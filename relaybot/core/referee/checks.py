@@ -216,10 +216,12 @@ def _contradiction(m: Mail) -> Verdict | None:
     if not m.new_tokens or m.reply.kind != "contradiction":
         return None
     index = m.reply.token_index if m.reply.token_index is not None else 0
+    optional = ["proposal_optional"] if "proposal_optional" in m.reply.notes else []
     return Verdict(kind="contradiction", penalty_days=m.reply.penalty_days,
                    expected=m.reply.expected,
                    diff_token=m.new_tokens[index] if index < len(m.new_tokens) else None,
-                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes], intent=m.intent,
+                   draw_offer_by=m.game.draw_offer_by, notes=[*m.notes, *optional],
+                   intent=m.intent,
                    record=m.record)
 
 
@@ -356,9 +358,20 @@ def _status_or_help(m: Mail) -> Verdict | None:
 def _no_move(m: Mail) -> Verdict:
     """J1: nothing new: the record, if any, is the stored game's and says so; a mail with
     no record at all is told of a line where a move stands among words (``▲７六歩です``,
-    ``4.c3 I think``), which the record reader never reads as moves."""
-    return Verdict(kind="no_move", draw_offer_by=m.game.draw_offer_by,
-                   notes=[*m.notes, *(["no_new_move"] if m.record.tokens else [])],
+    ``4.c3 I think``), which the record reader never reads as moves.
+
+    J16: proposals go with a move, and the proposer cannot withdraw or change them before
+    the reply (seed 000: 「提案した予想手を撤回することはできません」), so proposals in a mail
+    without a move are not read, and the reply says so (``proposals_not_read``) rather
+    than let the player think a changed line now binds. A sender whose opponent is to
+    move is told so (``opponent_to_move``), not asked for a new move."""
+    notes = [*m.notes, *(["no_new_move"] if m.record.tokens else [])]
+    if m.rules.to_move(m.board) != m.sender:
+        notes.append("opponent_to_move")
+    if (m.distinct or m.record.variations) and m.rules.read_proposals(
+            strip_lines(m.text, m.intent.keyword_lines), m.record):
+        notes.append("proposals_not_read")
+    return Verdict(kind="no_move", draw_offer_by=m.game.draw_offer_by, notes=notes,
                    intent=m.intent, record=m.record,
                    unread_line=None if m.record.tokens else _unread_line(m))
 

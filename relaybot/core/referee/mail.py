@@ -197,6 +197,10 @@ def _read_reply(m: Mail) -> FollowResult:
                     "binding" if mating else bound)
     if result.kind == "contradiction" and mating:
         result.penalty_days = m.penalty
+    elif result.kind == "contradiction" and bound == "optional":
+        # seed 002 rule 16: the line binds nobody here, yet the bot cannot play another
+        # answer for the proposer; the reply says so, without "binds you"
+        result.notes.append("proposal_optional")
     return result
 
 
@@ -233,6 +237,12 @@ def _play(m: Mail) -> Moved:
             if m.mode == "optional" and m.near and forces_win(rules, position, accepted,
                                                               m.sender):
                 notes.append("mating_line")
+    elif ending is None and (m.distinct or m.record.variations) and \
+            rules.read_proposals(strip_lines(m.text, m.intent.keyword_lines), m.record):
+        # J16: the game takes no proposals (``off``), or the bot played a bound answer and
+        # the sender moves again (no move of the opponent is due): proposals sent with this
+        # reply cannot bind, and the receipt says they were not read (never in silence)
+        notes.append("proposals_off" if m.mode == "off" else "proposals_not_read")
     return Moved(new_plies=plies, new_keys=keys, new_texts=texts,
                  auto=[not step.written for step in result.steps], nonstandard=nonstandard,
                  position=saved, sender_to_move=result.sender_to_move,

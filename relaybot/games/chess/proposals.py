@@ -75,6 +75,15 @@ _FILLERS = frozenset(
     }
 )
 _END = "。"
+# J16: a piece named in words before a bare square (``2. knight f3``, ``Springer f3``)
+# means a piece move; read without it, the square alone would bind a pawn move
+_PIECE_NAMES = frozenset({
+    "king", "queen", "rook", "bishop", "knight",
+    "könig", "dame", "turm", "läufer", "springer",
+    "roi", "tour", "fou", "cavalier",
+    "キング", "クイーン", "ルーク", "ビショップ", "ナイト",
+})
+_SQUARE_RE = re.compile(r"^[a-h][1-8]$")
 
 
 def _prepare(segment: str) -> list[str]:
@@ -149,6 +158,7 @@ def _feed(clause: _Clause, tokens: list[str], out: list[_Clause]) -> _Clause:
     """
     pending: tuple[int, bool] | None = None
     bare: int | None = None
+    piece: str | None = None  # a piece named in words just before (``knight f3``)
     for raw in tokens:
         if clause.done:
             return clause
@@ -185,7 +195,12 @@ def _feed(clause: _Clause, tokens: list[str], out: list[_Clause]) -> _Clause:
                 clause.done = True
                 return clause
             pending = bare = None
+            piece = t if low in _PIECE_NAMES else None
             continue
+        if piece is not None and _SQUARE_RE.match(t):
+            # kept as written: the line is refused naming it, never bound as a pawn move
+            t = f"{piece} {t}"
+        piece = None
         if pending is None and bare is not None:
             pending = (bare, False)
         bare = None

@@ -354,9 +354,14 @@ def proposal_moves(line: str) -> tuple[list[str], int | None]:
         if match is not None and match.group(1):
             pending = int(match.group(1))
             word = match.group(2)
-        if not word or not is_move(word.lower()):
-            continue
+        if not word or not (is_move(word.lower()) or _POINT_START_RE.match(word)):
+            continue  # a word around the moves (please, とします)
+        # J16: a word that starts as a point (Q4x, Q44) but does not read stays in the line,
+        # so that the line is refused naming it, never read without it ("no answer")
         if start is None:
             start = pending
         moves.append(word)
     return moves, start
+
+
+_POINT_START_RE = re.compile(r"^[A-Ta-t]\d")

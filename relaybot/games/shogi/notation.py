@@ -115,6 +115,18 @@ def looks_like_move(token: str) -> bool:
     return is_move_word(clean(token).strip())
 
 
+# a word that tries to be a move: a side's mark before it, or a square (or 同) with a
+# piece after it (``▲同飛車``, ``２四同歩``), where the move itself does not read
+_MOVE_ATTEMPT_RE = re.compile(rf"^[{_MARK_CHARS}].|(?:同|[1-9][1-9])(?:{_PIECE_ALT})")
+
+
+def is_move_attempt(word: str) -> bool:
+    """Whether a cleaned ``word`` that :func:`is_move_word` refuses was still meant as a
+    move (J16: a proposal names it as unreadable rather than drop it and read the line
+    without it)."""
+    return _MOVE_ATTEMPT_RE.search(word) is not None
+
+
 def is_move_word(word: str) -> bool:
     """:func:`looks_like_move` for a word already cleaned."""
     return bool(_JA_RE.match(word) or _USI_RE.match(word) or _CSA_RE.match(word))

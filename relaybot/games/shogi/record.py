@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from relaybot.games.base import ProposalLine, RecordText
-from relaybot.games.shogi.notation import clean, is_move_word, looks_like_move
+from relaybot.games.shogi.notation import clean, is_move_attempt, is_move_word, looks_like_move
 
 _NUMBER_RE = re.compile(r"^第?(\d{1,4})(?:手目|手|\.|:)?$")
 _CLAUSE_SPLIT_RE = re.compile(r"[;。]|もしも|もし|(?<![a-z])if(?![a-z])", re.IGNORECASE)
@@ -121,8 +121,10 @@ def read_proposals(text: str) -> list[ProposalLine]:
             if num is not None:
                 pending = int(num.group(1))
                 continue
-            if not looks_like_move(word):
-                continue
+            if not looks_like_move(word) and not is_move_attempt(word):
+                continue  # a word around the moves (です, お願いします)
+            # J16: a move that does not read (▲同飛車) stays in the line, so that the line
+            # is refused naming it, never read without it (as "no answer", or shorter)
             if not moves and pending is not None:
                 start = pending - 1
             moves.append(word)
