@@ -46,9 +46,12 @@ def _games_of(session: Session, member: Member) -> tuple[str, ...]:
 
 
 def _reply(session: Session, cfg: Config, member: Member, mail: InboundMail | None,
-           now: datetime, kind: str, about: tuple[str, ...] = (), **ctx: object) -> None:
+           now: datetime, kind: str, about: tuple[str, ...] = (), game: str | None = None,
+           **ctx: object) -> None:
+    """The answer to a member's request; ``game``: the one game it is about, whose token
+    its Reply-To then carries (a reply with a move acts); else the member token."""
     emit(session, cfg, Mail(
-        kind=kind, audience="player", to=to_member(member), lang=member.lang,
+        kind=kind, audience="player", to=to_member(member), lang=member.lang, game_id=game,
         context={"reader": member.name, **ctx}, auto_submitted="auto-replied",
         in_reply_to=mail.message_id if mail else None, about=about,
         references=(*mail.references, mail.message_id) if mail else ()), now)
@@ -60,7 +63,7 @@ def _leave_reply(session: Session, cfg: Config, member: Member, mail: InboundMai
     and in their game's words when they are all of one game."""
     games = active_games(session, member)
     _reply(session, cfg, member, mail, now, "leave_reply", tuple(g.id for g in games),
-           game_kind=one_kind(g.kind for g in games), **ctx)
+           None, game_kind=one_kind(g.kind for g in games), **ctx)  # all games: m. token
 
 
 def announce_leave(session: Session, cfg: Config, member: Member, leave: Leave,
@@ -168,6 +171,7 @@ def ask_td(session: Session, cfg: Config, gf: GameFile, colour: int, text: str,
         context={"game_id": gf.game.id, "player": member.name, "question": quote_block(text),
                  "question_id": question.id, "white": gf.white.name, "black": gf.black.name}),
         now)
-    _reply(session, cfg, member, mail, now, "question_ack", (gf.game.id,), game_id=gf.game.id,
-           question=text)
+    # about one game: its token, so that the player's next move may answer this receipt
+    _reply(session, cfg, member, mail, now, "question_ack", (gf.game.id,), game=gf.game.id,
+           game_id=gf.game.id, question=text)
     return "question"

@@ -145,7 +145,7 @@ def test_the_previous_keys_tokens_act_for_30_days_after_the_rotation(club: Club)
 def test_td_mail_carries_the_member_form_issued_to_the_td(club: Club) -> None:
     white = club.member("Sato, Hanako", "sato@example.jp")
     black = club.member("Brown, Tom", "brown@example.org")
-    club.game(white, black)
+    gid = club.game(white, black)
     white.send("td: may I take back a move?")
     club.cycle()
     question = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_question"]
@@ -161,6 +161,14 @@ def test_td_mail_carries_the_member_form_issued_to_the_td(club: Club) -> None:
     club.deliver(answer.as_bytes())
     club.cycle()
     assert "No." in body_of(white.inbox()[-1])
+    # the receipt of the question is about its game: its game token carries a move
+    ack = next(c for c in club.mails_to("sato@example.jp")
+               if c.parsed["X-Relaybot-Kind"] == "question_ack")
+    reply_to = str(ack.parsed["Reply-To"])
+    assert f"relay+{gid}." in reply_to
+    white.send("1. e4", to=reply_to.split("<")[-1].rstrip(">"), subject="Re: question")
+    club.cycle()
+    assert "1. e4" in body_of(black.inbox()[-1])  # relayed at once, not held
     # the same words to the bot's plain address: still the TD, not authenticated
     assert who(club, td.compose("answer 1 No.", to=RELAY, subject="x")) == Who("td", None, False)
 
