@@ -23,7 +23,7 @@ from relaybot.core.game import (
     replay_from,
     written_text,
 )
-from relaybot.core.intent import Intent, strip_lines
+from relaybot.core.intent import Intent
 from relaybot.core.referee.mail import Mail, first_difference, read_mail
 from relaybot.core.referee.verdict import StoredGame, Verdict, VerdictKind
 
@@ -241,7 +241,7 @@ def _two_moves(m: Mail) -> Verdict | None:
     if not m.new_tokens or not m.moved.new_plies or m.record.first_line < 0:
         return None
     rules, moved, stored = m.rules, m.moved, len(m.game.plies)
-    lines = rules.strip_proposals(strip_lines(m.text, m.intent.keyword_lines)).splitlines()
+    lines = rules.strip_proposals(m.body).splitlines()
     before: list[object] = []  # the position before each new ply, made when first needed
     for other in _other_records(rules, lines, m.record.first_line, m.record.last_line):
         start = stored if other.next_move else other.first_ply
@@ -368,8 +368,7 @@ def _no_move(m: Mail) -> Verdict:
     notes = [*m.notes, *(["no_new_move"] if m.record.tokens else [])]
     if m.rules.to_move(m.board) != m.sender:
         notes.append("opponent_to_move")
-    if (m.distinct or m.record.variations) and m.rules.read_proposals(
-            strip_lines(m.text, m.intent.keyword_lines), m.record):
+    if (m.distinct or m.record.variations) and m.proposals:
         notes.append("proposals_not_read")
     return Verdict(kind="no_move", draw_offer_by=m.game.draw_offer_by, notes=notes,
                    intent=m.intent, record=m.record,
@@ -387,14 +386,12 @@ _NUMBER_PREFIX_RE = re.compile(r"^\d{1,4}(?:\.+|…|手目|手)")
 def _unread_line(m: Mail) -> str | None:
     """The first line holding a move (with a digit: a square, a point, a move number)
     among other words, as written; None when there is none."""
-    text = m.rules.strip_proposals(strip_lines(m.text, m.intent.keyword_lines))
-    for line in text.splitlines()[:_HINT_LINES]:
+    for line in m.rules.strip_proposals(m.body).splitlines()[:_HINT_LINES]:
         words = line.split()[:_HINT_WORDS]
         if all(m.rules.looks_like_move(word) for word in words):
             continue  # moves alone (not read for another cause): no words to take out
         if any(_holds_a_move(m.rules, word) for word in words):
-            shown = line.strip()
-            return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
+            return _quoted(line)
     return None
 
 
@@ -409,16 +406,20 @@ def _unread_proposal(m: Mail) -> str | None:
     written; None when there is none. Only a note: such a line binds nobody."""
     if _PROPOSAL_WORDS_RE.search(m.text) is None:
         return None  # the common mail: no word of a proposal anywhere
-    text = strip_lines(m.text, m.intent.keyword_lines)
-    read = m.rules.proposal_lines(text)
-    for index, line in enumerate(text.splitlines()[:_HINT_LINES]):
+    read = m.rules.proposal_lines(m.body)
+    for index, line in enumerate(m.body.splitlines()[:_HINT_LINES]):
         if (index in read or line.lstrip().startswith(">")
                 or _PROPOSAL_WORDS_RE.search(line) is None):
             continue
         if any(_holds_a_move(m.rules, word) for word in line.split()[:_HINT_WORDS]):
-            shown = line.strip()
-            return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
+            return _quoted(line)
     return None
+
+
+def _quoted(line: str) -> str:
+    """A line of the mail as a reply quotes it: stripped, cut at :data:`_HINT_SHOWN`."""
+    shown = line.strip()
+    return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
 
 
 def _holds_a_move(rules: GameRules, word: str) -> bool:

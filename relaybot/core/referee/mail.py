@@ -25,7 +25,15 @@ from relaybot.core.conditionals import (
     forces_win,
     validate,
 )
-from relaybot.core.game import GameRules, MoveError, Outcome, RecordText, start_of, written_text
+from relaybot.core.game import (
+    GameRules,
+    MoveError,
+    Outcome,
+    ProposalLine,
+    RecordText,
+    start_of,
+    written_text,
+)
 from relaybot.core.intent import Intent, read_intent, strip_lines
 from relaybot.core.referee.verdict import StoredGame, Verdict, VerdictKind
 
@@ -117,6 +125,17 @@ class Mail:
         if self.record.next_move:  # a keyword move (go's pass): the next ply, no number
             return len(self.game.plies)
         return self.record.first_ply if self.rules.record_policy == "numbered" else 0
+
+    @cached_property
+    def body(self) -> str:
+        """The text without its keyword lines (line count unchanged): what the record and
+        the proposals are read from."""
+        return strip_lines(self.text, self.intent.keyword_lines)
+
+    @cached_property
+    def proposals(self) -> list[ProposalLine]:
+        """The proposal lines the mail sends (J16), read once whichever check asks."""
+        return self.rules.read_proposals(self.body, self.record)
 
     @cached_property
     def new_tokens(self) -> list[str]:
@@ -231,14 +250,13 @@ def _play(m: Mail) -> Moved:
     accepted: list[Conditional] = []
     rejected: list[Rejected] = []
     if ending is None and not result.sender_to_move and m.mode != "off":
-        lines = rules.read_proposals(strip_lines(m.text, m.intent.keyword_lines), m.record)
+        lines = m.proposals
         if lines:
             accepted, rejected = validate(rules, position, lines, m.letters)
             if m.mode == "optional" and m.near and forces_win(rules, position, accepted,
                                                               m.sender):
                 notes.append("mating_line")
-    elif ending is None and (m.distinct or m.record.variations) and \
-            rules.read_proposals(strip_lines(m.text, m.intent.keyword_lines), m.record):
+    elif ending is None and (m.distinct or m.record.variations) and m.proposals:
         # J16: the game takes no proposals (``off``), or the bot played a bound answer and
         # the sender moves again (no move of the opponent is due): proposals sent with this
         # reply cannot bind, and the receipt says they were not read (never in silence)
