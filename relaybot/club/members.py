@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from relaybot.club.errors import AdminError
 from relaybot.club.rating_book import KINDS, RatingInput, set_rating
-from relaybot.config import ADDRESS_RE, Config
+from relaybot.config import ADDRESS_RE, Config, is_bot_mailbox
 from relaybot.core.names import PersonName
 from relaybot.core.ratings import rank_points, title_name
 from relaybot.store.models import Member, MemberAddress, MemberTitle
@@ -177,17 +177,11 @@ def _validate_member(cfg: Config, m: MemberInput, where: str = "") -> Member:
                   tz=tz, notation=notation, letters=letters)
 
 
-def _is_the_bot(cfg: Config, address: str) -> bool:
-    """Whether a lower-case ``address`` is the bot's own or one of its plus addresses."""
-    local, _, domain = address.partition("@")
-    return domain == cfg.bot.domain.lower() and local.split("+", 1)[0] == cfg.bot.local.lower()
-
-
 def _not_the_bot(cfg: Config, email: str, prefix: str = "") -> None:
     """A member at the bot's own address (``relay@`` or one of its plus addresses) would
     have every mail to them come back to the bot, which answers none of its own (G7):
     their games would stall unseen. Refused with one line."""
-    if _is_the_bot(cfg, email):
+    if is_bot_mailbox(email, cfg.bot.address):
         raise AdminError(f"{prefix}--email {email} is the bot's own address "
                          f"({cfg.bot.address}); a member needs an address of their own")
 
@@ -201,7 +195,7 @@ def td_address(cfg: Config, text: str | None) -> str | None:
     td = text.strip().lower()
     if not ADDRESS_RE.match(td):
         raise AdminError(f"--td is not a mail address: {text!r}")
-    if _is_the_bot(cfg, td):
+    if is_bot_mailbox(td, cfg.bot.address):
         raise AdminError(f"--td {td} is the bot's own address ({cfg.bot.address}); the TD "
                          "needs an address of their own")
     return td

@@ -16,6 +16,7 @@ from relaybot.config.checks import (
     LOG_LEVELS,
     WEEKDAYS,
     ConfigError,
+    is_bot_mailbox,
     is_loopback,
     split_listen,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "WebConfig",
     "add_missing_keys",
     "config_path",
+    "is_bot_mailbox",
     "is_loopback",
     "load_config",
     "new_config_text",

@@ -22,6 +22,15 @@ ADDRESS_RE = re.compile(
 )
 
 
+def is_bot_mailbox(address: str, bot_address: str) -> bool:
+    """Whether ``address`` is the bot's own mailbox or one of its plus addresses
+    (``relay+x@``), case aside: mail sent there comes back to the bot, which answers none
+    of its own (G7)."""
+    local, _, domain = address.lower().partition("@")
+    bot_local, _, bot_domain = bot_address.lower().partition("@")
+    return domain == bot_domain and local.split("+", 1)[0] == bot_local
+
+
 class ConfigError(ValueError):
     """A bad or missing setting; the message is one line for the operator."""
 

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from relaybot.config.checks import ConfigError, check_value
+from relaybot.config.checks import ConfigError, check_value, is_bot_mailbox
 from relaybot.config.settings import (
     SCHEMA,
     BotConfig,
@@ -123,8 +123,6 @@ def _td_is_not_the_bot(td: str, address: str) -> None:
     """``bot.td`` naming the bot's own mailbox (``relay@``, or one of its plus addresses)
     would send every TD alert back to the bot, which answers no mail of its own (G7): the
     TD would never hear of an overrun or a question. One line naming the key instead."""
-    local, _, domain = td.lower().partition("@")
-    bot_local, _, bot_domain = address.lower().partition("@")
-    if domain == bot_domain and local.split("+", 1)[0] == bot_local:
+    if is_bot_mailbox(td, address):
         raise ConfigError(f"bot.td = {td!r} is the bot's own address ({address}): the TD "
                           f"would never read a report; set it to the tournament director's")
