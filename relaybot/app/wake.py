@@ -259,11 +259,15 @@ class WakeListener:
                 while not self._stop.is_set():
                     now = time.monotonic()
                     soonest = min((c.deadline for c in clients.values()), default=now + 60)
-                    for key, mask in sel.select(max(0.0, soonest - now)):
-                        if key.fileobj is self._server:
-                            self._accept(sel, clients)
-                        elif isinstance(key.fileobj, socket.socket):
+                    ready = sel.select(max(0.0, soonest - now))
+                    # the clients first: those that closed free their places before new
+                    # connections are counted against MAX_CLIENTS
+                    for key, mask in ready:
+                        if key.fileobj is not self._server and isinstance(key.fileobj,
+                                                                            socket.socket):
                             self._step(sel, clients, key.fileobj, mask)
+                    if any(key.fileobj is self._server for key, _mask in ready):
+                        self._accept(sel, clients)
                     now = time.monotonic()
                     for client in [c for c in clients.values() if c.deadline <= now]:
                         self._drop(sel, clients, client)

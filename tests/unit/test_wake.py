@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -193,8 +194,23 @@ def test_a_flood_of_connections_is_cut_and_the_listener_lives_on(
             sock.close()
     assert 1 <= woken.count <= MAX_CLIENTS + 20
     before = woken.count
-    assert ask(server.address, WAKE).startswith(b"HTTP/1.1 204")
+    # the flood's last connections may still hold their places for a moment (the listener
+    # has not yet read that they closed): a wake then is cut, and the next one is served
+    assert served_soon(server.address).startswith(b"HTTP/1.1 204")
     assert woken.count == before + 1
+
+
+def served_soon(address: tuple[str, int], seconds: float = 5.0) -> bytes:
+    """A wake's answer once the listener serves again; b"" if it never does in time."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            answer = ask(address, WAKE)
+        except (ConnectionResetError, BrokenPipeError):
+            answer = b""
+        if answer or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.05)
 
 
 def test_a_port_in_use_is_refused_when_the_listener_is_made() -> None:
