@@ -34,7 +34,7 @@ from relaybot.pipeline.effects import emit_all
 from relaybot.pipeline.lifecycle import game_over, load_game, start_mails
 from relaybot.pipeline.td import run_commands
 from relaybot.store.db import Store
-from relaybot.store.models import Game, Member, Outbox
+from relaybot.store.models import Game, Leave, Member, Outbox
 from tests.integration.test_member_ratings import T0, finish, member
 from tests.integration.test_store import cfg_for
 
@@ -438,3 +438,36 @@ def test_section2_either_player_makes_the_game_free_by_mail(store: Store, db_url
     msg.replace_header("Message-ID", "<free2@example.jp>")
     again = process_mail(store, cfg, Arrival(msg.as_bytes(), when, "INBOX", 1, 2), when)
     assert again == "bad_move"
+
+
+def test_section3_a_chair_who_plays_decides_nothing_of_their_own(
+        store: Store, db_url: str) -> None:
+    """Seed 004 section 3 (the chair decides official points, section 2 free games) with a
+    chair who also plays in the salon: their own points, their own game made free, and a
+    withdrawal that would win them a game are refused by mail and keep nothing changed; the
+    operator at the command line (no TD) decides them."""
+    cfg = cfg_for(db_url)
+    chair = cfg.bot.td.strip().lower()
+    with store.session() as s:
+        me = member(s, cfg, chair, rating=100, game="go")
+        member(s, cfg, "kuro@example.jp", rating=100, game="go")
+        game = go_game(s, cfg, "kuro@example.jp", chair)
+        done = run_commands(s, cfg, f"points {chair} 150\nfree {game.id}\n"
+                            "withdraw kuro@example.jp lost", T0, td=chair)
+        assert [d.ok for d in done] == [False, False, False]
+        assert "about you" in done[0].message
+        assert all(f"game {game.id} is one you play in" in d.message for d in done[1:])
+        mine = rating_row(s, me.id, "go")
+        assert mine is not None and mine.rating == 100
+        assert game.status == "active" and not rules_for("go").free_game(game.position)
+        by_operator = run_commands(s, cfg, f"points {chair} 150\nfree {game.id}", T0)
+        assert [d.ok for d in by_operator] == [True, True]
+        # J12: a leave past the yearly days waits for the TD, who may not approve their own
+        leave = Leave(member_id=me.id, first=T0.date() + timedelta(days=40),
+                      last=T0.date() + timedelta(days=45), status="pending", announced_at=T0)
+        s.add(leave)
+        s.flush()
+        [own_leave] = run_commands(s, cfg, f"approve leave {leave.id}", T0, td=chair)
+        assert not own_leave.ok and "about you" in own_leave.message
+        assert leave.status == "pending"
+

@@ -305,6 +305,35 @@ def test_event_td_commands_its_games_and_only_its_games(club: Club) -> None:
     assert white.address and black.address
 
 
+def test_a_td_does_not_decide_a_game_they_play_in(club: Club) -> None:
+    """a TD who also plays forfeits or adjudicates their own game (authenticated) -> each
+    refused ("one you play in"), the game goes on; a game of two others they still decide,
+    and the operator at the command line decides theirs"""
+    td_player = club.member("Tanaka, Jiro", TD)
+    black = club.member("Brown, Tom", "brown@example.org")
+    gid = club.game(td_player, black)
+    m_token = issue(SECRET, "m", "td")
+    msg = td_player.compose(f"forfeit {gid} black\nadjudicate {gid} 1-0",
+                            to=f"relay+m.{m_token}@club.example", subject="x")
+    assert deliver(club, msg) == {"td_command": 1}
+    assert game_of(club, gid).status == "active"
+    confirmation = body_of(club.mails_to(TD)[-1])
+    assert confirmation.count(f"game {gid} is one you play in") == 2
+    assert "the club's operator can" in confirmation
+    # a game of two others stays the TD's to decide
+    sato = club.member("Sato, Hanako", "sato@example.jp")
+    chen = club.member("Chen, Li", "chen@example.org")
+    other = club.game(sato, chen)
+    msg = td_player.compose(f"forfeit {other} black", to=f"relay+m.{m_token}@club.example",
+                            subject="x")
+    assert deliver(club, msg) == {"td_command": 1}
+    assert game_of(club, other).status == "finished"
+    # the operator decides the TD's own game
+    out = club.cli("td", "forfeit", gid, "black")
+    assert "one you play in" not in out.stdout + out.stderr
+    assert game_of(club, gid).status == "finished"
+
+
 def test_a_members_other_address_is_theirs(club: Club) -> None:
     """genuine, from another registered address (--add-address) -> a reply to the member's
     token address acts; a plain mail from it is held, the request going to that address"""

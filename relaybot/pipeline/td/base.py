@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 from typing import ClassVar
 
 from sqlalchemy.orm import Session
@@ -72,6 +73,34 @@ class Context:
         "TD commands"). The operator at the CLI may act on every game."""
         return self.td is None or td_of(self.session, self.cfg, game) == self.td
 
+    @cached_property
+    def td_member_id(self) -> int | None:
+        """The member the commanding TD's address belongs to, when the TD is also a player
+        (None for the operator at the CLI, and for a TD who is no member)."""
+        if self.td is None:
+            return None
+        member = member_by_address(self.session, self.td)
+        return member.id if member is not None else None
+
+    def plays_in(self, game: Game) -> bool:
+        """The commanding TD plays in ``game``: a decision on it would be their own."""
+        return self.td_member_id is not None and self.td_member_id in (game.side0_id,
+                                                                       game.side1_id)
+
+    def own_game(self, game: Game) -> Said:
+        """Why a TD's command on a game they play in did nothing."""
+        return Said(f"game {game.id} is one you play in: a TD does not decide their own "
+                    "game; the club's operator can, with relaybot td on the command line",
+                    f"対局 {game.id} はあなた自身の対局です。自分の対局を TD として決めることは"
+                    "できません（クラブの運営者がコマンドラインの relaybot td で行えます）")
+
+    def own_member(self) -> Said:
+        """Why a TD's command about themselves (their leave, their points) did nothing."""
+        return Said("that is about you: a TD does not decide for themselves; the club's "
+                    "operator can, with relaybot td on the command line",
+                    "ご自身についての決定です。TD が自分のことを決めることはできません"
+                    "（クラブの運営者がコマンドラインの relaybot td で行えます）")
+
     def not_yours(self, game: Game) -> Said:
         """Why a command on another TD's game did nothing."""
         td = td_of(self.session, self.cfg, game)
@@ -119,6 +148,8 @@ class Command:
             return self.refuse(no_game(word))
         if not ctx.may_act(game):
             return self.refuse(ctx.not_yours(game))
+        if ctx.plays_in(game):
+            return self.refuse(ctx.own_game(game))
         return game
 
     def misused(self) -> Done:

@@ -76,6 +76,8 @@ class GoPoints(Command):
         if member is None:
             return self.refuse(Said(f"no member {args[0]}",
                                     f"アドレス {args[0]} の会員はいません"))
+        if member.id == ctx.td_member_id:
+            return self.refuse(ctx.own_member())
         row = set_rating(ctx.session, member, RatingInput("go", int(args[1]),
                                                           provisional=False))
         rank = go_rank_of(row)

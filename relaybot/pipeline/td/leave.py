@@ -55,6 +55,8 @@ class _LeaveDecision(Command):
                                     f"休戦の申請はクラブの TD（{club_td}）が決めます"))
         member = ctx.session.get(Member, leave.member_id)
         assert member is not None
+        if member.id == ctx.td_member_id:
+            return self.refuse(ctx.own_member())
         return self.decide(ctx, leave, member)
 
     def decide(self, ctx: Context, leave: Leave, member: Member) -> Done:

@@ -31,6 +31,8 @@ class Answer(Command):
         asked = ctx.session.get(Game, question.game_id)
         if asked is not None and not ctx.may_act(asked):
             return self.refuse(ctx.not_yours(asked))
+        if asked is not None and ctx.plays_in(asked):
+            return self.refuse(ctx.own_game(asked))
         answer = " ".join(args[1:]) + ("\n" + rest if rest else "")
         question.answered_at = ctx.now
         question.answer = answer.strip()[:8000]

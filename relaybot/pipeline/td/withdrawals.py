@@ -94,6 +94,9 @@ class Withdraw(Command):
         games = scoped_games(ctx, member, scope)
         if isinstance(games, Said):
             return self.refuse(games)
+        own = [g for g in games if ctx.plays_in(g)]
+        if own:  # the TD's own game against the one withdrawing would be theirs to win
+            return self.refuse(ctx.own_game(own[0]))
         seasons = seasons_in(ctx, member, scope)
         if not games and not seasons:  # a typo'd address or event decides nothing (J20)
             where, where_ja = (f" in {scope}", f"{scope}に") if scope else ("", "")
@@ -148,6 +151,10 @@ class Rest(Command):
                                     f"direct{where}",
                                     f"{japanese_name(member.name)}が参加している進行中の期は"
                                     f"ありません{where_ja}"))
+        own = [g for season in seasons for g in season_games(ctx.session, season)
+               if member.id in (g.side0_id, g.side1_id) and ctx.plays_in(g)]
+        if own:  # every game against the one resting is won: the TD's own among them
+            return self.refuse(ctx.own_game(own[0]))
         ended: list[str] = []
         for season in seasons:
             mark_player(ctx.session, season, member, "rest", ctx.now)
