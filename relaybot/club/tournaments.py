@@ -121,8 +121,11 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
     if session.scalar(select(Event.id).where(Event.name == name)) is not None:
         raise AdminError(f"an event named {name!r} already exists")
     game = e.game or KIND_GAMES.get(e.kind, "chess")
-    if e.kind == "salon" and game != "go":
-        raise AdminError("--kind salon is the go salon's league: --game go")
+    if e.kind in KIND_GAMES and game != KIND_GAMES[e.kind]:
+        # each is one club's league, with that game's pairings, colours and standings
+        what = {"league": "the shogi net league's", "salon": "the go salon's league"}[e.kind]
+        raise AdminError(f"--kind {e.kind} is {what}: --game {KIND_GAMES[e.kind]} (for a "
+                         f"{game} round robin: --kind section)")
     tiebreaks = e.tiebreaks or KIND_TIEBREAKS.get(e.kind, DEFAULT_TIEBREAKS)
     for word in tiebreaks.split(","):
         if word.strip() not in TIEBREAKS:

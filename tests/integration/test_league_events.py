@@ -158,3 +158,7 @@ def test_event_new_league_and_salon_from_the_command_line(tmp_path: Path) -> Non
     wrong = relaybot(tmp_path, "event", "new", "X", "--kind", "salon", "--game", "chess",
                      "--players", players)
     one_line_error(wrong, "--game go")
+    # the league is the shogi net league's: a chess one is a section (round robin)
+    chess = relaybot(tmp_path, "event", "new", "Y", "--kind", "league", "--game", "chess",
+                     "--players", players)
+    one_line_error(chess, "--game shogi (for a chess round robin: --kind section)")

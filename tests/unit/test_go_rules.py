@@ -636,3 +636,19 @@ def test_a_word_of_two_letters_after_the_move_is_no_sgf_point(word: str) -> None
     verdict = decide(RULES, stored("Q16 D4 Q3 D16"), 0, f"5 R14 {word}")
     assert verdict.kind == "no_move" and verdict.unread_line == f"5 R14 {word}"
     assert notation.extract("1 pd 2 B dd 3.pq").tokens == ["pd", "dd", "pq"]
+
+
+@pytest.mark.parametrize(("komi", "why"), [
+    ("1000", "more than a 19x19 board's 361 points"),  # 6.5 typed without its point
+    ("-400", "more than a 19x19 board's 361 points"),
+    ("inf", "a number of points"),
+    ("nan", "a number of points"),
+    ("6.25", "a whole or half point"),
+])
+def test_a_komi_no_game_could_use_is_refused(komi: str, why: str) -> None:
+    with pytest.raises(ValueError) as err:
+        RULES.setup({"komi": komi})
+    assert why in str(err.value)
+    assert RULES.setup({"komi": "-7.5"}).komi == -7.5  # reverse komi stays possible
+    with pytest.raises(ValueError):
+        RULES.setup({"size": "9", "komi": "82"})

@@ -13,6 +13,7 @@ to move first: the same result ends the game, a different one goes to the TD, wh
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -148,8 +149,14 @@ class GoRules:
             komi = float(options["komi"]) if options.get("komi") not in (None, "") else None
         except ValueError as exc:
             raise ValueError(f"go options: {exc}") from None
+        if komi is not None and not math.isfinite(komi):
+            raise ValueError(f"komi must be a number of points, not {options['komi']}")
         if komi is not None and (komi * 2) != int(komi * 2):
             raise ValueError(f"komi must be a whole or half point, not {komi}")
+        if komi is not None and abs(komi) > size * size:
+            # no result on this board can reach it: a typing slip (65 for 6.5)
+            raise ValueError(f"komi {komi:g} is more than a {size}x{size} board's "
+                             f"{size * size} points")
         yes = ("1", "true", "yes", "on")
         return new_position(size, 0 if handicap == 1 else handicap, komi,
                             superko=options.get("superko", "") in yes,
