@@ -155,7 +155,12 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         print(event_text(session, event, args.lang))
         from relaybot.cli.documents import result_word
 
-        names = {m.id: m.name.plain() for m in session.scalars(select(Member))}
+        # as the table above names them: given name first in English, two members of
+        # one name told apart by their member number
+        from relaybot.core.names import distinct
+
+        names = {i: name.for_language(args.lang) for i, name in distinct(
+            (m.id, m.name) for m in session.scalars(select(Member))).items()}
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
             # the result in the TD's words (shogi sente, not the stored 1-0)

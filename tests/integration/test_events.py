@@ -150,6 +150,8 @@ def test_two_members_of_one_name_stand_apart_in_the_standings(club: Club) -> Non
     text = club.cli("event", "show", "Twins").stdout
     assert f"Ichiro Sato (#{ids['sato1@example.jp']})" in text
     assert f"Ichiro Sato (#{ids['sato2@example.jp']})" in text
+    # the game lines below the table name the players as the table does
+    assert f"{gid}  Ichiro Sato (#{ids['sato2@example.jp']}) - Shiro Doi  " in text
     # the web page numbers both by their seats
     from relaybot.web.data import event_page
 
