@@ -154,6 +154,18 @@ def render_footer(lang: str, help_link: str, game_kind: str = "") -> str:
     return template.render(help_link=help_link, game_kind=game_kind)
 
 
+def render_part(lang: str, audience: str, part: str, /, **context: Any) -> str:
+    """One paragraph several mails end with (``<lang>/<audience>/_<part>.txt.j2``), such
+    as the note to a TD who plays in the game a report is about."""
+    if lang not in LANGS:
+        lang = "en"
+    if audience not in AUDIENCES or not part.replace("_", "").isalnum():
+        raise ValueError(f"no such part: {audience}/_{part}")
+    template = _environment(str(templates_dir())).get_template(
+        f"{lang}/{audience}/_{part}.txt.j2")
+    return template.render(**named(context, lang)).strip("\n") + "\n"
+
+
 def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str, str]:
     """Render one mail; returns (subject, body)."""
     if lang not in LANGS:

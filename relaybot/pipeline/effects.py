@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from relaybot.club.gamefile import event_facts
+from relaybot.club.members import member_by_address
 from relaybot.config import Config
 from relaybot.core import tokens
 from relaybot.core.clocks import local_day
@@ -26,7 +27,7 @@ from relaybot.mail.compose import Alternative
 from relaybot.mail.html import alternative
 from relaybot.mail.kinds import is_kind
 from relaybot.mail.queue import Recipient, queue_mail
-from relaybot.mail.render import render, render_footer
+from relaybot.mail.render import render, render_footer, render_part
 from relaybot.mail.work import work_of
 from relaybot.store.models import Game, Inbound, MailGame, Member, Outbox, ReplyCount
 
@@ -120,8 +121,32 @@ def reply_address(cfg: Config, to: Recipient, game_id: str | None) -> str | None
 
 
 def render_mail(mail: Mail) -> tuple[str, str]:
-    """(subject, body) of a mail effect, rendered in its reader's language."""
-    return render(mail.lang, mail.audience, mail.template or mail.kind, **mail.context)
+    """(subject, body) of a mail effect, rendered in its reader's language; a TD's mail
+    about a game the TD plays in ends with the note that the operator decides it."""
+    subject, body = render(mail.lang, mail.audience, mail.template or mail.kind,
+                           **mail.context)
+    own = mail.context.get(TD_PLAYS)
+    if own:
+        body += "\n" + render_part(mail.lang, "td", "own_game", games=list(own))
+    return subject, body
+
+
+TD_PLAYS = "td_plays"  # the context key of the games a TD's mail is about and they play in
+
+
+def td_plays(session: Session, mail: Mail) -> tuple[str, ...]:
+    """The games a TD's mail is about (its game and ``about``) in which that TD plays: a
+    decision on them is not theirs by mail (pipeline/td/base.py), and the mail says so."""
+    if mail.audience != "td":
+        return ()
+    ids = [gid for gid in dict.fromkeys((mail.game_id, *mail.about)) if gid]
+    if not ids:
+        return ()
+    member = member_by_address(session, mail.to.address)
+    if member is None:
+        return ()
+    return tuple(g.id for g in session.scalars(select(Game).where(Game.id.in_(ids)))
+                 if member.id in (g.side0_id, g.side1_id))
 
 
 def with_footer(cfg: Config, lang: str, body: str, game_kind: str = "") -> str:
@@ -299,6 +324,9 @@ def emit(session: Session, cfg: Config, mail: Mail, now: datetime) -> Outbox | N
         return None
     if verdict in ("summary", UNPROVEN_HELD):
         mail = replace(mail, defer=False, threads_game=False)
+    own = td_plays(session, mail)
+    if own:
+        mail = replace(mail, context={**mail.context, TD_PLAYS: own})
     out = rendered(cfg, mail)
     row = queue_mail(
         session, cfg, kind=mail.kind, to=mail.to, subject=out.subject, body=out.body, now=now,

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from relaybot.core.tokens import issue
-from relaybot.store.models import Game, Hold, Leave, Move
+from relaybot.store.models import Game, Hold, Leave, Move, Question
 from tests.integration.relay_harness import RELAY, SECRET, TD, Club, Player, body_of
 
 pytestmark = pytest.mark.integration
@@ -306,9 +306,10 @@ def test_event_td_commands_its_games_and_only_its_games(club: Club) -> None:
 
 
 def test_a_td_does_not_decide_a_game_they_play_in(club: Club) -> None:
-    """a TD who also plays forfeits or adjudicates their own game (authenticated) -> each
-    refused ("one you play in"), the game goes on; a game of two others they still decide,
-    and the operator at the command line decides theirs"""
+    """a TD who also plays forfeits, adjudicates or answers a question on their own game
+    (authenticated) -> each refused ("one you play in"), the game goes on, and their reports
+    on it say the operator decides; a game of two others they still decide, and the
+    operator at the command line decides theirs"""
     td_player = club.member("Tanaka, Jiro", TD)
     black = club.member("Brown, Tom", "brown@example.org")
     gid = club.game(td_player, black)
@@ -320,6 +321,19 @@ def test_a_td_does_not_decide_a_game_they_play_in(club: Club) -> None:
     confirmation = body_of(club.mails_to(TD)[-1])
     assert confirmation.count(f"game {gid} is one you play in") == 2
     assert "the club's operator can" in confirmation
+    # the opponent's question reaches the TD saying the game is their own, and their
+    # answer by mail is refused like any decision on it
+    black.send("td: may I take back a move?", to=black.game_address(gid), subject=f"[{gid}]")
+    club.cycle()
+    [question] = [c for c in club.mails_to(TD) if c.parsed["X-Relaybot-Kind"] == "td_question"]
+    assert f"You play in game {gid} yourself" in body_of(question)
+    with club.store.session() as s:
+        qid = s.scalars(select(Question.id)).one()
+    msg = td_player.compose(f"answer {qid}\nYes.", to=f"relay+m.{m_token}@club.example",
+                            subject="x")
+    assert deliver(club, msg) == {"td_command": 1}
+    assert f"game {gid} is one you play in" in body_of(club.mails_to(TD)[-1])
+    assert not any(c.parsed["X-Relaybot-Kind"] == "answer" for c in club.mails_to(black.address))
     # a game of two others stays the TD's to decide
     sato = club.member("Sato, Hanako", "sato@example.jp")
     chen = club.member("Chen, Li", "chen@example.org")
