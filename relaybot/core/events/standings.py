@@ -226,6 +226,124 @@ def _tally(players: Sequence[str], results: Sequence[GameResult]) -> dict[str, _
     return tallies
 
 
+def _check_options(tiebreaks: Sequence[str], primary: str,
+                   start_order: Mapping[str, int] | None,
+                   ratings: Mapping[str, int] | None) -> None:
+    """Refuse an order the standings cannot compute (a caller's mistake, said at once)."""
+    if primary not in ("points", "rate"):
+        raise ValueError(f"primary must be points or rate, not {primary!r}")
+    for name in tiebreaks:
+        if name not in TIEBREAKS:
+            raise ValueError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
+    if "start" in tiebreaks and start_order is None:
+        raise ValueError("tie-break 'start' needs start_order")
+    if "rating" in tiebreaks and ratings is None:
+        raise ValueError("tie-break 'rating' needs ratings")
+
+
+class _Field:
+    """Every player's tally and the tie-break sums computed from it, and the ordering of
+    a group of players by a sequence of keys."""
+
+    def __init__(self, players: Sequence[str], tallies: dict[str, _Tally],
+                 start_order: Mapping[str, int] | None,
+                 ratings: Mapping[str, int] | None) -> None:
+        self.tallies = tallies
+        self.start_order = start_order
+        self.ratings = ratings
+        self.entry = {p: i for i, p in enumerate(players)}
+        self.points = {p: t.points for p, t in tallies.items()}
+        self.sb: dict[str, Fraction] = {}
+        self.solkoff: dict[str, Fraction] = {}
+        self.median: dict[str, Fraction] = {}
+        self.median_bh: dict[str, Fraction] = {}
+        self.beaten: dict[str, list[Fraction]] = {}
+        self.direct: dict[str, Fraction] = {}  # filled as direct encounters are asked for
+        for p, t in tallies.items():
+            self.beaten[p] = [self.points[o] for o, s in t.played if s == 1]
+            terms = [s * self.points[o] for o, s in t.played if s > 0]
+            opp_points = [self.points[o] for o, _ in t.played]
+            self.sb[p] = sum(terms, Fraction(0))
+            self.solkoff[p] = sum(opp_points, Fraction(0))
+            self.median[p] = _trimmed(terms)
+            self.median_bh[p] = _trimmed(opp_points)
+
+    def direct_scores(self, group: list[str]) -> dict[str, Fraction]:
+        """The points each scored against the others of ``group``; all 0 (no separation)
+        unless every pair of them has met."""
+        members = set(group)
+        met = {frozenset((p, o)) for p in group for o, _ in self.tallies[p].played
+               if o in members}
+        if len(met) < len(group) * (len(group) - 1) // 2:
+            return {p: Fraction(0) for p in group}
+        scores = {p: sum((s for o, s in self.tallies[p].played if o in members), Fraction(0))
+                  for p in group}
+        self.direct.update(scores)
+        return scores
+
+    def key_values(self, key: str, group: list[str]) -> dict[str, Fraction]:
+        """Each player's value of one ordering key (higher is better)."""
+        simple: dict[str, Mapping[str, Fraction]] = {
+            "points": self.points, "sb": self.sb, "solkoff": self.solkoff,
+            "buchholz": self.solkoff, "median": self.median, "median_buchholz": self.median_bh}
+        if key in simple:
+            return {p: simple[key][p] for p in group}
+        t = self.tallies
+        if key == "rate":
+            return {p: self.points[p] / t[p].games if t[p].games else Fraction(0)
+                    for p in group}
+        if key == "margin":
+            return {p: t[p].margin for p in group}
+        if key == "wins":
+            return {p: Fraction(t[p].wins) for p in group}
+        if key == "sb_beaten":
+            return {p: sum(self.beaten[p], Fraction(0)) for p in group}
+        if key == "median_beaten":
+            return {p: _trimmed(self.beaten[p]) for p in group}
+        if key == "direct_pair":
+            return self.direct_scores(group) if len(group) == 2 else \
+                {p: Fraction(0) for p in group}
+        if key == "direct":
+            return self.direct_scores(group)
+        if key == "rating":
+            assert self.ratings is not None
+            return {p: Fraction(self.ratings[p]) if p in self.ratings else Fraction(-10**9)
+                    for p in group}
+        if key == "start":
+            assert self.start_order is not None
+            last = max(self.start_order.values(), default=0) + 1
+            return {p: Fraction(-self.start_order.get(p, last)) for p in group}
+        return {p: Fraction(-self.entry[p]) for p in group}  # "entry"
+
+    def order(self, group: list[str], keys: Sequence[str]) -> list[list[str]]:
+        """``group`` split into tied groups, best first, by ``keys`` in turn."""
+        if len(group) <= 1 or not keys:
+            return [group]
+        values = self.key_values(keys[0], group)
+        out: list[list[str]] = []
+        for value in sorted(set(values.values()), reverse=True):
+            out.extend(self.order([p for p in group if values[p] == value], keys[1:]))
+        return out
+
+    def row(self, p: str, rank: int, shared: bool, tiebreaks: Sequence[str], primary: str,
+            rating_game: str) -> StandingRow:
+        """Player ``p``'s line of the standings."""
+        t = self.tallies[p]
+        return StandingRow(
+            rank=rank, player=p, points=float(t.points), games=t.games, wins=t.wins,
+            draws=t.draws, losses=t.losses, sb=float(self.sb[p]),
+            solkoff=float(self.solkoff[p]), median=float(self.median[p]),
+            median_buchholz=float(self.median_bh[p]),
+            direct=float(self.direct[p]) if p in self.direct else None, shared=shared,
+            results={o: tuple(None if s is None else float(s) for s in cell)
+                     for o, cell in t.cells.items()},
+            tiebreaks=tuple(tiebreaks), margin=float(t.margin),
+            rating=None if self.ratings is None else self.ratings.get(p),
+            rating_game=rating_game, primary=primary,
+            sb_beaten=float(sum(self.beaten[p], Fraction(0))),
+            median_beaten=float(_trimmed(self.beaten[p])))
+
+
 def standings(
     players: Sequence[str],
     results: Sequence[GameResult],
@@ -244,128 +362,15 @@ def standings(
     (see the module text); players tied on all of them share a rank and keep their
     entry order.
     """
-    if primary not in ("points", "rate"):
-        raise ValueError(f"primary must be points or rate, not {primary!r}")
-    for name in tiebreaks:
-        if name not in TIEBREAKS:
-            raise ValueError(f"unknown tie-break {name!r}; known: {', '.join(TIEBREAKS)}")
-    if "start" in tiebreaks and start_order is None:
-        raise ValueError("tie-break 'start' needs start_order")
-    if "rating" in tiebreaks and ratings is None:
-        raise ValueError("tie-break 'rating' needs ratings")
-    tallies = _tally(players, results)
-    points = {p: t.points for p, t in tallies.items()}
-    sb: dict[str, Fraction] = {}
-    solkoff: dict[str, Fraction] = {}
-    median: dict[str, Fraction] = {}
-    median_bh: dict[str, Fraction] = {}
-    beaten: dict[str, list[Fraction]] = {}
-    for p, t in tallies.items():
-        beaten[p] = [points[o] for o, s in t.played if s == 1]
-        terms = [s * points[o] for o, s in t.played if s > 0]
-        opp_points = [points[o] for o, _ in t.played]
-        sb[p] = sum(terms, Fraction(0))
-        solkoff[p] = sum(opp_points, Fraction(0))
-        median[p] = _trimmed(terms)
-        median_bh[p] = _trimmed(opp_points)
-    entry = {p: i for i, p in enumerate(players)}
-    direct: dict[str, Fraction] = {}
-
-    def direct_scores(group: list[str]) -> dict[str, Fraction]:
-        members = set(group)
-        met = {frozenset((p, o)) for p in group for o, _ in tallies[p].played if o in members}
-        if len(met) < len(group) * (len(group) - 1) // 2:
-            return {p: Fraction(0) for p in group}  # not all met: no separation
-        scores = {
-            p: sum((s for o, s in tallies[p].played if o in members), Fraction(0)) for p in group
-        }
-        direct.update(scores)
-        return scores
-
-    def key_values(key: str, group: list[str]) -> dict[str, Fraction]:
-        if key == "points":
-            return {p: points[p] for p in group}
-        if key == "rate":
-            return {p: points[p] / tallies[p].games if tallies[p].games else Fraction(0)
-                    for p in group}
-        if key == "margin":
-            return {p: tallies[p].margin for p in group}
-        if key == "direct_pair":
-            if len(group) != 2:
-                return {p: Fraction(0) for p in group}
-            return direct_scores(group)
-        if key == "rating":
-            assert ratings is not None
-            return {p: Fraction(ratings[p]) if p in ratings else Fraction(-10**9)
-                    for p in group}
-        if key == "sb":
-            return {p: sb[p] for p in group}
-        if key in ("solkoff", "buchholz"):
-            return {p: solkoff[p] for p in group}
-        if key == "median":
-            return {p: median[p] for p in group}
-        if key == "sb_beaten":
-            return {p: sum(beaten[p], Fraction(0)) for p in group}
-        if key == "median_beaten":
-            return {p: _trimmed(beaten[p]) for p in group}
-        if key == "median_buchholz":
-            return {p: median_bh[p] for p in group}
-        if key == "wins":
-            return {p: Fraction(tallies[p].wins) for p in group}
-        if key == "direct":
-            return direct_scores(group)
-        if key == "start":
-            assert start_order is not None
-            last = max(start_order.values(), default=0) + 1
-            return {p: Fraction(-start_order.get(p, last)) for p in group}
-        return {p: Fraction(-entry[p]) for p in group}  # "entry"
-
-    def order(group: list[str], keys: Sequence[str]) -> list[list[str]]:
-        if len(group) <= 1 or not keys:
-            return [group]
-        values = key_values(keys[0], group)
-        out: list[list[str]] = []
-        for value in sorted(set(values.values()), reverse=True):
-            sub = [p for p in group if values[p] == value]
-            out.extend(order(sub, keys[1:]))
-        return out
-
+    _check_options(tiebreaks, primary, start_order, ratings)
+    field = _Field(players, _tally(players, results), start_order, ratings)
     rows: list[StandingRow] = []
     position = 1
-    for group in order(list(players), (primary, *tiebreaks)):
-        for p in group:
-            t = tallies[p]
-            rows.append(
-                StandingRow(
-                    rank=position,
-                    player=p,
-                    points=float(t.points),
-                    games=t.games,
-                    wins=t.wins,
-                    draws=t.draws,
-                    losses=t.losses,
-                    sb=float(sb[p]),
-                    solkoff=float(solkoff[p]),
-                    median=float(median[p]),
-                    median_buchholz=float(median_bh[p]),
-                    direct=float(direct[p]) if p in direct else None,
-                    shared=len(group) > 1,
-                    results={
-                        o: tuple(None if s is None else float(s) for s in cell)
-                        for o, cell in t.cells.items()
-                    },
-                    tiebreaks=tuple(tiebreaks),
-                    margin=float(t.margin),
-                    rating=None if ratings is None else ratings.get(p),
-                    rating_game=rating_game,
-                    primary=primary,
-                    sb_beaten=float(sum(beaten[p], Fraction(0))),
-                    median_beaten=float(_trimmed(beaten[p])),
-                )
-            )
+    for group in field.order(list(players), (primary, *tiebreaks)):
+        rows.extend(field.row(p, position, len(group) > 1, tiebreaks, primary, rating_game)
+                    for p in group)
         position += len(group)
     return rows
-
 
 
 SOLE_FIRST = "sole_first"
