@@ -32,7 +32,7 @@ STATING = {
 
 def feed(cfg: Config, member_name: str, lang: str, rows: list[dict[str, Any]],
          now: datetime) -> bytes:
-    """The calendar of ``rows`` (``web.data.deadlines``) in the member's language."""
+    """The calendar of ``rows`` (``web.member_data.deadlines``) in the member's language."""
     cal = Calendar()
     cal.add("prodid", "-//relaybot//deadlines//EN")
     cal.add("version", "2.0")

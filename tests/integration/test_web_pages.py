@@ -357,7 +357,7 @@ def test_a_go_game_page_says_chakushu_and_a_shogi_page_sashite(
 
 
 def test_result_words_of_each_game() -> None:
-    from relaybot.web.data import result_words
+    from relaybot.web.game_rows import result_words
 
     assert result_words("1-0", ("White", "Black"), "en") == "White wins"
     assert result_words("0-1", ("先手", "後手"), "ja") == "後手の勝ち"
@@ -657,7 +657,7 @@ def test_the_clubs_name_on_every_page(club: SampleClub, web: TestClient) -> None
 
 
 def test_rating_plot_is_drawn_here_and_escapes_its_label() -> None:
-    from relaybot.web.data import rating_plot
+    from relaybot.web.member_data import rating_plot
 
     svg = rating_plot([1200, 1250, 1230], "<b>&'\"")
     assert svg.startswith('<svg class="plot"') and svg.count("<polyline") == 1
@@ -747,7 +747,7 @@ def test_a_players_page_calls_their_go_points_salon_points(
 
     from relaybot.club.new_games import GameInput, create_game
     from relaybot.club.rating_book import rate_game
-    from relaybot.web.data import player_page
+    from relaybot.web.member_data import player_page
     from tests.sample_club import salon_league
 
     with club.store.session() as session:
