@@ -16,8 +16,6 @@ unsubscribe of the weekly digest; its GET only shows a button that posts it.
 
 from __future__ import annotations
 
-import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,10 +30,9 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
+from starlette.types import ExceptionHandler
 
 from relaybot.app.logs import configure as configure_logging
-from relaybot.app.logs import event
 from relaybot.club.key_rotation import live_keys
 from relaybot.club.views import UNSUBSCRIBE_SCOPE
 from relaybot.config import Config
@@ -47,9 +44,9 @@ from relaybot.store.models import Event, Game, Member
 from relaybot.web import data, game_data, member_data
 from relaybot.web.calendar import feed
 from relaybot.web.guide import guide_html
+from relaybot.web.request_log import RequestLog
 from relaybot.web.season import find_season_named, season_page
 
-LOG = logging.getLogger("relaybot.web")
 LANG_COOKIE = "lang"
 # the pages' own files (no CDN: a reader's browser fetches nothing from elsewhere)
 STATIC = {"replay.js": ((files("relaybot.web") / "static" / "replay.js").read_bytes(),
@@ -317,41 +314,6 @@ def _member(session: Any, request: Request) -> Member | None:
     if not 1 <= member_id <= MAX_ID:
         return None
     return session.get(Member, member_id)  # type: ignore[no-any-return]
-
-
-class RequestLog:
-    """One log line per request in relaybot's own form (``relaybot.app.logs``: text or
-    JSON, ``[log] format``): method, path (an unsubscribe link's token left out),
-    status and milliseconds, under the logger ``relaybot.web``."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = [500]
-
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                status[0] = int(message["status"])
-            await send(message)
-
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            event(LOG, "request", method=scope.get("method", ""),
-                  path=logged_path(scope.get("path", "")), status=status[0],
-                  ms=round((time.perf_counter() - started) * 1000, 1))
-
-
-def logged_path(path: str) -> str:
-    """The path as the log shows it: an unsubscribe link's token is a credential."""
-    if path.startswith("/unsubscribe/"):
-        return "/".join(path.split("/")[:3]) + "/…"
-    return path
 
 
 def serve(cfg: Config, store: Store, host: str, port: int) -> None:
