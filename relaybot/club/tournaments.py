@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from relaybot.club.errors import AdminError
-from relaybot.club.members import find_member, td_address
+from relaybot.club.members import find_member, member_by_address, td_address
 from relaybot.club.new_games import GameInput, create_game, without_go_points
 from relaybot.club.rating_book import current_ratings, ratings_at
 from relaybot.club.results import result_form, result_margin
@@ -152,7 +152,8 @@ def create_event(session: Session, cfg: Config, e: EventInput, now: datetime) ->
                 f"{'has' if len(named) == 1 else 'have'} none yet; set them "
                 "first with: relaybot member set ADDR --game go --rating N (or --rank 4k)")
     td = td_address(cfg, e.td)
-    if td is not None and td in emails:
+    td_member = member_by_address(session, td) if td is not None else None
+    if td is not None and (td in emails or td_member in members):  # any of their addresses
         raise AdminError("--td: the event's TD cannot play in it")
     pairs = pairings(e.kind, emails, draw=name)
     start = e.start or now.astimezone(ZoneInfo(cfg.bot.timezone)).date()

@@ -162,3 +162,9 @@ def test_event_new_league_and_salon_from_the_command_line(tmp_path: Path) -> Non
     chess = relaybot(tmp_path, "event", "new", "Y", "--kind", "league", "--game", "chess",
                      "--players", players)
     one_line_error(chess, "--game shogi (for a chess round robin: --kind section)")
+    # an event's TD never plays in it, by any of their registered addresses
+    relaybot(tmp_path, "member", "set", "p1@example.jp", "--add-address", "p1.td@example.jp")
+    for td in ("p1@example.jp", "P1.TD@example.jp"):
+        playing = relaybot(tmp_path, "event", "new", "Z", "--kind", "salon", "--players",
+                           players, "--td", td)
+        one_line_error(playing, "--td: the event's TD cannot play in it")
