@@ -7,7 +7,7 @@ block of lines that start with a move number (``47 Q16``, ``47. Q16``, ``47手�
 on its line (``Q16``) is a record of that one move from move 1 (the referee asks for its
 number after move 1), and ``pass`` / ``パス`` alone is the next move.
 
-Results: ``B+3.5``, ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
+Results: ``B+3.5`` (or ``B+3½``), ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
 ``黒3目半勝ち``, ``白中押し勝ち``, ``白半目勝ち``.
 """
 
@@ -35,7 +35,12 @@ _BARE_SGF_RE = re.compile(r"^[a-s]{2}$")  # ``pd`` without a node: an English wo
 _NUMBER_RE = re.compile(r"^(?:第|(黒|白|●|○))?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
-_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|不戦|(\d+)目(半)?|半目)(?:勝ち?)?$")
+_RESULT_JA_RE = re.compile(
+    r"^(黒|白)の?(中押し|時間切れ|不戦|(\d+)(\.5)?目(半)?|半目)(?:勝ち?)?$")
+# a half written as a fraction: ``3½`` is 3.5, ``½`` 0.5; NFKC (a keyword's words arrive
+# so) writes ½ as ``1⁄2`` with U+2044, which only ½ makes: ``31⁄2`` is 3½ too. Read before
+# :func:`normalise`, whose slash would make it the 31/2 no one could tell from 31/2
+_HALF_RE = re.compile(r"(\d*)\s*(?:½|1\u20442)")
 JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
 COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
 # the side a colour label names (J1: checked against the move's number by the referee)
@@ -120,7 +125,9 @@ def _kanji_margin(match: re.Match[str]) -> str:
 
 def read_result(text: str) -> StatedResult | None:
     """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``黒三目半勝ち``, ``白中押し勝ち``,
-    ``白不戦勝`` as a value; else None."""
+    ``白不戦勝`` as a value; a half may be written ``½`` (``B+3½``, ``W+½``, ``黒3½目勝ち``,
+    full width too); else None."""
+    text = _HALF_RE.sub(lambda m: (m.group(1) or "0") + ".5", text)  # B+3½, W+½, ３½
     word = normalise(text).strip().lower().replace(" ", "")
     word = _KANJI_MARGIN_RE.sub(_kanji_margin, word)
     if word in JIGO_WORDS:
@@ -146,7 +153,9 @@ def read_result(text: str) -> StatedResult | None:
             return StatedResult(winner, None, "F")
         if how == "半目":
             return StatedResult(winner, 0.5)
-        margin = int(ja.group(3)) + (0.5 if ja.group(4) else 0.0)
+        if ja.group(4) and ja.group(5):
+            return None  # 黒3.5目半: which half?
+        margin = int(ja.group(3)) + (0.5 if ja.group(4) or ja.group(5) else 0.0)
         return StatedResult(winner, margin) if margin > 0 else None
     return None
 
