@@ -123,11 +123,15 @@ class RecordText:
     go) accepts a mail that starts later (the new move with its number).
     ``next_move``: the one token is the next move, whatever the record's length: a move a
     game reads as a keyword alone on a line, with no number (go's ``pass`` / ``パス``).
+    ``sides``: the side a token's written label names, by the token's index (go's
+    ``黒2 D4`` / ``2 W D4``, shogi's ▲ △), for the moves that carry one; the referee
+    checks it against the side whose move that ply is (J1).
     """
 
     tokens: list[str] = field(default_factory=list)
     first_ply: int = 0
     next_move: bool = False
+    sides: dict[int, int] = field(default_factory=dict)
     result: str | None = None
     variations: dict[int, list[list[str]]] = field(default_factory=dict)
     fullwidth: bool = False

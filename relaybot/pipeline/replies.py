@@ -175,6 +175,14 @@ def _verdict_context(game: GameFile | None, member: Member, verdict: Verdict) ->
         if "unnumbered" in verdict.notes:  # the line to write: the move with its number
             ctx["numbered_example"] = game.rules.move_label(verdict.diff_ply,
                                                             verdict.diff_token or "")
+        if verdict.written_side is not None:  # J1: the colour written, the one it is
+            sides = game.rules.side_names(member.lang)
+            ctx["written_colour"] = sides[verdict.written_side]
+            ctx["right_colour"] = sides[1 - verdict.written_side]
+            # the line to write: the record's own move, else the move with its number alone
+            ctx["numbered_example"] = ctx["expected"] or moves_in(
+                game.rules, game.rules.move_label(verdict.diff_ply, verdict.diff_token or ""),
+                member.lang)
     # J1: the other move the mail names for the same ply ("two_moves")
     ctx["other_token"] = verdict.other_token or ""
     # no move found: the line where a move stood among words, quoted back

@@ -575,6 +575,31 @@ def test_j15_a_result_after_a_colon_or_in_kanji_numerals(text: str) -> None:
     assert verdict.declared.stated == ("B+3.5", "")
 
 
+@pytest.mark.parametrize(("text", "stated"), [
+    ("B+3½", "B+3.5"), ("W+½", "W+0.5"), ("B+11½", "B+11.5"), ("B+1½", "B+1.5"),
+    ("Ｂ＋３½", "B+3.5"), ("B+3 ½", "B+3.5"), ("黒3½目勝ち", "B+3.5"), ("白½目勝ち", "W+0.5"),
+    ("黒３½目勝ち", "B+3.5"), ("黒3.5目勝ち", "B+3.5")])
+def test_a_half_written_as_a_fraction_reads_as_point_five(text: str, stated: str) -> None:
+    """``B+3½`` and ``W+½`` (and their full-width and Japanese forms) state B+3.5 and
+    W+0.5, as ``B+3.5`` and ``黒3目半勝ち`` do; they were not read at all. As a keyword's
+    words (NFKC: ``3½`` is ``31⁄2``) and as the TD's RESULT words alike."""
+    form = notation.read_result(text)
+    assert form is not None
+    assert RULES.format_result(Outcome("counted", form.winner, margin=form.margin)) == stated
+    word = "結果" if "目" in text else "result"
+    verdict = decide(RULES, _counting(), 0, f"{word} {text}")
+    assert verdict.kind == "declared" and isinstance(verdict.declared, Declared)
+    assert verdict.declared.stated == (stated, "")
+    outcome = RULES.parse_result(text, "adjudication")
+    assert outcome is not None and RULES.format_result(outcome) == stated
+
+
+@pytest.mark.parametrize("text", ["B+31/2", "B+½½", "黒3.5目半勝ち", "½", "B+3⅓"])
+def test_a_half_that_is_no_clear_margin_is_no_result(text: str) -> None:
+    """``31/2`` could be 31 halves or 3½; ``3.5目半`` names two halves: neither is read."""
+    assert notation.read_result(text) is None
+
+
 @pytest.mark.parametrize(("text", "margin"), [("白十目半勝ち", 10.5), ("白十二目勝ち", 12.0),
                                               ("黒二十五目半勝ち", 25.5), ("黒二十目勝ち", 20.0)])
 def test_kanji_margins_read_as_numbers(text: str, margin: float) -> None:

@@ -763,6 +763,28 @@ def test_j2_move_numbers_without_dots_as_english_books_print_them() -> None:
     assert extract_record("4 c3").first_ply == extract_record("4. c3").first_ply == 6
 
 
+def test_j2_move_numbers_closed_by_a_parenthesis_read_as_dotted_ones() -> None:
+    """J2: ``1) e4 e5 2) Nf3``, a move number written as a numbered list writes it, reads
+    as ``1. e4 e5 2. Nf3``: the same moves, the same start, glued, full-width or on
+    several lines; a fragment ``3) Bb5`` starts at move 3. A promotion ``e8(Q)`` and
+    ``5758(1)`` stay as written, and prose after ``1)`` is still no move line."""
+    dotted = extract_record("Hello\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5\n\nTaro")
+    for text in ("Hello\n\n1) e4 e5 2) Nf3 Nc6\n3) Bb5\n\nTaro",
+                 "Hello\n\n1)e4 e5 2)Nf3 Nc6\n3)Bb5\n\nTaro"):
+        rec = extract_record(text)
+        assert (rec.tokens, rec.first_ply, rec.first_line, rec.last_line) == (
+            dotted.tokens, dotted.first_ply, dotted.first_line, dotted.last_line), text
+    rec = extract_record("１） ｅ４ ｅ５ ２） Ｎｆ３")
+    assert rec.tokens == ["e4", "e5", "Nf3"] and rec.fullwidth
+    assert extract_record("3) Bb5").first_ply == extract_record("3. Bb5").first_ply == 4
+    assert extract_record("1) e4 e5 2) Nf3 Nc6 3) Bb5 a6 4) Ba4 Nf6 5) O-O").tokens[-1] == "O-O"
+    assert extract_record("1) e4 e5 2) Nf3 Nc6 3) Bb5 a6 4) e8(Q)").tokens[-1] == "e8(Q)"
+    assert extract_record("1) 5254 5755 2) 5758(1)").tokens == ["5254", "5755", "5758(1)"]
+    # prose stays prose: a numbered list of words is no record
+    assert extract_record("1) I think e4 is best\n2) then Nf3").tokens == []
+    assert extract_record("see (1) e4 below").tokens == []
+
+
 def test_j2_bare_numbers_beside_iccf_digits_are_no_record() -> None:
     """A line of bare numbers and four-digit groups is a phone number or a date, not ICCF
     moves: it never joins the record (it would add moves the player never sent)."""

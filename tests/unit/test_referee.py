@@ -344,3 +344,14 @@ def test_j16_proposals_in_a_game_without_them_are_said_not_read() -> None:
     assert v.kind == "move" and v.new_plies == ["e2e4"] and v.new_conditionals == []
     assert "proposals_off" in v.notes
     assert "proposals_off" not in decide(RULES, stored(), 0, "1. e4", mode="off").notes
+
+
+def test_j1_a_record_numbered_with_parentheses_is_the_record() -> None:
+    """``1) e4 e5 2) Nf3`` is the game from move 1, as ``1. e4 e5 2. Nf3`` is: the new
+    move is played; a record that differs is still a sync error."""
+    v = mail(stored("e4 e5"), 0, "1) e4 e5 2) Nf3")
+    assert v.kind == "move" and v.new_plies == ["g1f3"]
+    v = mail(stored("e4 e5"), 0, "1) d4 e5 2) Nf3")
+    assert v.kind == "sync_error" and v.diff_ply == 0
+    v = mail(stored("e4 e5"), 0, "2) Nf3")
+    assert v.kind == "sync_error" and v.starts_at == 2

@@ -21,6 +21,7 @@ from relaybot.core.game import (
     RecordText,
     Termination,
     replay_from,
+    start_of,
     written_text,
 )
 from relaybot.core.intent import Intent
@@ -223,6 +224,26 @@ def _contradiction(m: Mail) -> Verdict | None:
                    draw_offer_by=m.game.draw_offer_by, notes=[*m.notes, *optional],
                    intent=m.intent,
                    record=m.record)
+
+
+def _wrong_side(m: Mail) -> Verdict | None:
+    """J1: a move whose written colour or mark (go's ``黒2 D4``, ``2 W D4``; shogi's ▲ △
+    on an earlier move) names the other side than the one whose move its number is: the
+    mail disagrees with the record about whose move it is, so nothing is applied and the
+    reply names the move, both sides and the line to write. Who makes ply 0 comes from the
+    start position (White in a handicap go game); the sides alternate from there."""
+    sides = m.record.sides
+    if not sides or not m.record.tokens:
+        return None
+    first_side = m.rules.to_move(start_of(m.rules, m.game.position))
+    for index in sorted(sides):
+        ply = m.first + index
+        if sides[index] == (first_side + ply) % 2 or index >= len(m.record.tokens):
+            continue
+        return Verdict(kind="sync_error", diff_ply=ply, diff_token=m.record.tokens[index],
+                       written_side=sides[index], draw_offer_by=m.game.draw_offer_by,
+                       notes=[*m.notes, "wrong_side"], intent=m.intent, record=m.record)
+    return None
 
 
 # The checks after the new move is played (a mail without one skips what needs it)
@@ -440,7 +461,7 @@ def _holds_a_move(rules: GameRules, word: str) -> bool:
 CHECKS: tuple[Check, ...] = (
     _game_over, _too_many_conditionals, _too_long, _help_or_status, _resign, _declared,
     _fragment, _out_of_sync, _no_draw_offers, _draw_agreed,
-    _not_your_turn, _too_many_moves, _bad_move, _contradiction, _two_moves,
+    _not_your_turn, _too_many_moves, _bad_move, _contradiction, _wrong_side, _two_moves,
     _move_ends_the_game, _draw_claimed, _draw_offered, _move,
     _aside, _status_or_help,
 )

@@ -72,6 +72,7 @@ class Verdict:
     declared: Declared | None = None  # a game keyword recorded without ending the game
     expected: str | None = None  # the bound answer a contradicting reply ignored
     other_token: str | None = None  # J1: the other move the mail names for diff_ply
+    written_side: int | None = None  # J1: the side a wrong colour label names at diff_ply
     unread_line: str | None = None  # no move: a line with a move among words, as written
     # a move: a line that reads like a proposal but was not read as one (予想手: 4. c3,
     # 4. c3 なら 4... Nf6), as written: the reply says so, so nobody thinks it binds

@@ -7,7 +7,7 @@ block of lines that start with a move number (``47 Q16``, ``47. Q16``, ``47手�
 on its line (``Q16``) is a record of that one move from move 1 (the referee asks for its
 number after move 1), and ``pass`` / ``パス`` alone is the next move.
 
-Results: ``B+3.5``, ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
+Results: ``B+3.5`` (or ``B+3½``), ``W+R``, ``B+T``, ``jigo`` / ``0`` / ``持碁``, and Japanese
 ``黒3目半勝ち``, ``白中押し勝ち``, ``白半目勝ち``.
 """
 
@@ -32,12 +32,21 @@ _SGF_RE = re.compile(r"^;?(?:[bw]\[([a-s]{2})\]|([a-s]{2}))$")
 _BARE_SGF_RE = re.compile(r"^[a-s]{2}$")  # ``pd`` without a node: an English word too
 # a move number: 47, 47., 47手目, 第47手, and 黒47 / 白48 as Japanese commentary names a
 # move (never B47: B3 is a point)
-_NUMBER_RE = re.compile(r"^(?:第|黒|白|●|○)?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
+_NUMBER_RE = re.compile(r"^(?:第|(黒|白|●|○))?(\d{1,3})(?:\.|:|手目|手)?(.*)$")
 _PROPOSAL_RE = re.compile(r"^(?:if\b|もし)", re.IGNORECASE)
 _RESULT_RE = re.compile(r"^([bw])\+(r|resign|t|time|f|forfeit|(\d+(?:\.\d)?))$")
-_RESULT_JA_RE = re.compile(r"^(黒|白)の?(中押し|時間切れ|不戦|(\d+)目(半)?|半目)(?:勝ち?)?$")
+_RESULT_JA_RE = re.compile(
+    r"^(黒|白)の?(中押し|時間切れ|不戦|(\d+)(\.5)?目(半)?|半目)(?:勝ち?)?$")
+# a half written as a fraction: ``3½`` is 3.5, ``½`` 0.5; NFKC (a keyword's words arrive
+# so) writes ½ as ``1⁄2`` with U+2044, which only ½ makes: ``31⁄2`` is 3½ too. Read before
+# :func:`normalise`, whose slash would make it the 31/2 no one could tell from 31/2
+_HALF_RE = re.compile(r"(\d*)\s*(?:½|1\u20442)")
 JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
 COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
+# the side a colour label names (J1: checked against the move's number by the referee)
+_COLOUR_SIDE = {"黒": 0, "●": 0, "b": 0, "black": 0, "b:": 0,
+                "白": 1, "○": 1, "w": 1, "white": 1, "w:": 1}
+_SGF_NODE_RE = re.compile(r"^;?([bw])\[")
 
 
 def key(token: str) -> str:
@@ -116,7 +125,9 @@ def _kanji_margin(match: re.Match[str]) -> str:
 
 def read_result(text: str) -> StatedResult | None:
     """``B+3.5``, ``W+R``, ``jigo``, ``黒3目半勝ち``, ``黒三目半勝ち``, ``白中押し勝ち``,
-    ``白不戦勝`` as a value; else None."""
+    ``白不戦勝`` as a value; a half may be written ``½`` (``B+3½``, ``W+½``, ``黒3½目勝ち``,
+    full width too); else None."""
+    text = _HALF_RE.sub(lambda m: (m.group(1) or "0") + ".5", text)  # B+3½, W+½, ３½
     word = normalise(text).strip().lower().replace(" ", "")
     word = _KANJI_MARGIN_RE.sub(_kanji_margin, word)
     if word in JIGO_WORDS:
@@ -142,17 +153,22 @@ def read_result(text: str) -> StatedResult | None:
             return StatedResult(winner, None, "F")
         if how == "半目":
             return StatedResult(winner, 0.5)
-        margin = int(ja.group(3)) + (0.5 if ja.group(4) else 0.0)
+        if ja.group(4) and ja.group(5):
+            return None  # 黒3.5目半: which half?
+        margin = int(ja.group(3)) + (0.5 if ja.group(4) or ja.group(5) else 0.0)
         return StatedResult(winner, margin) if margin > 0 else None
     return None
 
 
-def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
+def scan(line: str, in_block: bool, sides: dict[int, int] | None = None
+         ) -> tuple[list[str], int | None] | None:
     """(moves, the first number) of a record line, None for any other line.
 
     A record line starts with a move number, or (inside a record) holds only coordinates
     and passes; a quoted line (``>``) never is one. Numbers between moves are skipped
-    (J2 leniency: the first number says where the moves start).
+    (J2 leniency: the first number says where the moves start). ``sides``, if given,
+    gets the side a move's colour label names (``黒2 D4``, ``2 W D4``, ``2 ●D4``,
+    ``B[pd]``), by the move's index on the line (J1: the referee checks it).
     """
     # the player's case, for replies; a Japanese 。 after the move ends it like a space
     words = normalise(line).replace("、", " ").replace("。", " ").split()
@@ -165,25 +181,43 @@ def scan(line: str, in_block: bool) -> tuple[list[str], int | None] | None:
     moves: list[str] = []
     number: int | None = None
     numbered = False  # right after a move number (or its colour)
+    labels: dict[int, int] = {}
+    label: int | None = None  # the colour written for the next move
     for raw in words:
         word = raw.strip(",;")
         match = _NUMBER_RE.match(word)
         if match is not None:
             if number is None and not moves:
-                number = int(match.group(1))
-            word = match.group(2)
+                number = int(match.group(2))
+            if match.group(1):  # "黒47": the colour of the move numbered
+                label = _COLOUR_SIDE[match.group(1)]
+            word = match.group(3)
             numbered = True
             if not word:
                 continue
         if word.lower() in COLOUR_WORDS:
-            continue  # "47 黒 Q16", "47 B Q16": the colour adds nothing to the number
+            # "47 黒 Q16", "47 B Q16": the number says whose move it is; the colour must
+            # agree with it (J1, checked by the referee)
+            label = _COLOUR_SIDE[word.lower()]
+            continue
+        glued = _GLUED_COLOUR_RE.match(word)
+        if glued is not None:
+            label = _COLOUR_SIDE[glued.group(0)]
         word = _GLUED_COLOUR_RE.sub("", word)  # "47 ●Q16", "47 黒Q16" alike
         if not is_move(word.lower()):
             return None
         if not numbered and _BARE_SGF_RE.match(word.lower()) and key(word) != PASS:
             return None  # "47 R14 ok": two bare letters are a move only after a number
+        node = _SGF_NODE_RE.match(word.lower())
+        if node is not None:  # "47 B[pd]": the node names its colour
+            label = 0 if node.group(1) == "b" else 1
+        if label is not None:
+            labels[len(moves)] = label
+        label = None
         numbered = False
         moves.append(word)
+    if sides is not None:
+        sides.update(labels)
     return moves, number
 
 
@@ -262,6 +296,7 @@ def _sgf_record(lines: list[str]) -> RecordText | None:
             depth -= 1
         elif skipping is None and (value.lower() == "tt"
                                    or _SGF_POINT_RE.match(value.lower())):
+            record.sides[len(record.tokens)] = 0 if kind == "B" else 1
             record.tokens.append(f"{kind}[{value.lower()}]")
     end = tokens[-1][0] if tokens else 0  # the tree's last ")" (or where it stopped)
     record.last_line = start + text[:end].count("\n")
@@ -278,7 +313,8 @@ def extract(text: str) -> RecordText:
     start: int | None = None
     record = RecordText()
     for index, line in enumerate(lines):
-        found = scan(line, start is not None)
+        labels: dict[int, int] = {}
+        found = scan(line, start is not None, labels)
         if found is None:
             if start is not None and line.strip():
                 break
@@ -292,6 +328,7 @@ def extract(text: str) -> RecordText:
             start = index
             record.first_line = index
             record.first_ply = (number - 1) if number else 0
+        record.sides.update((len(record.tokens) + k, side) for k, side in labels.items())
         record.tokens.extend(moves)
         record.last_line = index
         record.fullwidth = record.fullwidth or has_fullwidth(line)
@@ -351,9 +388,9 @@ def proposal_moves(line: str) -> tuple[list[str], int | None]:
     for raw in words:
         word = raw.strip(",;")
         match = _NUMBER_RE.match(word)
-        if match is not None and match.group(1):
-            pending = int(match.group(1))
-            word = match.group(2)
+        if match is not None and match.group(2):
+            pending = int(match.group(2))
+            word = match.group(3)
         if not word or not (is_move(word.lower()) or _POINT_START_RE.match(word)):
             continue  # a word around the moves (please, とします)
         # J16: a word that starts as a point (Q4x, Q44) but does not read stays in the line,

@@ -21,6 +21,7 @@ _TIME_RE = re.compile(r"\(\s*\d+:\d+(?:/[\d:]+)?\s*\)")
 _ENDINGS = frozenset({"投了", "詰み", "千日手", "持将棋", "中断", "切れ負け", "反則勝ち",
                       "反則負け", "入玉勝ち", "まで"})
 _MARKS = frozenset({"▲", "△", "☗", "☖"})
+_SIDE_OF_MARK = {"▲": 0, "☗": 0, "△": 1, "☖": 1}  # ▲ 先手, △ 後手 (▽ is △ once cleaned)
 # words around moves that are no moves: USI's command words, CSA's times (T12)
 _SKIP = frozenset({"position", "startpos", "moves"})
 _CSA_TIME_RE = re.compile(r"^T\d+$")
@@ -28,10 +29,12 @@ _PROPOSAL_RE = re.compile(r"^(?:if\b|もしも|もし)[、,\s]*", re.IGNORECASE)
 _THEN_WORDS = ("ならば", "なら", "then", "とします", "と指します", "とする", "。", "→", "->")
 
 
-def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
+def _scan(line: str, sides: dict[int, int] | None = None
+          ) -> tuple[list[str], int | None, bool] | None:
     """(moves, the number written before the first move, ends the game) of a line that
     holds only moves, numbers, times and endings; None for any other line. A quoted line
-    (``>``) is never one."""
+    (``>``) is never one. ``sides``, if given, gets the side a move's mark names (▲ ☗
+    先手, △ ☖ ▽ 後手), by the move's index on the line (J1: the referee checks it)."""
     norm = _TIME_RE.sub(" ", clean(line)).strip()
     if not norm or norm.startswith(">"):
         return None
@@ -39,9 +42,14 @@ def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
     moves: list[str] = []
     number: int | None = None
     ending = False
+    labels: dict[int, int] = {}
+    mark: int | None = None  # a mark written apart from its move (``▲ ７六歩``)
     for raw in norm.split():
         word = raw.strip(",、。")
-        if not word or word in _MARKS or word in _SKIP or _CSA_TIME_RE.match(word):
+        if word in _MARKS:
+            mark = _SIDE_OF_MARK[word]
+            continue
+        if not word or word in _SKIP or _CSA_TIME_RE.match(word):
             continue
         num = _NUMBER_RE.match(word)
         if num is not None:
@@ -55,7 +63,14 @@ def _scan(line: str) -> tuple[list[str], int | None, bool] | None:
             if not (word.endswith("+") and is_move_word(word[:-1])):
                 return None
             word = word[:-1]  # KIF marks a move that has variations with a final +
+        if word[0] in _SIDE_OF_MARK:
+            mark = _SIDE_OF_MARK[word[0]]
+        if mark is not None:
+            labels[len(moves)] = mark
+        mark = None
         moves.append(word)
+    if sides is not None:
+        sides.update(labels)
     return moves, number, ending  # no moves: a line the block may hold (T12, 投了)
 
 
@@ -68,7 +83,8 @@ def extract_record(text: str) -> RecordText:
     for k, line in enumerate(lines):
         if line.lstrip().startswith("変化"):
             break  # KIF's variations (変化：4手) follow the main line: analysis, no record
-        scan = _scan(line)
+        labels: dict[int, int] = {}
+        scan = _scan(line, labels)
         if scan is None:
             stripped = line.strip()
             if started and stripped and not stripped.startswith(("*", "&", "#")):
@@ -83,6 +99,7 @@ def extract_record(text: str) -> RecordText:
             started = True
             record.first_line = k
             record.first_ply = max(0, number - 1) if number else 0
+        record.sides.update((len(record.tokens) + i, side) for i, side in labels.items())
         record.tokens.extend(moves)
         record.last_line = k
         # full-width digits are standard shogi notation (▲７六歩): nothing to remark (J2)

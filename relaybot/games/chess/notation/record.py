@@ -199,13 +199,25 @@ def _scan(line: str) -> _Line | None:
     return _Line(tuple(tokens), tuple(variations), result)
 
 
+# ``1) e4 e5 2) Nf3``: a move number closed by a parenthesis, as a numbered list is
+# written, reads as ``1. e4 e5 2. Nf3`` (J2). Only a number that starts a word: ``e8(Q)``,
+# ``5758(1)`` and variations in parentheses stay as they are.
+_PAREN_NUMBER = re.compile(r"(?<!\S)(\d{1,4})\)")
+
+
+def _paren_numbers(line: str) -> str:
+    """``1) e4 e5 2)Nf3`` -> ``1. e4 e5 2.Nf3``; any other line unchanged."""
+    return _PAREN_NUMBER.sub(r"\1.", line) if ")" in line else line
+
+
 def _normalised(raw: str) -> str:
     """:func:`normalise_text` of one line; ASCII is returned as is, since NFKC and the
     dash/quote/figurine map only ever change non-ASCII characters. The Japanese full stop
-    and comma a Japanese writer puts after a move (``4.c3。``) separate like spaces."""
+    and comma a Japanese writer puts after a move (``4.c3。``) separate like spaces. A move
+    number closed by a parenthesis (``1)``) reads as ``1.``."""
     if raw.isascii():
-        return raw
-    return normalise_text(raw)[0].replace("。", " ").replace("、", " ")
+        return _paren_numbers(raw)
+    return _paren_numbers(normalise_text(raw)[0].replace("。", " ").replace("、", " "))
 
 
 _START_RE = re.compile(r"^\s*(\d{1,4})\s*(\.{1,3}|…|\s(?=\s*[^\d\s]))")
@@ -214,7 +226,8 @@ _START_RE = re.compile(r"^\s*(\d{1,4})\s*(\.{1,3}|…|\s(?=\s*[^\d\s]))")
 def _start_ply(raw: str) -> int:
     """The ply a move line's leading number names (``1.`` 0, ``3.`` 4, ``3...`` 5, a bare
     ``3 Bc4`` 4); 0 for a line without one (a bare ``e4 e5`` is read from move 1)."""
-    m = _START_RE.match(unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw)
+    m = _START_RE.match(_paren_numbers(
+        unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw))
     if m is None:
         return 0
     black = m.group(2) not in (".",) and not m.group(2).isspace()
@@ -225,7 +238,8 @@ def _restarts(raw: str) -> bool:
     """Whether a move line begins a game again (``1.`` or ``1 e4``, White's first move):
     after a blank line it is another record (the same game pasted twice, or a corrected
     one), never the continuation of the one above."""
-    m = _START_RE.match(unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw)
+    m = _START_RE.match(_paren_numbers(
+        unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw))
     return m is not None and int(m.group(1)) == 1 and _start_ply(raw) == 0
 
 
