@@ -11,11 +11,13 @@ function of that command: ``game_list_document``, ``game_document``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.gamefile import GameFile
 from relaybot.club.results import result_form
 from relaybot.config import Config
@@ -113,11 +115,12 @@ def pending_proposals(gf: GameFile) -> list[str]:
             for line in g.proposals]
 
 
-def game_document(cfg: Config, gf: GameFile) -> Document:
+def game_document(cfg: Config, gf: GameFile, now: datetime | None = None) -> Document:
     """``game show ID --json``: the game's summary with what the text shows: address, TD,
     rules, record, whose move it is, every move with the time it was sent, and for go the
     board size, handicap stones, komi (SGF's KM: added to White, negative when White gives
-    it) and whether the game is free (out of the salon's points)."""
+    it) and whether the game is free (out of the salon's points); with ``now``, J14's
+    ``with_td_since``."""
     g = gf.game
     members = {gf.white.id: gf.white, gf.black.id: gf.black}
     doc = game_summary(g, members)
@@ -138,6 +141,9 @@ def game_document(cfg: Config, gf: GameFile) -> Document:
         "proposals": proposals,
         "proposals_by": (colours(g)[g.proposals_by]
                          if proposals and g.proposals_by is not None else None),
+        # J14: the day an active game went to the TD for adjudication, unfinished 24
+        # months after its start (as of ``now``); None before, or without ``now``
+        "with_td_since": with_td_for_duration(gf, now) if now is not None else None,
     })
     if g.kind == "go":  # the terms the text shows (R4): board, stones, komi as SGF's KM
         position = gf.rules.load(g.position)

@@ -87,6 +87,10 @@ def register(sub: Subparsers) -> None:
     show = game.add_parser("show", help="record, clocks and state")
     show.add_argument("id", help="the game id")
     json_option(show)
+    show.add_argument("--now", metavar="ISO-8601",
+                      help="the moment the game's state is shown at (default: now): the 24 "
+                           "months after which an unfinished game goes to the TD are "
+                           "counted to it")
     show.set_defaults(func=cmd_game_show)
     pgn = game.add_parser("pgn", help="the game in PGN, as the result report to the TD "
                          "writes it")
@@ -300,6 +304,7 @@ def cmd_game_list(cfg: Config, args: argparse.Namespace) -> int:
 
 
 def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
+    from relaybot.club.deadlines import with_td_for_duration
     from relaybot.club.gamefile import GameFile
     from relaybot.core.game import board_in, waits_for_result
     from relaybot.mail.wording import count
@@ -311,7 +316,7 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
         if args.json:
             from relaybot.cli.documents import game_document
 
-            print_json(game_document(cfg, gf))
+            print_json(game_document(cfg, gf, now_of(args)))
             return 0
         g = gf.game
         position = gf.rules.load(g.position)
@@ -336,6 +341,10 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
             print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])
         else:
             print(f"ended: {g.end_date} ({g.termination})")
+        since = with_td_for_duration(gf, now_of(args))
+        if since is not None:  # J14: moves are still relayed; no day to reply by counts
+            print(f"with the TD: unfinished 24 months after the start, for adjudication "
+                  f"since {since}")
         for move in gf.moves:
             bound = "  (bound answer, played by the bot)" if move.auto else ""  # J16
             print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC"

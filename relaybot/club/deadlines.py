@@ -16,6 +16,7 @@ from relaybot.core.clocks import (
     Books,
     adjudication_day,
     counted_days,
+    duration_reached,
     escalation_after_reminder,
     local_day,
     pending,
@@ -103,14 +104,25 @@ def schedule(gf: GameFile, books: Books, now: datetime,
     return _duration(gf, now, out, future)
 
 
+def with_td_for_duration(gf: GameFile, now: datetime) -> date | None:
+    """J14: the day an active game went to the TD for adjudication, unfinished 24 months
+    after its start (counted in side 0's zone, as the sweep counts it); None before that
+    day or for a game no longer played. What the sweep sends the TD and what the pages,
+    the calendar and the digest say of the game's deadlines both follow this.
+
+    Every active game has the limit; a shogi league game never reaches it, since its
+    season ends it after six months (``app.season_end``)."""
+    if gf.game.status != "active" or not duration_reached(gf.game.start_date, now, gf.white.tz):
+        return None
+    return adjudication_day(gf.game.start_date)
+
+
 def _duration(gf: GameFile, now: datetime, out: Schedule, future: list[datetime]) -> Schedule:
     """J14: the game's duration limit added to ``out`` (due, or the next wake-up among
     ``future``), and ``out.next_at`` set."""
-    td_tz = gf.white.tz
-    limit = adjudication_day(gf.game.start_date)
-    if local_day(now, td_tz) >= limit:
+    if with_td_for_duration(gf, now) is not None:
         out.due.append("duration")
     else:
-        future.append(_start_of(limit, td_tz))
+        future.append(_start_of(adjudication_day(gf.game.start_date), gf.white.tz))
     out.next_at = min(future) if future else None
     return out

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from relaybot.club.daybooks import clock_context
+from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.gamefile import GameFile
 from relaybot.club.views import POSITION_NAMES, event_start, local_date, record_file
 from relaybot.config import Config
@@ -76,6 +77,12 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
                                  if lang == "ja" else
                                  f"After {frames[-1]['label']}, the result is with the "
                                  "tournament director")
+        # J14: unfinished 24 months after its start, the game is with the TD (moves are
+        # still relayed): no day to reply by is named, the page says since when instead
+        since = with_td_for_duration(gf, now)
+        clock["duration_td"] = since.isoformat() if since is not None else ""
+        if since is not None:
+            clock["deadline"] = ""
         clock["to_move"] = "" if stating else sides[due.colour]
         clock["to_move_name"] = "" if stating else name_of(gf.player(due.colour), lang)
     return row | clock | {

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.results import result_form
 from relaybot.core.clocks import pending
 from relaybot.core.game import progress_of, stated_results, waits_for_result
@@ -101,6 +102,8 @@ def game_row(game: Game, people: dict[int, Member], lang: str,
         "to_move": turn.get("side", ""), "to_move_name": turn.get("name", ""),
         "deadline": turn.get("deadline", ""), "stating": bool(turn.get("stating")),
         "disputed": bool(turn.get("disputed")),
+        # J14: unfinished 24 months after its start: with the TD, no last day to reply
+        "with_td": bool(turn.get("with_td")),
     }
 
 
@@ -113,7 +116,8 @@ def is_disputed(rules: Any, position: object) -> bool:
 def turns_of(session: Session, games: list[Game], lang: str,
              now: datetime) -> dict[str, dict[str, str]]:
     """For each game being played: the side to move, its player and the last day to
-    reply (J8, J9; none during an open pause)."""
+    reply (J8, J9; none during an open pause, nor once the game is with the TD: J14's
+    ``with_td``, go's ``disputed``)."""
     out: dict[str, dict[str, str]] = {}
     for game in games:
         if game.status != "active":
@@ -126,13 +130,19 @@ def turns_of(session: Session, games: list[Game], lang: str,
             colour = due.colour
             deadline = ((due.overrun_day - timedelta(days=1)).isoformat()
                         if due.overrun_day is not None else "")
+        # J14: unfinished 24 months after its start: the TD adjudicates, no reply is due
+        with_td = "1" if with_td_for_duration(gf, now) is not None else ""
+        if with_td:
+            deadline = ""
         if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
             disputed = is_disputed(gf.rules, game.position)  # then the TD's: no day is due
             out[game.id] = {"stating": "1", "deadline": "" if disputed else deadline,
-                            "disputed": "1" if disputed else ""}  # moves; both state it
+                            "disputed": "1" if disputed else "",  # moves; both state it
+                            "with_td": with_td}
             continue
         out[game.id] = {"side": gf.rules.side_names(lang)[colour],
-                        "name": name_of(gf.player(colour), lang), "deadline": deadline}
+                        "name": name_of(gf.player(colour), lang), "deadline": deadline,
+                        "with_td": with_td}
     return out
 
 

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.grade_book import grade_of, titles_of
 from relaybot.club.rating_book import go_rank_of
 from relaybot.core.clocks import pending
@@ -129,7 +130,8 @@ def player_page(session: Session, member: Member, lang: str, now: datetime) -> d
 
 def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str, Any]]:
     """Each active game's next deadline as the member's calendar shows it: the last day
-    the player on move may send their reply before the clock is lost (J8, J9)."""
+    the player on move may send their reply before the clock is lost (J8, J9); none for
+    a game with the TD (go's disputed result; J14, unfinished after 24 months)."""
     out = []
     today = now.astimezone(ZoneInfo(member.tz)).date()
     for game in session.scalars(select(Game).where(
@@ -144,6 +146,8 @@ def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str,
         stating = waits_for_result(gf.rules, game.position)
         if stating and is_disputed(gf.rules, game.position):
             continue  # go: two different results are the TD's to decide, no one's to send
+        if with_td_for_duration(gf, now) is not None:
+            continue  # J14: unfinished after 24 months, the TD adjudicates: no day is due
         # go after both passed: the side still to state the result (the board says who)
         colour = gf.rules.to_move(gf.rules.load(game.position)) if stating else due.colour
         last: date = due.overrun_day - timedelta(days=1)

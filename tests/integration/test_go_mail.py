@@ -160,6 +160,40 @@ def _passed_out(club: Club) -> tuple[str, Player, Player]:
     return game_id, black, white
 
 
+def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
+        club: Club) -> None:
+    """J14 (rule 19) and D1: 24 months after its start an unfinished game goes to the TD
+    for adjudication; the weekly digest says so, as for a disputed result, instead of
+    the days left that lead to no deadline any more, and ``game show`` says since when."""
+    import json
+
+    from relaybot.app.digest import send_digests
+    from relaybot.core.clocks import adjudication_day
+
+    black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
+    white = club.member("Shiro, Hanako", "shiro@example.org")
+    start = (club.clock - timedelta(days=2 * 365 + 40)).date()
+    game_id = club.game(white, black, kind="go", options=(("size", "9"),), start=start)
+    since = adjudication_day(start).isoformat()
+    assert send_digests(club.store, club.cfg, club.clock + timedelta(days=8)) == 2
+    en_text, ja_text = _latest_digests(club)
+    assert (f"unfinished 24 months after its start: with the tournament director for "
+            f"adjudication since {since} (both players may add comments); you have used "
+            "0 days.") in en_text, en_text
+    assert (f"開始から24か月で終局しなかったため、{since}から TD の裁定待ちです"
+            "（両対局者は意見を付記できます）。消費 0日。") in ja_text, ja_text
+    assert " left" not in en_text.split(game_id)[1].split("\n")[0]
+    assert "YOUR MOVE" not in en_text and "あなたの手番" not in ja_text
+    now = (club.clock + timedelta(days=8)).isoformat()
+    shown = club.cli("game", "show", game_id, "--now", now).stdout
+    assert (f"with the TD: unfinished 24 months after the start, for adjudication since "
+            f"{since}\n") in shown
+    doc = json.loads(club.cli("game", "show", game_id, "--json", "--now", now).stdout)
+    assert doc["with_td_since"] == since and doc["to_move"]  # moves are still relayed
+    young = club.game(white, black, kind="go", options=(("size", "9"),))
+    assert "with the TD" not in club.cli("game", "show", young, "--now", now).stdout
+
+
 def test_pass_alone_on_a_line_is_the_next_move_as_a_keyword(club: Club) -> None:
     """INTERFACE's keywords: go adds ``pass`` / ``パス`` alone on a line, with no number;
     it is the next move. A bare pass from an address that proves nothing is held like any

@@ -344,6 +344,71 @@ def test_a_go_game_both_players_passed_asks_for_the_result_not_a_move(
     assert "TDの裁定待ち" in web.get("/", params={"lang": "ja"}).text
 
 
+@contextmanager
+def _started_long_ago(club: SampleClub, gid: str) -> Iterator[str]:
+    """Game ``gid`` as if it had started 25 months before the club's clock (J14: past
+    its 24 months, with the TD), put back afterwards; yields the day it went to the TD."""
+    from relaybot.core.clocks import adjudication_day
+
+    with club.store.session() as session:
+        game = session.get(Game, gid)
+        assert game is not None and game.status == "active"
+        start = game.start_date
+        game.start_date = club.now.date() - timedelta(days=25 * 31)
+        since = adjudication_day(game.start_date).isoformat()
+    try:
+        yield since
+    finally:
+        with club.store.session() as session:
+            game = session.get(Game, gid)
+            assert game is not None
+            game.start_date = start
+
+
+def test_j14_a_game_unfinished_after_24_months_is_with_the_td_not_due_by_a_day(
+        club: SampleClub, web: TestClient) -> None:
+    """J14 (rule 19): 24 months after its start an unfinished game is with the TD for
+    adjudication, as the go game whose two results differ is: its page, the games tables
+    and the calendar name no last day to reply (it lies in the past or no longer
+    matters) and say since when the TD has it; moves are still relayed, so the side to
+    move is still named."""
+    gid = club.games[0]
+    white = club.members[club.sides(gid)[0]]
+    before = web.get(f"/games/{gid}", params={"lang": "en"}).text
+    assert "Last day to reply: <strong" in before and "for adjudication" not in before
+
+    def summaries() -> list[str]:
+        feed = Calendar.from_ical(web.get(f"/players/{white}/calendar.ics").content)
+        return [str(e["summary"]) for e in feed.walk("VEVENT")
+                if str(e["uid"]).startswith(f"{gid}-")]
+
+    assert summaries()  # a day is due before
+    with _started_long_ago(club, gid) as since:
+        en = web.get(f"/games/{gid}", params={"lang": "en"}).text
+        ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
+        assert ("<strong>Unfinished 24 months after its start: with the tournament director "
+                f'for adjudication since <span class="date">{since}</span>.</strong> Both '
+                "players may add comments.") in en
+        assert ("The game is with the tournament director: no last day to reply.") in en
+        assert "Last day to reply" not in en and "left after it" not in en
+        assert ") to move.</strong>" in en  # the game is still played
+        assert ('<strong>開始から24か月で終局しなかったため、<span class="date">'
+                f"{since}</span>からTDの裁定待ちです。</strong>"
+                "両対局者は意見を付記できます。") in ja
+        assert "TDの裁定待ちのため、返信の期限はありません。" in ja
+        assert "返信の期限: <strong" not in ja
+        for path in ("/", f"/players/{white}"):
+            home = web.get(path, params={"lang": "en"}).text
+            row = next(r for r in home.split("<tr>") if f'/games/{gid}"' in r)
+            assert "<td>With the tournament director</td>" in row, row
+            assert not re.search(r'class="date">\d', row)  # no last day to reply
+            ja_page = web.get(path, params={"lang": "ja"}).text
+            row = next(r for r in ja_page.split("<tr>") if f'/games/{gid}"' in r)
+            assert "<td>TDの裁定待ち</td>" in row
+        assert summaries() == []  # the calendar names no day for it
+    assert summaries() and "for adjudication" not in web.get(f"/games/{gid}").text
+
+
 def test_a_go_game_page_says_chakushu_and_a_shogi_page_sashite(
         club: SampleClub, web: TestClient) -> None:
     """The record's column and the replay's hint name a move in the game's words: a go

@@ -22,6 +22,7 @@ from relaybot.core.clocks import (
     counted_days,
     days_used,
     days_used_from_start,
+    duration_reached,
     escalation_after_reminder,
     local_day,
     nth_counted_day,
@@ -438,6 +439,18 @@ def test_j14_adjudication_after_24_months() -> None:
     assert adjudication_day(D(2024, 1, 15)) == D(2026, 1, 15)
     assert adjudication_day(D(2024, 2, 29)) == D(2026, 2, 28)
     assert adjudication_day(D(2024, 8, 31), months=6) == D(2025, 2, 28)
+
+
+def test_j14_duration_reached_on_the_adjudication_day_where_side_0_lives() -> None:
+    """From the adjudication day on (a day in the zone given: the sweep's, side 0's) an
+    unfinished game is the TD's; the evening before in UTC is already that day in Tokyo."""
+    start = D(2024, 1, 15)
+    eve = datetime(2026, 1, 14, 16, 0, tzinfo=UTC)  # 2026-01-15 01:00 in Tokyo
+    assert not duration_reached(start, eve, "Europe/London")
+    assert duration_reached(start, eve, "Asia/Tokyo")
+    assert duration_reached(start, datetime(2027, 1, 1, tzinfo=UTC), "Europe/London")
+    assert not duration_reached(start, datetime(2025, 7, 14, tzinfo=UTC), "UTC", months=18)
+    assert duration_reached(start, datetime(2025, 7, 15, tzinfo=UTC), "UTC", months=18)
 
 
 # ---------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ __all__ = [
     "counted_days",
     "days_used",
     "days_used_from_start",
+    "duration_reached",
     "escalation_after_reminder",
     "local_day",
     "nth_counted_day",
@@ -195,3 +196,10 @@ def adjudication_day(start: date, months: int = DURATION_MONTHS) -> date:
             return date(year, month, day)
         except ValueError:
             day -= 1
+
+
+def duration_reached(start: date, now: datetime, tz: str, months: int = DURATION_MONTHS) -> bool:
+    """J14 (rule 19): whether a game started on ``start`` has reached its adjudication day
+    (:func:`adjudication_day`) at ``now``, a day in the zone ``tz`` (the sweep counts it in
+    side 0's): from that day on an unfinished game is with the TD for adjudication."""
+    return local_day(now, tz) >= adjudication_day(start, months)
