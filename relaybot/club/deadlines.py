@@ -74,6 +74,10 @@ def schedule(gf: GameFile, books: Books, now: datetime,
         # J11: go's two results differ and went to the TD; neither player may state
         # again, so nobody is silent: no reminder, no escalation (J14's duration stays)
         return _duration(gf, now, out, [])
+    if with_td_for_duration(gf, now) is not None:
+        # J14: the game ended 24 months after its start and is the TD's: nobody is silent
+        # any more, and no day runs out (a reminder would ask for a move not played)
+        return _duration(gf, now, out, [])
     paused = list(books.pauses[silent])
     since: datetime | date = books.last_sent_at or gf.game.start_date
     if stated_at is not None and (not isinstance(since, datetime) or stated_at > since):

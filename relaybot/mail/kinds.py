@@ -87,6 +87,7 @@ ERRORS: Mapping[str, tuple[str, str]] = MappingProxyType({  # reason -> (ja, en)
     "too_many_sections": ("対局が多すぎる", "too many games in one mail"),
     "not_td": ("TD コマンドの拒否", "TD command from a player"),
     "tutorial_end": ("チュートリアルの終了の拒否", "tutorial end refused"),
+    "with_td": ("TD の裁定待ちの対局への手", "move after the game went to the TD"),
 })
 """Why a player's mail was refused: the error reply's kind is ``error_<reason>``."""
 

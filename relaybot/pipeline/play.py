@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy.orm import Session
 
 from relaybot.club.daybooks import compute
+from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.gamefile import GameFile
 from relaybot.club.views import shown_board
 from relaybot.config import Config
@@ -95,6 +96,13 @@ def play(session: Session, cfg: Config, gf: GameFile, colour: int, got: Received
                      conditionals=binding, mode=game.conditionals, intent=intent,
                      line_near=near_deadline(line_day, deadline),
                      near=near_deadline(_day(cfg, got.arrived), deadline))
+    since = with_td_for_duration(gf, got.arrived)
+    if verdict.new_plies and since is not None:
+        # J14 (seed 000 rule 19: 最長24か月をもって終了): the game ended on that day and is
+        # the TD's to adjudicate; a move sent since is not played (a resignation still is)
+        return Played("with_td", replies=[replies.error(
+            session, cfg, member, got.mail, "with_td", game=gf, verdict=verdict,
+            extra={"with_td_since": since.isoformat()})])
     words = replies.own_words(gf, text, verdict)
     _penalties(session, gf, colour, verdict, got, now)
     if verdict.kind in ERROR_KINDS:

@@ -119,11 +119,13 @@ def reply(cfg: Config, gf: GameFile, colour: int, mail: InboundMail, kind: str, 
 def error(
     session: Session, cfg: Config, member: Member, mail: InboundMail, kind: str, *,
     game: GameFile | None, verdict: Verdict | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Mail:
     """One polite reply in the member's language saying what was wrong (J5, J1), capped
-    per address and day (G7)."""
+    per address and day (G7); ``extra``: what the reason's own words need."""
     ctx: dict[str, Any] = {"kind": kind, "reader": member.name, "notes": [],
-                           "subject": mail.subject, "caps": _caps(game, verdict)}
+                           "subject": mail.subject, "caps": _caps(game, verdict),
+                           **(extra or {})}
     if game is not None:
         ctx.update(game_context(cfg, game, member))
     if verdict is not None:

@@ -12,7 +12,7 @@ from relaybot.app.sweep import sweep
 from relaybot.club.daybooks import books_for
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Game, Outbox
-from tests.integration.relay_harness import TD, Club, Player
+from tests.integration.relay_harness import TD, Club, Player, body_of
 
 
 def test_j14_a_game_unfinished_after_24_months_goes_to_the_td_once(club: Club) -> None:
@@ -25,6 +25,40 @@ def test_j14_a_game_unfinished_after_24_months_goes_to_the_td_once(club: Club) -
     with club.store.session() as s:
         duration = s.scalars(select(Outbox.game_id).where(Outbox.kind == "td_duration")).all()
     assert duration == [old] and young not in duration
+
+
+def test_j14_after_its_24_months_a_move_is_not_played_and_nobody_is_reminded(
+        club: Club) -> None:
+    """J14 (seed 000 rule 19: 「最長24か月をもって終了する」): a move arriving on or after the
+    day the game went to the TD is answered, not played or relayed; no reminder or silence
+    report follows it; a resignation still ends the game."""
+    white = club.member("Sato, Hanako", "sato@example.jp")
+    black = club.member("Brown, Tom", "brown@example.org")
+    gid = club.game(white, black, start=(club.clock - timedelta(days=2 * 365 + 5)).date())
+    club.cycle()  # the sweep sends the TD the 24-month report
+    heard = len(black.inbox())
+    white.send("1. e4", to=white.game_address(gid), subject=f"Re: [{gid}]")
+    assert club.cycle().poll.outcomes == {"with_td": 1}
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.plies == "" and game.status == "active"
+    reply = white.last()
+    assert reply["X-Relaybot-Kind"] == "error_with_td"
+    assert "The game is with the tournament director" in str(reply["Subject"])
+    text = body_of(white.inbox()[-1])
+    assert "24 months after its start" in text and '"td:"' in text
+    assert len(black.inbox()) == heard  # the opponent is sent nothing
+    for _ in range(2):  # 22 days silent: longer than a reminder and an escalation need
+        club.clock += timedelta(days=11)
+        club.cycle()
+    kinds = [str(c.parsed["X-Relaybot-Kind"]) for c in club.sink.captured]
+    assert "reminder" not in kinds and "td_silence" not in kinds
+    assert kinds.count("td_duration") == 1
+    black.send("resign", to=black.game_address(gid), subject=f"Re: [{gid}]")
+    club.cycle()
+    with club.store.session() as s:
+        game = s.get(Game, gid)
+        assert game is not None and game.status == "finished" and game.result == "1-0"
 
 
 def test_j20_withdrawal_lost_void_and_suspended(club: Club) -> None:
