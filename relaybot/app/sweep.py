@@ -22,7 +22,7 @@ from relaybot.club.daybooks import ledgers, td_side
 from relaybot.club.deadlines import Schedule, schedule, silence_key
 from relaybot.club.gamefile import GameFile, preload
 from relaybot.config import Config
-from relaybot.core.clocks import local_day
+from relaybot.core.clocks import adjudication_day, local_day
 from relaybot.core.game import Outcome, Termination, moves_in, waits_for_result
 from relaybot.pipeline import holds
 from relaybot.pipeline.effects import Mail, emit, to_td
@@ -159,4 +159,10 @@ def _duration(session: Session, cfg: Config, gf: GameFile, now: datetime) -> int
                  "results": _results(gf, cfg.bot.language),
                  "record": moves_in(gf.rules, gf.rules.format_record(gf.plies, "san") or "-",
                                     cfg.bot.language)}), now)
-    return 1 if row is not None else 0
+    # both players are told too: no more moves, and they may add comments (seed 000
+    # rule 19: 両者は、意見を付記することができる)
+    since = adjudication_day(gf.game.start_date).isoformat()
+    told = [emit(session, cfg, player_mail(
+        cfg, gf, colour, "with_td", {"with_td_since": since},
+        dedupe_key=f"with_td:{gf.game.id}:{colour}"), now) for colour in (0, 1)]
+    return sum(r is not None for r in (row, *told))

@@ -35,6 +35,7 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType({  # kind -> (ja, en)
     "long_think": ("長考の通知", "long think notice"),
     "long_think_ack": ("長考の通知の受付", "long think notice received"),
     "reminder": ("督促", "reminder"),
+    "with_td": ("対局期間の終了（TD の裁定へ）", "24 months: to the TD for adjudication"),
     "answer": ("TD の回答", "the TD's answer"),
     "leave_notice": ("休戦のお知らせ", "leave notice"),
     "salon_end": ("囲碁サロンのリーグ戦の終了", "go salon league ended"),

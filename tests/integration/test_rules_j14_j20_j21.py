@@ -35,7 +35,12 @@ def test_j14_after_its_24_months_a_move_is_not_played_and_nobody_is_reminded(
     white = club.member("Sato, Hanako", "sato@example.jp")
     black = club.member("Brown, Tom", "brown@example.org")
     gid = club.game(white, black, start=(club.clock - timedelta(days=2 * 365 + 5)).date())
-    club.cycle()  # the sweep sends the TD the 24-month report
+    club.cycle()  # the sweep sends the TD the 24-month report, and tells both players
+    for player in (white, black):
+        notice = player.last()
+        assert notice["X-Relaybot-Kind"] == "with_td"
+        told = body_of(player.inbox()[-1])
+        assert "No more moves are played" in told and '"td:"' in told
     heard = len(black.inbox())
     white.send("1. e4", to=white.game_address(gid), subject=f"Re: [{gid}]")
     assert club.cycle().poll.outcomes == {"with_td": 1}
@@ -53,7 +58,7 @@ def test_j14_after_its_24_months_a_move_is_not_played_and_nobody_is_reminded(
         club.cycle()
     kinds = [str(c.parsed["X-Relaybot-Kind"]) for c in club.sink.captured]
     assert "reminder" not in kinds and "td_silence" not in kinds
-    assert kinds.count("td_duration") == 1
+    assert kinds.count("td_duration") == 1 and kinds.count("with_td") == 2  # once each
     black.send("resign", to=black.game_address(gid), subject=f"Re: [{gid}]")
     club.cycle()
     with club.store.session() as s:
