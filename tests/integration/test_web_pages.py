@@ -370,8 +370,8 @@ def test_j14_a_game_unfinished_after_24_months_is_with_the_td_not_due_by_a_day(
     """J14 (rule 19): 24 months after its start an unfinished game is with the TD for
     adjudication, as the go game whose two results differ is: its page, the games tables
     and the calendar name no last day to reply (it lies in the past or no longer
-    matters) and say since when the TD has it; moves are still relayed, so the side to
-    move is still named."""
+    matters) and say since when the TD has it; the game ended there, so no side is to
+    move."""
     gid = club.games[0]
     white = club.members[club.sides(gid)[0]]
     before = web.get(f"/games/{gid}", params={"lang": "en"}).text
@@ -387,20 +387,25 @@ def test_j14_a_game_unfinished_after_24_months_is_with_the_td_not_due_by_a_day(
         en = web.get(f"/games/{gid}", params={"lang": "en"}).text
         ja = web.get(f"/games/{gid}", params={"lang": "ja"}).text
         assert ("<strong>Unfinished 24 months after its start: with the tournament director "
-                f'for adjudication since <span class="date">{since}</span>.</strong> Both '
-                "players may add comments.") in en
+                f'for adjudication since <span class="date">{since}</span>.</strong> No more '
+                'moves are played; each player may send the tournament director comments '
+                'with a line starting "td:".') in en
         assert ("The game is with the tournament director: no last day to reply.") in en
         assert "Last day to reply" not in en and "left after it" not in en
-        assert ") to move.</strong>" in en  # the game is still played
+        assert ") to move.</strong>" not in en  # the game ended on that day
         assert ('<strong>開始から24か月で終局しなかったため、<span class="date">'
                 f"{since}</span>からTDの裁定待ちです。</strong>"
-                "両対局者は意見を付記できます。") in ja
+                "これ以降の指し手は指されません。"
+                "両対局者は「td:」で始まる行でTDに意見を送れます。") in ja
         assert "TDの裁定待ちのため、返信の期限はありません。" in ja
         assert "返信の期限: <strong" not in ja
         for path in ("/", f"/players/{white}"):
             home = web.get(path, params={"lang": "en"}).text
             row = next(r for r in home.split("<tr>") if f'/games/{gid}"' in r)
             assert "<td>With the tournament director</td>" in row, row
+            cells = row.split("</tr>")[0]
+            assert '<span class="name">' not in cells.split("With the tournament")[0].split(
+                "</a>")[-1]  # no side named to move
             assert not re.search(r'class="date">\d', row)  # no last day to reply
             ja_page = web.get(path, params={"lang": "ja"}).text
             row = next(r for r in ja_page.split("<tr>") if f'/games/{gid}"' in r)
