@@ -334,17 +334,17 @@ def cmd_game_show(cfg: Config, args: argparse.Namespace) -> int:
               f"{'allowed' if g.leave_allowed else 'not allowed: days keep counting'}, "
               f"overrun {g.overrun}")
         print("record: " + (gf.rules.format_record(gf.plies, "san") or "-"))
-        if g.status == "active" and waits_for_result(gf.rules, position):
+        since = with_td_for_duration(gf, now_of(args))
+        if since is not None:  # J14: the game ended that day; no move is played since
+            print(f"with the TD: unfinished 24 months after the start, for adjudication "
+                  f"since {since}; nobody is to move")
+        elif g.status == "active" and waits_for_result(gf.rules, position):
             # go after both passed: the players state the result, nobody moves
             print("to move: nobody; both players passed and state the result")
         elif g.status == "active":
             print("to move: " + gf.rules.side_names("en")[gf.rules.to_move(position)])
         else:
             print(f"ended: {g.end_date} ({g.termination})")
-        since = with_td_for_duration(gf, now_of(args))
-        if since is not None:  # J14: moves are still relayed; no day to reply by counts
-            print(f"with the TD: unfinished 24 months after the start, for adjudication "
-                  f"since {since}")
         for move in gf.moves:
             bound = "  (bound answer, played by the bot)" if move.auto else ""  # J16
             print(f"  ply {move.ply + 1:>3} {move.text:<8} sent {move.sent_at:%Y-%m-%d %H:%M} UTC"

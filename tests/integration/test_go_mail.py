@@ -187,9 +187,10 @@ def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
     now = (club.clock + timedelta(days=8)).isoformat()
     shown = club.cli("game", "show", game_id, "--now", now).stdout
     assert (f"with the TD: unfinished 24 months after the start, for adjudication since "
-            f"{since}\n") in shown
+            f"{since}; nobody is to move\n") in shown
+    assert "to move: " not in shown  # the game ended on that day
     doc = json.loads(club.cli("game", "show", game_id, "--json", "--now", now).stdout)
-    assert doc["with_td_since"] == since and doc["to_move"]  # moves are still relayed
+    assert doc["with_td_since"] == since and doc["to_move"]  # the position's side, as data
     young = club.game(white, black, kind="go", options=(("size", "9"),))
     assert "with the TD" not in club.cli("game", "show", young, "--now", now).stdout
 
