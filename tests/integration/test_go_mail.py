@@ -178,10 +178,11 @@ def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
     assert send_digests(club.store, club.cfg, club.clock + timedelta(days=8)) == 2
     en_text, ja_text = _latest_digests(club)
     assert (f"unfinished 24 months after its start: with the tournament director for "
-            f"adjudication since {since} (both players may add comments); you have used "
-            "0 days.") in en_text, en_text
-    assert (f"開始から24か月で終局しなかったため、{since}から TD の裁定待ちです"
-            "（両対局者は意見を付記できます）。消費 0日。") in ja_text, ja_text
+            f"adjudication since {since}; no more moves are played (comments to the "
+            'tournament director with "td:"); you have used 0 days.') in en_text, en_text
+    assert (f"開始から24か月で終局しなかったため、{since}から TD の裁定待ちです。"
+            "これ以降の指し手は指されません（TD への意見は「td:」で）。消費 0日。"
+            ) in ja_text, ja_text
     assert " left" not in en_text.split(game_id)[1].split("\n")[0]
     assert "YOUR MOVE" not in en_text and "あなたの手番" not in ja_text
     now = (club.clock + timedelta(days=8)).isoformat()
