@@ -37,7 +37,8 @@ def game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     # J14: unfinished 24 months after its start (in side 0's zone, as the sweep counts)
     side0 = member if colour == 0 else opponent
     with_td_since = (adjudication_day(game.start_date).isoformat()
-                     if duration_reached(game.start_date, now, side0.tz) else "")
+                     if rules.rule_set.duration_limit
+                     and duration_reached(game.start_date, now, side0.tz) else "")
     return {
         "id": game.id, "opponent": display_name(opponent.name, member.lang), "colour": colour,
         "side": rules.side_names(member.lang)[colour],

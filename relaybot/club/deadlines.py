@@ -114,9 +114,11 @@ def with_td_for_duration(gf: GameFile, now: datetime) -> date | None:
     day or for a game no longer played. What the sweep sends the TD and what the pages,
     the calendar and the digest say of the game's deadlines both follow this.
 
-    Every active game has the limit; a shogi league game never reaches it, since its
-    season ends it after six months (``app.season_end``)."""
-    if gf.game.status != "active" or not duration_reached(gf.game.start_date, now, gf.white.tz):
+    Every active game of a rule set with the limit has it (the go salon's has none); a
+    shogi league game never reaches it, since its season ends it after six months
+    (``app.season_end``)."""
+    if gf.game.status != "active" or not gf.rules.rule_set.duration_limit or \
+            not duration_reached(gf.game.start_date, now, gf.white.tz):
         return None
     return adjudication_day(gf.game.start_date)
 
@@ -126,7 +128,7 @@ def _duration(gf: GameFile, now: datetime, out: Schedule, future: list[datetime]
     ``future``), and ``out.next_at`` set."""
     if with_td_for_duration(gf, now) is not None:
         out.due.append("duration")
-    else:
+    elif gf.rules.rule_set.duration_limit:
         future.append(_start_of(adjudication_day(gf.game.start_date), gf.white.tz))
     out.next_at = min(future) if future else None
     return out

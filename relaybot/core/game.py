@@ -183,6 +183,9 @@ class RuleSet:
     # a player may offer a draw ("draw?") and the opponent accept it; go has none: a game
     # ends by resignation, or both pass and state the result (a jigo too)
     draw_offers: bool = True
+    # J14 (seed 000 rule 19): the game ends 24 months after its start and goes to the TD;
+    # the go salon's rules (seed 004) set no such limit: a long go game plays on
+    duration_limit: bool = True
 
 
 @dataclass(frozen=True)

@@ -162,9 +162,10 @@ def _passed_out(club: Club) -> tuple[str, Player, Player]:
 
 def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
         club: Club) -> None:
-    """J14 (rule 19) and D1: 24 months after its start an unfinished game goes to the TD
-    for adjudication; the weekly digest says so, as for a disputed result, instead of
-    the days left that lead to no deadline any more, and ``game show`` says since when."""
+    """J14 (rule 19) and D1: 24 months after its start an unfinished chess game goes to
+    the TD for adjudication (a go game of the salon's rules has no such limit); the weekly
+    digest says so, as for a disputed result, instead of the days left that lead to no
+    deadline any more, and ``game show`` says since when."""
     import json
 
     from relaybot.app.digest import send_digests
@@ -173,7 +174,9 @@ def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
     black = club.member("Kuro, Taro", "kuro@example.jp", lang="ja")
     white = club.member("Shiro, Hanako", "shiro@example.org")
     start = (club.clock - timedelta(days=2 * 365 + 40)).date()
-    game_id = club.game(white, black, kind="go", options=(("size", "9"),), start=start)
+    game_id = club.game(white, black, start=start)  # a chess game (seed 000 rule 19)
+    # the go salon's rules (seed 004) have no such limit: its long game plays on
+    go_id = club.game(white, black, kind="go", options=(("size", "9"),), start=start)
     since = adjudication_day(start).isoformat()
     assert send_digests(club.store, club.cfg, club.clock + timedelta(days=8)) == 2
     en_text, ja_text = _latest_digests(club)
@@ -184,7 +187,10 @@ def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
             "これ以降の指し手は指されません（TD への意見は「td:」で）。消費 0日。"
             ) in ja_text, ja_text
     assert " left" not in en_text.split(game_id)[1].split("\n")[0]
-    assert "YOUR MOVE" not in en_text and "あなたの手番" not in ja_text
+    assert " left" in en_text.split(go_id)[1].split("\n")[0]
+    line_en = en_text.split(game_id)[1].split("\n")[0]
+    line_ja = ja_text.split(game_id)[1].split("\n")[0]
+    assert "YOUR MOVE" not in line_en and "あなたの手番" not in line_ja
     now = (club.clock + timedelta(days=8)).isoformat()
     shown = club.cli("game", "show", game_id, "--now", now).stdout
     assert (f"with the TD: unfinished 24 months after the start, for adjudication since "
@@ -192,8 +198,7 @@ def test_j14_d1_a_game_unfinished_after_24_months_is_with_the_td_in_the_digest(
     assert "to move: " not in shown  # the game ended on that day
     doc = json.loads(club.cli("game", "show", game_id, "--json", "--now", now).stdout)
     assert doc["with_td_since"] == since and doc["to_move"]  # the position's side, as data
-    young = club.game(white, black, kind="go", options=(("size", "9"),))
-    assert "with the TD" not in club.cli("game", "show", young, "--now", now).stdout
+    assert "with the TD" not in club.cli("game", "show", go_id, "--now", now).stdout
 
 
 def test_pass_alone_on_a_line_is_the_next_move_as_a_keyword(club: Club) -> None:

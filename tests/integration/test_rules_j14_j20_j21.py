@@ -20,11 +20,16 @@ def test_j14_a_game_unfinished_after_24_months_goes_to_the_td_once(club: Club) -
     black = club.member("Brown, Tom", "brown@example.org")
     old = club.game(white, black, start=(club.clock - timedelta(days=2 * 365 + 5)).date())
     young = club.game(white, black)
+    # the go salon's rules (seed 004) set no such limit: an old go game plays on
+    old_go = club.game(white, black, kind="go", options=(("size", "9"),),
+                       start=(club.clock - timedelta(days=2 * 365 + 5)).date())
     for hours in (0, 6):  # the sweep runs again: still one mail (G10)
         sweep(club.store, club.cfg, club.clock + timedelta(hours=hours))
     with club.store.session() as s:
         duration = s.scalars(select(Outbox.game_id).where(Outbox.kind == "td_duration")).all()
+        told = s.scalars(select(Outbox.game_id).where(Outbox.kind == "with_td")).all()
     assert duration == [old] and young not in duration
+    assert sorted(told) == [old, old] and old_go not in told
 
 
 def test_j14_after_its_24_months_a_move_is_not_played_and_nobody_is_reminded(

@@ -121,7 +121,7 @@ class GoRules:
     # a guide only (7): no loss on time; no J5 penalty (a move onto a stone is refused and
     # costs only its days, as J21)
     rule_set = RuleSet(bad_move_penalty=0, time_forfeit=False, no_result=True,
-                       draw_offers=False,
+                       draw_offers=False, duration_limit=False,
                        result_words="B+3.5, W+R, jigo or void",
                        result_words_ja="B+3.5、W+R、持碁、勝負なし のような形")
     record_policy: RecordPolicy = "numbered"  # the new move with its number is enough
