@@ -26,12 +26,13 @@ from relaybot.core.game import (
     start_of,
     stated_results,
     waits_for_result,
+    waits_for_td,
 )
 from relaybot.games import rules_for
 from relaybot.mail.wording import ending_text, result_text
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Game
-from relaybot.web.game_rows import game_row, is_disputed, name_of
+from relaybot.web.game_rows import game_row, name_of
 
 
 def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
@@ -71,14 +72,14 @@ def game_page(session: Session, cfg: Config, game: Game, lang: str, viewer: int,
         claims = stated_results(rules, position) if stating else ("", "")
         clock["stated"] = [{"side": sides[c], "result": result_text(game.kind, claim, "", lang)}
                            for c, claim in enumerate(claims) if claim]
-        clock["disputed"] = stating and is_disputed(rules, position)
+        clock["disputed"] = waits_for_td(rules, position)
         if clock["disputed"]:  # the last position waits for the TD, not for the players
             frames[-1]["alt"] = (f"{frames[-1]['label']}まで、結果はTDの裁定待ち"
                                  if lang == "ja" else
                                  f"After {frames[-1]['label']}, the result is with the "
                                  "tournament director")
-        # J14: unfinished 24 months after its start, the game is with the TD (moves are
-        # still relayed): no day to reply by is named, the page says since when instead
+        # J14: unfinished 24 months after its start, the game ended and is with the TD: no
+        # day to reply by is named, the page says since when instead
         since = with_td_for_duration(gf, now)
         clock["duration_td"] = since.isoformat() if since is not None else ""
         if since is not None:

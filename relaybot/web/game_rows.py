@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.results import result_form
 from relaybot.core.clocks import pending
-from relaybot.core.game import progress_of, stated_results, waits_for_result
+from relaybot.core.game import progress_of, waits_for_result, waits_for_td
 from relaybot.core.text import display_name
 from relaybot.games import rules_for
 from relaybot.mail.wording import result_text
@@ -107,12 +107,6 @@ def game_row(game: Game, people: dict[int, Member], lang: str,
     }
 
 
-def is_disputed(rules: Any, position: object) -> bool:
-    """Both players stated the result, and not the same one: it is with the TD."""
-    black, white = stated_results(rules, position)
-    return bool(black and white and black != white)
-
-
 def turns_of(session: Session, games: list[Game], lang: str,
              now: datetime) -> dict[str, dict[str, str]]:
     """For each game being played: the side to move, its player and the last day to
@@ -135,7 +129,7 @@ def turns_of(session: Session, games: list[Game], lang: str,
         if with_td:
             deadline = ""
         if waits_for_result(gf.rules, game.position):  # go after both passed: nobody
-            disputed = is_disputed(gf.rules, game.position)  # then the TD's: no day is due
+            disputed = waits_for_td(gf.rules, game.position)  # the TD's: no day is due
             out[game.id] = {"stating": "1", "deadline": "" if disputed else deadline,
                             "disputed": "1" if disputed else "",  # moves; both state it
                             "with_td": with_td}

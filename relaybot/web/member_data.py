@@ -19,14 +19,13 @@ from relaybot.club.deadlines import with_td_for_duration
 from relaybot.club.grade_book import grade_of, titles_of
 from relaybot.club.rating_book import go_rank_of
 from relaybot.core.clocks import pending
-from relaybot.core.game import waits_for_result
+from relaybot.core.game import waits_for_result, waits_for_td
 from relaybot.core.ratings import rank_name
 from relaybot.pipeline.lifecycle import load_game
 from relaybot.store.models import Game, Member, MemberRating, RatingChange
 from relaybot.web.game_rows import (
     KIND_NAMES,
     game_row,
-    is_disputed,
     name_of,
     people_of,
     score_of,
@@ -144,7 +143,7 @@ def deadlines(session: Session, member: Member, now: datetime) -> list[dict[str,
         if due.overrun_day is None:
             continue  # an open pause: no day can be named
         stating = waits_for_result(gf.rules, game.position)
-        if stating and is_disputed(gf.rules, game.position):
+        if waits_for_td(gf.rules, game.position):
             continue  # go: two different results are the TD's to decide, no one's to send
         if with_td_for_duration(gf, now) is not None:
             continue  # J14: unfinished after 24 months, the TD adjudicates: no day is due
