@@ -9,8 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from relaybot.club.daybooks import control_number
+from relaybot.club.deadlines import game_with_td_since
 from relaybot.club.rating_book import KINDS
-from relaybot.core.clocks import adjudication_day, duration_reached, pending
+from relaybot.core.clocks import pending
 from relaybot.core.events import standings_lines
 from relaybot.core.game import waits_for_result, waits_for_td
 from relaybot.core.ratings import rank_code, rank_name
@@ -36,9 +37,7 @@ def game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
     rules = rules_for(game.kind)
     # J14: unfinished 24 months after its start (in side 0's zone, as the sweep counts)
     side0 = member if colour == 0 else opponent
-    with_td_since = (adjudication_day(game.start_date).isoformat()
-                     if rules.rule_set.duration_limit
-                     and duration_reached(game.start_date, now, side0.tz) else "")
+    since = game_with_td_since(game, rules, side0.tz, now)
     return {
         "id": game.id, "opponent": display_name(opponent.name, member.lang), "colour": colour,
         "side": rules.side_names(member.lang)[colour],
@@ -48,7 +47,7 @@ def game_row(member: Member, game: Game, people: dict[int, Member], books: Any,
         "with_td": waits_for_td(rules, game.position),
         # J14: the day it went to the TD for adjudication ("" before): the row says so
         # instead of the days left, which no longer lead to any deadline
-        "duration_td": with_td_since,
+        "duration_td": since.isoformat() if since is not None else "",
         # plies: the template says them as the game's players count moves (progress)
         "your_move": books.on_move == colour, "moves": game.ply_count, "kind": game.kind,
         # on one's move, what is left counts the days already on it (as the game's mail

@@ -22,7 +22,8 @@ from relaybot.core.clocks import (
     pending,
     silence_deadlines,
 )
-from relaybot.core.game import waits_for_result, waits_for_td
+from relaybot.core.game import GameRules, waits_for_result, waits_for_td
+from relaybot.store.models import Game
 
 
 @dataclass
@@ -70,14 +71,15 @@ def schedule(gf: GameFile, books: Books, now: datetime,
         return out
     tz = gf.player(silent).tz
     today = local_day(now, tz)
+    with_td = with_td_for_duration(gf, now)  # J14
     if waits_for_td(gf.rules, gf.game.position):
         # J11: go's two results differ and went to the TD; neither player may state
         # again, so nobody is silent: no reminder, no escalation (J14's duration stays)
-        return _duration(gf, now, out, [])
-    if with_td_for_duration(gf, now) is not None:
+        return _duration(gf, with_td, out, [])
+    if with_td is not None:
         # J14: the game ended 24 months after its start and is the TD's: nobody is silent
         # any more, and no day runs out (a reminder would ask for a move not played)
-        return _duration(gf, now, out, [])
+        return _duration(gf, with_td, out, [])
     paused = list(books.pauses[silent])
     since: datetime | date = books.last_sent_at or gf.game.start_date
     if stated_at is not None and (not isinstance(since, datetime) or stated_at > since):
@@ -105,7 +107,7 @@ def schedule(gf: GameFile, books: Books, now: datetime,
             out.due.append("bank_lost")
         elif clock.overrun_day is not None and clock.overrun_day != date.max:
             future.append(_start_of(clock.overrun_day, tz))
-    return _duration(gf, now, out, future)
+    return _duration(gf, with_td, out, future)
 
 
 def with_td_for_duration(gf: GameFile, now: datetime) -> date | None:
@@ -117,16 +119,25 @@ def with_td_for_duration(gf: GameFile, now: datetime) -> date | None:
     Every active game of a rule set with the limit has it (the go salon's has none); a
     shogi league game never reaches it, since its season ends it after six months
     (``app.season_end``)."""
-    if gf.game.status != "active" or not gf.rules.rule_set.duration_limit or \
-            not duration_reached(gf.game.start_date, now, gf.white.tz):
+    return game_with_td_since(gf.game, gf.rules, gf.white.tz, now)
+
+
+def game_with_td_since(game: Game, rules: GameRules, side0_tz: str,
+                       now: datetime) -> date | None:
+    """:func:`with_td_for_duration` for a game read without its file (the digest's
+    rows): its rules and the zone of its side 0."""
+    if game.status != "active" or not rules.rule_set.duration_limit or \
+            not duration_reached(game.start_date, now, side0_tz):
         return None
-    return adjudication_day(gf.game.start_date)
+    return adjudication_day(game.start_date)
 
 
-def _duration(gf: GameFile, now: datetime, out: Schedule, future: list[datetime]) -> Schedule:
-    """J14: the game's duration limit added to ``out`` (due, or the next wake-up among
-    ``future``), and ``out.next_at`` set."""
-    if with_td_for_duration(gf, now) is not None:
+def _duration(gf: GameFile, since: date | None, out: Schedule,
+              future: list[datetime]) -> Schedule:
+    """J14: the game's duration limit added to ``out`` (due when ``since``, the day it
+    went to the TD, is set; else the next wake-up among ``future``), and ``out.next_at``
+    set."""
+    if since is not None:
         out.due.append("duration")
     elif gf.rules.rule_set.duration_limit:
         future.append(_start_of(adjudication_day(gf.game.start_date), gf.white.tz))
