@@ -140,7 +140,7 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
 
     from relaybot.club.tournaments import event_text, find_event, salon_secretaries
     from relaybot.mail.wording import progress_text
-    from relaybot.store.models import Game, Member
+    from relaybot.store.models import Game
 
     store = open_store(cfg)
     with store.session() as session:
@@ -155,12 +155,12 @@ def cmd_event_show(cfg: Config, args: argparse.Namespace) -> int:
         print(event_text(session, event, args.lang))
         from relaybot.cli.documents import result_word
 
-        # as the table above names them: given name first in English, two members of
-        # one name told apart by their member number
-        from relaybot.core.names import distinct
+        # as the table above names them (its own standing_names): given name first in
+        # English, two players of one name told apart by their member number
+        from relaybot.club.tournaments import event_players, standing_names
 
-        names = {i: name.for_language(args.lang) for i, name in distinct(
-            (m.id, m.name) for m in session.scalars(select(Member))).items()}
+        names = {i: name.for_language(args.lang)
+                 for i, name in standing_names(event_players(session, event)).items()}
         for g in session.scalars(select(Game).where(Game.event == event.name)
                                  .order_by(Game.created_at, Game.id)):
             # the result in the TD's words (shogi sente, not the stored 1-0)

@@ -147,6 +147,7 @@ def test_two_members_of_one_name_stand_apart_in_the_standings(club: Club) -> Non
     assert first["name"] != second["name"]
     assert f"(#{ids['sato2@example.jp']})" in second["name"]
     assert (first["wins"], second["wins"]) == (0, 1)
+    club.member("Doi, Shiro", "doi2@example.jp")  # a namesake who is not in the event
     text = club.cli("event", "show", "Twins").stdout
     assert f"Ichiro Sato (#{ids['sato1@example.jp']})" in text
     assert f"Ichiro Sato (#{ids['sato2@example.jp']})" in text
