@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 
 from relaybot.core.clocks.controls import TimeControl
 from relaybot.core.seasons.titles import title_words
@@ -154,25 +154,27 @@ def render_footer(lang: str, help_link: str, game_kind: str = "") -> str:
     return template.render(help_link=help_link, game_kind=game_kind)
 
 
+def _mail_template(lang: str, audience: str, stem: str) -> tuple[Template, str]:
+    """The template ``<lang>/<audience>/<stem>.txt.j2`` (English for a language we do not
+    write) and the language it is in; the names are checked, never taken as paths."""
+    if lang not in LANGS:
+        lang = "en"
+    if audience not in AUDIENCES or not stem.replace("_", "").isalnum():
+        raise ValueError(f"no such template: {audience}/{stem}")
+    env = _environment(str(templates_dir()))
+    return env.get_template(f"{lang}/{audience}/{stem}.txt.j2"), lang
+
+
 def render_part(lang: str, audience: str, part: str, /, **context: Any) -> str:
     """One paragraph several mails end with (``<lang>/<audience>/_<part>.txt.j2``), such
     as the note to a TD who plays in the game a report is about."""
-    if lang not in LANGS:
-        lang = "en"
-    if audience not in AUDIENCES or not part.replace("_", "").isalnum():
-        raise ValueError(f"no such part: {audience}/_{part}")
-    template = _environment(str(templates_dir())).get_template(
-        f"{lang}/{audience}/_{part}.txt.j2")
+    template, lang = _mail_template(lang, audience, f"_{part}")
     return template.render(**named(context, lang)).strip("\n") + "\n"
 
 
 def render(lang: str, audience: str, kind: str, /, **context: Any) -> tuple[str, str]:
     """Render one mail; returns (subject, body)."""
-    if lang not in LANGS:
-        lang = "en"
-    if audience not in AUDIENCES or not kind.replace("_", "").isalnum():
-        raise ValueError(f"no such template: {audience}/{kind}")
-    template = _environment(str(templates_dir())).get_template(f"{lang}/{audience}/{kind}.txt.j2")
+    template, lang = _mail_template(lang, audience, kind)
     text = template.render(**named(context, lang))
     subject, _, body = text.partition("\n\n")
     return " ".join(subject.split()), body.strip("\n") + "\n"
