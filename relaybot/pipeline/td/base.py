@@ -101,6 +101,15 @@ class Context:
                     "ご自身についての決定です。TD が自分のことを決めることはできません"
                     "（クラブの運営者がコマンドラインの relaybot td で行えます）")
 
+    def barred(self, game: Game) -> Said | None:
+        """Why this TD may not decide ``game`` (another TD's, or one they play in), or
+        None when they may."""
+        if not self.may_act(game):
+            return self.not_yours(game)
+        if self.plays_in(game):
+            return self.own_game(game)
+        return None
+
     def not_yours(self, game: Game) -> Said:
         """Why a command on another TD's game did nothing."""
         td = td_of(self.session, self.cfg, game)
@@ -146,11 +155,8 @@ class Command:
         game = ctx.session.get(Game, word.strip().lower())
         if game is None:
             return self.refuse(no_game(word))
-        if not ctx.may_act(game):
-            return self.refuse(ctx.not_yours(game))
-        if ctx.plays_in(game):
-            return self.refuse(ctx.own_game(game))
-        return game
+        why = ctx.barred(game)
+        return game if why is None else self.refuse(why)
 
     def misused(self) -> Done:
         """The command written wrong: how to write it."""

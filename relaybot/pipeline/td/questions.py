@@ -29,10 +29,9 @@ class Answer(Command):
             return self.refuse(Said(f"no open question {args[0]}",
                                     f"回答を待っている質問 {args[0]} はありません"))
         asked = ctx.session.get(Game, question.game_id)
-        if asked is not None and not ctx.may_act(asked):
-            return self.refuse(ctx.not_yours(asked))
-        if asked is not None and ctx.plays_in(asked):
-            return self.refuse(ctx.own_game(asked))
+        why = ctx.barred(asked) if asked is not None else None
+        if why is not None:
+            return self.refuse(why)
         answer = " ".join(args[1:]) + ("\n" + rest if rest else "")
         question.answered_at = ctx.now
         question.answer = answer.strip()[:8000]
