@@ -10,7 +10,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
-from relaybot.core.game import start_of
+from relaybot.core.game import first_mover
 from relaybot.games import rules_for
 from relaybot.games.base import GameRules
 from relaybot.store.models import Event, Game, Member, Move, Season, SeasonClass
@@ -111,7 +111,7 @@ class GameFile:
         """The side that makes ply 0 (1 where the game starts with side 1: White in a
         handicap go game), from the game's start."""
         if self._first is None:
-            self._first = self.rules.to_move(start_of(self.rules, self.game.position))
+            self._first = first_mover(self.rules, self.game.position)
         return self._first
 
     @property

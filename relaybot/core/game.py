@@ -304,6 +304,12 @@ def start_of(rules: GameRules, position: str) -> Any:
     return own(position) if own is not None else rules.start()
 
 
+def first_mover(rules: GameRules, position: str) -> int:
+    """The side that makes ply 0 of the game whose saved position is ``position`` (1
+    where the game starts with side 1: White in a handicap go game)."""
+    return rules.to_move(start_of(rules, position))
+
+
 def replay_from(rules: GameRules, position: str, plies: Sequence[str]) -> Any:
     """The position after ``plies`` of the game whose saved position is ``position``."""
     if getattr(rules, "start_of", None) is None:

@@ -20,8 +20,8 @@ from relaybot.core.game import (
     Outcome,
     RecordText,
     Termination,
+    first_mover,
     replay_from,
-    start_of,
     written_text,
 )
 from relaybot.core.intent import Intent
@@ -235,7 +235,7 @@ def _wrong_side(m: Mail) -> Verdict | None:
     sides = m.record.sides
     if not sides or not m.record.tokens:
         return None
-    first_side = m.rules.to_move(start_of(m.rules, m.game.position))
+    first_side = first_mover(m.rules, m.game.position)
     for index in sorted(sides):
         ply = m.first + index
         if sides[index] == (first_side + ply) % 2 or index >= len(m.record.tokens):
@@ -411,7 +411,7 @@ def _unread_line(m: Mail) -> str | None:
         words = line.split()[:_HINT_WORDS]
         if all(m.rules.looks_like_move(word) for word in words):
             continue  # moves alone (not read for another cause): no words to take out
-        if any(_holds_a_move(m.rules, word) for word in words):
+        if _holds_any(m.rules, words):
             return _quoted(line)
     return None
 
@@ -432,7 +432,7 @@ def _unread_proposal(m: Mail) -> str | None:
         if (index in read or line.lstrip().startswith(">")
                 or _PROPOSAL_WORDS_RE.search(line) is None):
             continue
-        if any(_holds_a_move(m.rules, word) for word in line.split()[:_HINT_WORDS]):
+        if _holds_any(m.rules, line.split()[:_HINT_WORDS]):
             return _quoted(line)
     return None
 
@@ -441,6 +441,11 @@ def _quoted(line: str) -> str:
     """A line of the mail as a reply quotes it: stripped, cut at :data:`_HINT_SHOWN`."""
     shown = line.strip()
     return shown if len(shown) <= _HINT_SHOWN else shown[:_HINT_SHOWN] + "…"
+
+
+def _holds_any(rules: GameRules, words: Sequence[str]) -> bool:
+    """Whether one of ``words`` holds a move of the game (:func:`_holds_a_move`)."""
+    return any(_holds_a_move(rules, word) for word in words)
 
 
 def _holds_a_move(rules: GameRules, word: str) -> bool:
