@@ -42,10 +42,11 @@ _RESULT_JA_RE = re.compile(
 # :func:`normalise`, whose slash would make it the 31/2 no one could tell from 31/2
 _HALF_RE = re.compile(r"(\d*)\s*(?:½|1\u20442)")
 JIGO_WORDS = frozenset({"jigo", "0", "draw", "持碁", "ジゴ", "じご"})
-COLOUR_WORDS = frozenset({"黒", "白", "●", "○", "b", "w", "black", "white", "b:", "w:"})
-# the side a colour label names (J1: checked against the move's number by the referee)
+# the colour words of a record line and the side each names (J1: checked against the
+# move's number by the referee)
 _COLOUR_SIDE = {"黒": 0, "●": 0, "b": 0, "black": 0, "b:": 0,
                 "白": 1, "○": 1, "w": 1, "white": 1, "w:": 1}
+COLOUR_WORDS = frozenset(_COLOUR_SIDE)
 _SGF_NODE_RE = re.compile(r"^;?([bw])\[")
 
 
@@ -344,15 +345,14 @@ def _lone_point(lines: list[str]) -> RecordText:
     line to write (J1) unless it is the game's first move. Quoted lines never count;
     only a coordinate with its row (never two SGF letters, which English words are);
     a second such line makes it no record."""
-    found: list[int] = []
+    found: list[tuple[int, str]] = []
     for index, line in enumerate(lines):
         word = normalise(line).strip().rstrip(".。!！")
         if not line.lstrip().startswith(">") and is_vertex(key(word)):
-            found.append(index)
+            found.append((index, word))
     if len(found) != 1:
         return RecordText()
-    index = found[0]
-    word = normalise(lines[index]).strip().rstrip(".。!！")
+    [(index, word)] = found
     return RecordText(tokens=[word], first_line=index, last_line=index,
                       fullwidth=has_fullwidth(lines[index]))
 
