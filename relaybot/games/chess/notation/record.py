@@ -223,24 +223,31 @@ def _normalised(raw: str) -> str:
 _START_RE = re.compile(r"^\s*(\d{1,4})\s*(\.{1,3}|…|\s(?=\s*[^\d\s]))")
 
 
+def _start_match(raw: str) -> re.Match[str] | None:
+    """The leading move number of a move line (``1.``, ``3...``, ``1)``, a bare ``3 Bc4``)."""
+    return _START_RE.match(_paren_numbers(
+        unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw))
+
+
+def _ply_at(m: re.Match[str]) -> int:
+    """The ply a leading move number names (``1.`` 0, ``3.`` 4, ``3...`` 5, ``3 `` 4)."""
+    black = m.group(2) != "." and not m.group(2).isspace()
+    return max(0, (int(m.group(1)) - 1) * 2 + (1 if black else 0))
+
+
 def _start_ply(raw: str) -> int:
     """The ply a move line's leading number names (``1.`` 0, ``3.`` 4, ``3...`` 5, a bare
     ``3 Bc4`` 4); 0 for a line without one (a bare ``e4 e5`` is read from move 1)."""
-    m = _START_RE.match(_paren_numbers(
-        unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw))
-    if m is None:
-        return 0
-    black = m.group(2) not in (".",) and not m.group(2).isspace()
-    return max(0, (int(m.group(1)) - 1) * 2 + (1 if black else 0))
+    m = _start_match(raw)
+    return 0 if m is None else _ply_at(m)
 
 
 def _restarts(raw: str) -> bool:
     """Whether a move line begins a game again (``1.`` or ``1 e4``, White's first move):
     after a blank line it is another record (the same game pasted twice, or a corrected
     one), never the continuation of the one above."""
-    m = _START_RE.match(_paren_numbers(
-        unicodedata.normalize("NFKC", raw) if not raw.isascii() else raw))
-    return m is not None and int(m.group(1)) == 1 and _start_ply(raw) == 0
+    m = _start_match(raw)
+    return m is not None and int(m.group(1)) == 1 and _ply_at(m) == 0
 
 
 _JOIN_LINES = 12  # lines a comment or a variation may run over (a program wraps at 80)
